@@ -1,0 +1,73 @@
+// The run report (SPEC §5). Renderers (json, markdown, html, terminal) read only these types.
+import type { ErrorKind } from '../errors.js';
+import type { Hunk } from '../core/types.js';
+
+export type JobStatus = 'changed' | 'unchanged' | 'empty' | 'failed';
+
+export interface CommitReport {
+  /** null in a dry run. */
+  readonly sha: string | null;
+  readonly group: string;
+  readonly message: string;
+  readonly files: readonly string[];
+}
+
+export interface FileReport {
+  readonly path: string;
+  readonly group: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Unified-diff hunks (3 lines of context) of the file's whole change in this job. */
+  readonly hunks?: readonly Hunk[];
+  /** True when the file did not exist at the base. */
+  readonly created?: boolean;
+}
+
+export interface ErrorReport {
+  /** 0-based index in `steps`; verify commands count on after the last step. */
+  readonly step: number;
+  readonly file: string | null;
+  readonly kind: ErrorKind;
+  readonly code?: number;
+  readonly message: string;
+}
+
+export interface SkipReport {
+  readonly step: number;
+  readonly file: string;
+  readonly reason: 'already-applied';
+}
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheWriteTokens?: number;
+  readonly costUsd: number;
+  /** Files whose agent conversation came from the response cache. */
+  readonly cachedFiles?: readonly string[];
+}
+
+export interface JobReport {
+  readonly recipe: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly base: string;
+  readonly branch: string;
+  readonly status: JobStatus;
+  readonly head: string | null;
+  readonly worktree: string | null;
+  readonly commits: readonly CommitReport[];
+  readonly files: readonly FileReport[];
+  readonly errors: readonly ErrorReport[];
+  readonly skipped: readonly SkipReport[];
+  readonly usage: Usage;
+  readonly durationMs: number;
+}
+
+export interface RunReport {
+  readonly version: 1;
+  readonly repo: string;
+  readonly dryRun: boolean;
+  readonly jobs: readonly JobReport[];
+}

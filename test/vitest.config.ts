@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: new URL('..', import.meta.url).pathname,
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default', './test/support/count-reporter.ts'],
+  },
+});
