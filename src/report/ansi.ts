@@ -1,0 +1,27 @@
+// Colour for terminal output, only when asked (the CLI decides from the TTY and NO_COLOR).
+
+export interface Paint {
+  readonly red: (s: string) => string;
+  readonly green: (s: string) => string;
+  readonly cyan: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly bold: (s: string) => string;
+  readonly dim: (s: string) => string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => (s === '' ? s : `\x1b[${open}m${s}\x1b[${close}m`);
+const plain = (s: string) => s;
+
+export function paint(color: boolean): Paint {
+  if (!color) return { red: plain, green: plain, cyan: plain, yellow: plain, bold: plain, dim: plain };
+  return { red: wrap(31, 39), green: wrap(32, 39), cyan: wrap(36, 39), yellow: wrap(33, 39), bold: wrap(1, 22), dim: wrap(2, 22) };
+}
+
+/**
+ * File content and messages may hold escape sequences or carriage returns that would repaint the
+ * user's terminal; show them as visible `\xNN` instead. Tabs stay.
+ */
+export function visible(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

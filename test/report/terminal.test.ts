@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { renderPlanDiff, renderSummaryText } from '../../src/report/terminal.js';
+import type { FileReport } from '../../src/report/types.js';
+import { fileReport, sampleReport } from './sample.js';
+
+const ANSI = /\x1b\[/;
+
+describe('renderPlanDiff', () => {
+  // Lines 10..20 of a file; line 15 changes, so the hunk starts at 12 with 3 lines of context.
+  const before = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const after = before.replace('line 15\n', 'line fifteen\nline 15b\n');
+  const file = fileReport('src/a.ts', before, after);
+
+  it('puts old and new line numbers in the gutter', () => {
+    const out = renderPlanDiff([file], { color: false });
+    const lines = out.split('\n');
+    expect(lines.slice(0, 4)).toEqual(['src/a.ts  +2 -1', '--- a/src/a.ts', '+++ b/src/a.ts', '@@ -12,7 +12,8 @@']);
+    expect(lines.slice(4, 13)).toEqual([
+      '12 12 │  line 12',
+      '13 13 │  line 13',
+      '14 14 │  line 14',
+      '15    │ -line 15',
+      '   15 │ +line fifteen',
+      '   16 │ +line 15b',
+      '16 17 │  line 16',
+      '17 18 │  line 17',
+      '18 19 │  line 18',
+    ]);
+    expect(out).not.toMatch(ANSI);
+  });
+
+  it('numbers several hunks, a new file and a missing final newline', () => {
+    const f = fileReport('b.txt', 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk', 'A\nb\nc\nd\ne\nf\ng\nh\ni\nj\nK');
+    const out = renderPlanDiff([f, fileReport('new.txt', '', 'x\n')], { color: false }).split('\n');
+    expect(out).toContain('@@ -1,4 +1,4 @@');
+    expect(out).toContain(' 1    │ -a');
+    expect(out).toContain('    1 │ +A');
+    expect(out).toContain('@@ -8,4 +8,4 @@');
+    expect(out).toContain('11    │ -k');
+    expect(out).toContain('      │ \\ No newline at end of file');
+    expect(out).toContain('   11 │ +K');
+    expect(out).toContain('new.txt (new file)  +1 -0');
+    expect(out).toContain('--- /dev/null');
+    expect(out).toContain('  1 │ +x');
+  });
+
+  it('colours with ANSI only when asked', () => {
+    const out = renderPlanDiff([file], { color: true });
+    expect(out).toContain('\x1b[31m-line 15\x1b[39m');
+    expect(out).toContain('\x1b[32m+line fifteen\x1b[39m');
+    expect(out).toContain('\x1b[36m@@ -12,7 +12,8 @@\x1b[39m');
+  });
+
+  it('shows control characters from file content instead of sending them to the terminal', () => {
+    const f = fileReport('esc.txt', 'a\n', 'a\x1b[2Jb\r\n');
+    const out = renderPlanDiff([f], { color: false });
+    expect(out).not.toMatch(ANSI);
+    expect(out).toContain('+a\\x1b[2Jb\\x0d');
+  });
+
+  it('says so when a file has no hunks', () => {
+    const bare: FileReport = { path: 'img.png', group: 'rest', added: 0, removed: 0 };
+    expect(renderPlanDiff([bare], { color: false })).toBe('img.png  +0 -0\n  (no text diff recorded)\n');
+  });
+});
+
+describe('renderSummaryText', () => {
+  it('has one line per job and the errors with kind, file and fix under it', () => {
+    const out = renderSummaryText(sampleReport(), { color: false });
+    const lines = out.split('\n');
+    expect(lines[0]).toBe('changed   rename-logger/core  scion/rename-logger/core  2 commits, 3 files, +5 -4');
+    expect(lines[1]).toBe('failed    rename-logger/api   scion/rename-logger/api   0 commits, 0 files, +0 -0');
+    expect(lines[2]).toBe('  not-unique (9) step 1, packages/api/server.ts: Found 2 matches of the string to replace, but replace_all is false.');
+    expect(lines[3]).toMatch(/^    fix: old_string matches more than once/);
+    expect(lines[4]).toMatch(/^  branch-diverged step 3: /);
+    expect(out).toContain('empty     drop-polyfills      scion/drop-polyfills      0 commits, 0 files, +0 -0, 1 already applied');
+    expect(out).toContain('Agent usage: 12,345 input / 678 output tokens');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('3 jobs: 1 changed, 1 empty, 1 failed');
+    expect(out).not.toMatch(ANSI);
+    expect(renderSummaryText(sampleReport(), { color: true })).toContain('\x1b[31mfailed');
+  });
+
+  it('marks a dry run and shows a kept worktree', () => {
+    const r = sampleReport();
+    const out = renderSummaryText({ ...r, dryRun: true, jobs: [{ ...r.jobs[0]!, worktree: '/tmp/wt/core' }] }, { color: false });
+    expect(out).toContain('  worktree: /tmp/wt/core');
+    expect(out).toContain('1 job: 1 changed (dry run: nothing written)');
+  });
+});
