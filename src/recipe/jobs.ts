@@ -1,0 +1,112 @@
+// Recipe → jobs: each job gets a name, a file selection and a branch. Pure: the caller lists directories.
+import picomatch from 'picomatch';
+import { UsageError } from '../errors.js';
+import { branchNameProblem } from './branch-name.js';
+import { matcher, type SelectionLike } from './globs.js';
+import type { Recipe } from './schema.js';
+import { renderTemplate } from './templates.js';
+
+export interface JobSpec {
+  readonly recipe: Recipe;
+  readonly name: string;
+  /** Position after expansion (0-based): what --shard counts. */
+  readonly index: number;
+  readonly branch: string;
+  /**
+   * The job's own selection, repository-relative. A file is in the job when it matches this AND the
+   * recipe's `files` (see `jobMatcher`). For the default job this is the recipe's selection itself.
+   */
+  readonly files: { include: string[]; exclude: string[] };
+}
+
+interface Draft {
+  readonly name: string;
+  readonly files: { include: string[]; exclude: string[] };
+}
+
+/**
+ * One job per `jobs` entry, an `each` entry giving one job per matching directory of `dirs` (every
+ * directory of the base tree, POSIX, no trailing slash) in sorted order. No jobs: one job named after
+ * the recipe. Throws UsageError for duplicate job names or branches, a bad branch name, or an `each`
+ * that matches no directory.
+ */
+export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
+  const drafts: Draft[] = [];
+  if (recipe.jobs.length === 0) drafts.push({ name: recipe.name, files: copy(recipe.files) });
+  for (const entry of recipe.jobs) {
+    if ('name' in entry) {
+      drafts.push({ name: entry.name, files: copy(entry.files ?? recipe.files) });
+      continue;
+    }
+    // Dot-directories (.github, .vscode) are rarely meant by "packages/*"-style patterns.
+    const isMatch = picomatch(entry.each.replace(/\/+$/, ''), { dot: false });
+    const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(byCodePoint);
+    if (matched.length === 0) {
+      throw new UsageError(
+        `Recipe "${recipe.name}": jobs each "${entry.each}" matches no directory of the base tree; fix the glob or remove the entry.`,
+      );
+    }
+    const own = entry.files ?? { include: ['**'], exclude: [] };
+    for (const dir of matched) {
+      drafts.push({
+        name: dir.slice(dir.lastIndexOf('/') + 1),
+        files: { include: own.include.map((g) => under(dir, g)), exclude: own.exclude.map((g) => under(dir, g)) },
+      });
+    }
+  }
+  const jobs = drafts.map((d, index) => ({
+    recipe,
+    name: d.name,
+    index,
+    files: d.files,
+    branch: branchFor(recipe, d.name, drafts.length > 1),
+  }));
+  checkUnique(recipe, jobs);
+  return jobs;
+}
+
+/** True for a path in the job: inside both the recipe's selection and the job's own. */
+export function jobMatcher(job: Pick<JobSpec, 'recipe' | 'files'>): (path: string) => boolean {
+  const inRecipe = matcher(job.recipe.files);
+  const inJob = matcher(job.files);
+  return (path) => inRecipe(path) && inJob(path);
+}
+
+function branchFor(recipe: Recipe, job: string, several: boolean): string {
+  let tpl = recipe.branch ?? (several ? 'scion/{{recipe}}/{{job}}' : 'scion/{{recipe}}');
+  // Several jobs on one branch would overwrite each other: each needs its own.
+  if (several && !/\{\{\s*job\s*\}\}/.test(tpl)) tpl = `${tpl.replace(/\/+$/, '')}/{{job}}`;
+  return renderTemplate(tpl, { recipe: recipe.name, job });
+}
+
+function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
+  const problems: string[] = [];
+  const dupes = (values: string[]) => [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
+  for (const name of dupes(jobs.map((j) => j.name))) problems.push(`several jobs are named "${name}"`);
+  const branches = jobs.map((j) => j.branch);
+  for (const b of dupes(branches)) problems.push(`several jobs share the branch "${b}"`);
+  for (const j of jobs) {
+    const bad = branchNameProblem(j.branch);
+    if (bad) problems.push(`job "${j.name}": branch "${j.branch}" ${bad}`);
+    // git cannot hold refs "a/b" and "a/b/c" at once.
+    const nested = branches.find((b) => b.startsWith(`${j.branch}/`));
+    if (nested) problems.push(`branch "${j.branch}" is a prefix of branch "${nested}"; git cannot hold both`);
+  }
+  if (problems.length > 0) {
+    throw new UsageError(
+      `Recipe "${recipe.name}" has conflicting jobs: ${problems.join('; ')}. Give each job a unique name and branch.`,
+      problems,
+    );
+  }
+}
+
+function under(dir: string, glob: string): string {
+  const g = glob.replace(/^(\.\/)+/, '');
+  return g.startsWith('!') ? `!${dir}/${g.slice(1)}` : `${dir}/${g}`;
+}
+
+function copy(sel: SelectionLike): { include: string[]; exclude: string[] } {
+  return { include: [...sel.include], exclude: [...sel.exclude] };
+}
+
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,128 @@
+// loadRecipe: a recipe file → a validated Recipe, or every problem in it at once with file:line:col.
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { importDefault } from './load-module.js';
+import { locate } from './locate.js';
+import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
+import { recipeSchema, type Recipe } from './schema.js';
+
+export type LoadResult =
+  | { ok: true; recipe: Recipe; file: string }
+  | { ok: false; file: string; problems: Problem[] };
+
+const TEXT_FORMATS = new Set(['.yaml', '.yml', '.json']);
+const MODULE_FORMATS = new Set(['.js', '.mjs', '.ts']);
+
+/** Where each raw problem is in the source: YAML/JSON node positions, or the top of a module. */
+type Placer = (p: RawProblem) => { line: number; col: number };
+
+export async function loadRecipe(file: string): Promise<LoadResult> {
+  const ext = extname(file).toLowerCase();
+  const atTop = (message: string): LoadResult => ({ ok: false, file, problems: [{ file, line: 1, col: 1, path: '', message }] });
+  if (!TEXT_FORMATS.has(ext) && !MODULE_FORMATS.has(ext)) {
+    return atTop(`a recipe file ends in .yaml, .yml, .json, .js, .mjs or .ts, not "${ext || file}"`);
+  }
+
+  let data: unknown;
+  let place: Placer = () => ({ line: 1, col: 1 });
+  const problems: Problem[] = [];
+  if (TEXT_FORMATS.has(ext)) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      return atTop(readFailure(err));
+    }
+    const parsed = parseText(file, text);
+    problems.push(...parsed.problems);
+    data = parsed.data;
+    place = (p) => locate(parsed.doc, parsed.lines, p.path, p.at);
+  } else {
+    try {
+      await readFile(file);
+    } catch (err) {
+      return atTop(readFailure(err));
+    }
+    const imported = await importDefault(resolve(file));
+    if (!imported.ok) return atTop(imported.error.message);
+    data = imported.value;
+  }
+
+  if (data === undefined || data === null) {
+    problems.push({ file, line: 1, col: 1, path: '', message: 'the recipe is empty; it needs at least name and steps' });
+    return { ok: false, file, problems };
+  }
+  const result = recipeSchema.safeParse(data, { error: parseErrorMap });
+  if (!result.success) {
+    for (const raw of issuesToProblems(result.error.issues, data)) problems.push(toProblem(file, raw, place));
+  }
+  if (problems.length > 0 || !result.success) return { ok: false, file, problems: sortProblems(problems) };
+
+  const schemas = await resolveSchemas(result.data, dirname(file));
+  if (!schemas.ok) return { ok: false, file, problems: schemas.problems.map((raw) => toProblem(file, raw, place)) };
+  return { ok: true, file, recipe: { ...result.data, schemas: schemas.value } };
+}
+
+function parseText(file: string, text: string): { doc: Document; lines: LineCounter; data: unknown; problems: Problem[] } {
+  const lines = new LineCounter();
+  // JSON goes through the YAML parser too (JSON is YAML 1.2): that is what gives it line:col.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, merge: true, uniqueKeys: true });
+  // An error "at the end of input" would point past the last line; the end of the last line reads better.
+  const end = text.trimEnd().length;
+  const problems = doc.errors.map((err): Problem => {
+    const pos = lines.linePos(Math.min(err.pos[0], end));
+    return { file, line: pos.line, col: pos.col, path: '', message: err.message.split('\n')[0] ?? err.code };
+  });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    if (problems.length === 0) problems.push({ file, line: 1, col: 1, path: '', message: (err as Error).message });
+  }
+  return { doc, lines, data, problems };
+}
+
+/** `schemas[].schema` given as a path: read it now, so a missing or broken schema file stops the run early. */
+async function resolveSchemas(
+  recipe: Recipe,
+  dir: string,
+): Promise<{ ok: true; value: Recipe['schemas'] } | { ok: false; problems: RawProblem[] }> {
+  const problems: RawProblem[] = [];
+  const value: Recipe['schemas'] = [];
+  for (const [i, entry] of recipe.schemas.entries()) {
+    if (typeof entry.schema !== 'string') {
+      value.push(entry);
+      continue;
+    }
+    const path = ['schemas', i, 'schema'];
+    const abs = resolve(dir, entry.schema);
+    try {
+      const json: unknown = JSON.parse(await readFile(abs, 'utf8'));
+      if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+        problems.push({ path, at: 'value', message: `${entry.schema} does not hold a JSON Schema object` });
+      } else value.push({ ...entry, schema: json as Record<string, unknown> });
+    } catch (err) {
+      const why = err instanceof SyntaxError ? `is not valid JSON (${err.message})` : readFailure(err, entry.schema);
+      problems.push({ path, at: 'value', message: err instanceof SyntaxError ? `${entry.schema} ${why}` : why });
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
+}
+
+function readFailure(err: unknown, name?: string): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const what = name ? `the schema file ${name}` : 'the recipe file';
+  if (code === 'ENOENT') return `${what} does not exist; check the path`;
+  if (code === 'EISDIR') return `${what} is a directory, not a file`;
+  return `${what} could not be read: ${(err as Error).message}`;
+}
+
+function toProblem(file: string, raw: RawProblem, place: Placer): Problem {
+  const pos = place(raw);
+  return { file, line: pos.line, col: pos.col, path: formatPath(raw.path), message: raw.message };
+}
+
+function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
