@@ -88,9 +88,6 @@ function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
   for (const j of jobs) {
     const bad = branchNameProblem(j.branch);
     if (bad) problems.push(`job "${j.name}": branch "${j.branch}" ${bad}`);
-    // git cannot hold refs "a/b" and "a/b/c" at once.
-    const nested = branches.find((b) => b.startsWith(`${j.branch}/`));
-    if (nested) problems.push(`branch "${j.branch}" is a prefix of branch "${nested}"; git cannot hold both`);
   }
   if (problems.length > 0) {
     throw new UsageError(

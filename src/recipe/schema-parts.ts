@@ -15,8 +15,8 @@ export function globList(description: string) {
 /** `{ include, exclude }`: the paths a recipe, job or step works on. */
 export const selectionSchema = z
   .strictObject({
-    include: globList('Globs of repository-relative paths to select. Default: ["**"].').default(['**']),
-    exclude: globList('Globs of paths to leave out even when included. Default: [].').default([]),
+    include: globList('Globs of repository-relative paths to select. Default: ["**"].').prefault(['**']),
+    exclude: globList('Globs of paths to leave out even when included. Default: [].').prefault([]),
   })
   .describe('A file selection: paths matching an include glob and no exclude glob.');
 

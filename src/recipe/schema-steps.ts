@@ -99,7 +99,7 @@ export const runStep = z
         command: z.string().min(1).describe('Shell command to run in the job\'s worktree.'),
         env: z
           .record(z.string(), z.string())
-          .default({})
+          .prefault({})
           .describe('Extra environment variables for the command. Default: {}.'),
       }),
     ],

@@ -1,4 +1,6 @@
 // The recipe schema: the one source of truth for recipe files, their types, the JSON Schema and the docs.
+// Defaults of lists and objects use .prefault(): the value is parsed like input, and z.toJSONSchema
+// keeps it as "default" (a plain .default() over a transforming schema is dropped from the JSON Schema).
 import { z } from 'zod';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
@@ -15,7 +17,7 @@ const groupSchema = z
       .regex(JOB_NAME, 'use letters, digits, ".", "_" and "-", starting with a letter or digit')
       .describe('Group name, shown in messages as {{group}}; unique, and not "rest".'),
     include: globList('Globs of the changed files that belong to this group.'),
-    exclude: globList('Globs of files this group leaves to later groups. Default: [].').default([]),
+    exclude: globList('Globs of files this group leaves to later groups. Default: [].').prefault([]),
     message: template(MESSAGE_PLACEHOLDERS, 'Commit message of this group (template). Default: commit.message.').optional(),
   })
   .describe('A file group: one commit holds its changed files.');
@@ -33,7 +35,7 @@ const groupsSchema = z
       seen.add(g.name);
     });
   })
-  .default([])
+  .prefault([])
   .describe('One commit per group, in this order; a file joins the first group it matches; files in no group are committed last as group "rest". Default: [].');
 
 const jobSchema = z.union(
@@ -84,9 +86,9 @@ function buildBaseSchema(withTransform: boolean) {
       'Branch template ({{recipe}}, {{job}}); with several jobs and no {{job}}, "/{{job}}" is appended. Default: scion/{{recipe}}, or scion/{{recipe}}/{{job}} with several jobs.',
     ).optional(),
     files: selectionSchema
-      .default({ include: ['**'], exclude: [] })
+      .prefault({ include: ['**'], exclude: [] })
       .describe('Files the steps read and change (tracked files of the base commit; new files may be created where these globs match). Default: { include: ["**"], exclude: [] }.'),
-    deny: globList('Paths no step may change; an attempt fails with kind "denied". Default: [].').default([]),
+    deny: globList('Paths no step may change; an attempt fails with kind "denied". Default: [].').prefault([]),
     author: z
       .strictObject({
         name: z.string().min(1).describe('Author and committer name.'),
@@ -106,7 +108,7 @@ function buildBaseSchema(withTransform: boolean) {
     groups: groupsSchema,
     jobs: z
       .array(jobSchema)
-      .default([])
+      .prefault([])
       .describe('Jobs, each with its own branch: { name, files? } or { each: "dir/*", files? }. Default: one job named after the recipe.'),
     onError: z
       .enum(['stop', 'continue'])
@@ -115,7 +117,7 @@ function buildBaseSchema(withTransform: boolean) {
     steps: z.array(stepSchema(withTransform)).min(1).describe(stepsDescription),
     verify: z
       .array(z.strictObject({ run: z.string().min(1).describe('Shell command; a non-zero exit fails the job.') }))
-      .default([])
+      .prefault([])
       .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
     schemas: z
       .array(
@@ -128,7 +130,7 @@ function buildBaseSchema(withTransform: boolean) {
             .describe('A JSON Schema object, or the path of a .json schema file relative to the recipe file.'),
         }),
       )
-      .default([])
+      .prefault([])
       .describe('JSON Schemas changed JSON files must still satisfy (else kind "invalid-result"); a file uses the first entry whose globs match. Default: [].'),
   });
 }
