@@ -1,0 +1,155 @@
+// A sequence of edits to one file's text: in order, all or nothing, with cascade protection.
+import { failure, fail, ok, type Result } from '../../errors.js';
+import type { Edit } from '../types.js';
+import { locate } from './locate.js';
+import { preserveQuoteStyle } from './quotes.js';
+import { mergeRegions, type Region, type Replacement } from './regions.js';
+import { isMarkdown, stripTrailingWhitespace } from './whitespace.js';
+
+export interface SequenceOptions {
+  readonly path: string;
+  readonly skipAlreadyApplied: boolean;
+}
+
+export interface SequenceResult {
+  readonly text: string;
+  /** Changed spans of `text`; outside them it equals the input. */
+  readonly regions: readonly Region[];
+  readonly skipped: readonly number[];
+}
+
+export function applyEditSequence(input: string, edits: readonly Edit[], opts: SequenceOptions): Result<SequenceResult> {
+  const markdown = isMarkdown(opts.path);
+  let text = input;
+  let regions: Region[] = [];
+  const skipped: number[] = [];
+  // What earlier edits wrote: a later old_string found inside one of them would edit that new text.
+  const written: string[] = [];
+
+  for (const [i, edit] of edits.entries()) {
+    const label = edits.length > 1 ? ` (edit ${i + 1} of ${edits.length})` : '';
+    if (edit.old_string === '') {
+      if (text.trim() !== '') {
+        if (opts.skipAlreadyApplied && edit.new_string !== '' && text.includes(edit.new_string)) {
+          skipped.push(i);
+          continue;
+        }
+        return fail(
+          failure(
+            'file-exists',
+            `Cannot create ${opts.path}${label}: it already has content. An empty old_string creates a file; to change this one, give the text to replace.`,
+            { path: opts.path, edit: i },
+          ),
+        );
+      }
+      const created = stripTrailingWhitespace(edit.new_string, markdown).atLineEnd;
+      regions = mergeRegions(regions, [{ start: 0, oldLength: text.length, newLength: created.length }]);
+      text = created;
+      written.push(edit.new_string);
+      continue;
+    }
+
+    const probe = edit.old_string.replace(/\n+$/, '');
+    const earlier = probe === '' ? -1 : written.findIndex((w) => w.includes(probe));
+    if (earlier !== -1) {
+      return fail(
+        failure(
+          'cascade',
+          `Cannot edit ${opts.path}${label}: old_string is a substring of a new_string from a previous edit, so it could match text that edit just wrote. Target the original text, or merge the two edits.`,
+          { path: opts.path, edit: i, previous: earlier },
+        ),
+      );
+    }
+
+    const found = locate(text, edit.old_string, edit.new_string);
+    if (found === null) {
+      if (opts.skipAlreadyApplied && edit.new_string !== '' && isPresent(text, edit.new_string, markdown)) {
+        skipped.push(i);
+        continue;
+      }
+      return fail(
+        failure(
+          'not-found',
+          `String to replace not found in ${opts.path}${label}. Re-read the file and copy old_string exactly.\nString: ${edit.old_string}`,
+          { path: opts.path, edit: i, oldString: edit.old_string },
+        ),
+      );
+    }
+    const count = found.matches.length;
+    if (count > 1 && edit.replace_all !== true) {
+      return fail(
+        failure(
+          'not-unique',
+          `Found ${count} matches of the string to replace in ${opts.path}${label}, but replace_all is false: add more context to identify one occurrence, or set replace_all to true.\nString: ${edit.old_string}`,
+          { path: opts.path, edit: i, count, oldString: edit.old_string },
+        ),
+      );
+    }
+
+    const applied = replaceMatches(text, found, markdown);
+    if (!applied.changed) {
+      return fail(
+        failure(
+          'not-found',
+          `Edit on ${opts.path}${label} changes nothing: once trailing whitespace is stripped, new_string equals the text it replaces. String not found in file. Failed to apply edit.`,
+          { path: opts.path, edit: i, oldString: edit.old_string },
+        ),
+      );
+    }
+    regions = mergeRegions(regions, applied.reps);
+    text = applied.text;
+    written.push(edit.new_string);
+    if (found.newString !== edit.new_string) written.push(found.newString);
+  }
+  return ok({ text, regions, skipped });
+}
+
+/** Already applied: new_string is in the text as given, as it would have been written, or through quotes. */
+function isPresent(text: string, newString: string, markdown: boolean): boolean {
+  const written = stripTrailingWhitespace(newString, markdown);
+  return text.includes(newString) || text.includes(written.atLineEnd) || locate(text, newString, '') !== null;
+}
+
+interface Replaced {
+  readonly text: string;
+  readonly reps: Replacement[];
+  readonly changed: boolean;
+}
+
+function replaceMatches(text: string, found: ReturnType<typeof locate> & object, markdown: boolean): Replaced {
+  const { oldString, newString } = found;
+  const stripped = stripTrailingWhitespace(newString, markdown);
+  // Deleting a whole line should not leave it blank: take the newline after old_string along.
+  const takeNewline = newString === '' && !oldString.endsWith('\n');
+  const styled = new Map<string, { atLineEnd: string; midLine: string }>();
+  const forms = (actual: string): { atLineEnd: string; midLine: string } => {
+    if (!found.viaQuotes) return stripped;
+    let f = styled.get(actual);
+    if (f === undefined) {
+      f = { atLineEnd: preserveQuoteStyle(oldString, actual, stripped.atLineEnd), midLine: preserveQuoteStyle(oldString, actual, stripped.midLine) };
+      styled.set(actual, f);
+    }
+    return f;
+  };
+
+  const reps: Replacement[] = [];
+  const pieces: string[] = [];
+  let changed = false;
+  let prev = 0;
+  const { matches } = found;
+  for (let k = 0; k < matches.length; k++) {
+    const m = matches[k] as (typeof matches)[number];
+    let length = m.actual.length;
+    const after = m.index + length;
+    if (takeNewline && text.charCodeAt(after) === 10 && matches[k + 1]?.index !== after) length++;
+    const f = forms(m.actual);
+    const atLineEnd = after === text.length || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13;
+    const replacement = atLineEnd ? f.atLineEnd : f.midLine;
+    if (!changed && (length !== m.actual.length || replacement !== m.actual)) changed = true;
+    pieces.push(text.slice(prev, m.index), replacement);
+    reps.push({ start: m.index, oldLength: length, newLength: replacement.length });
+    prev = m.index + length;
+  }
+  const out = matches.length === 1 ? (pieces[0] as string) + (pieces[1] as string) + text.slice(prev) : (pieces.push(text.slice(prev)), pieces.join(''));
+  return { text: out, reps, changed };
+}

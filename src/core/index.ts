@@ -1,0 +1,27 @@
+// The edit engine's public surface. Pure: bytes and strings in, values out.
+export type {
+  DecodedText,
+  Edit,
+  Encoding,
+  EngineOptions,
+  EngineResult,
+  FileChange,
+  FileInput,
+  FilePatch,
+  Hunk,
+  LineEndings,
+  NotebookEdit,
+  ReadState,
+} from './types.js';
+export { DEFAULT_MAX_BYTES } from './limits.js';
+export { decodeText } from './text/decode.js';
+export { encodeText } from './text/encode.js';
+export { checkPath } from './check-path.js';
+export { applyEdits } from './engine/apply-edits.js';
+export { writeContent } from './engine/write-content.js';
+export { editNotebook } from './engine/edit-notebook.js';
+export { replaceRegex } from './engine/replace-regex.js';
+export { editsEquivalent } from './edit/equivalent.js';
+export { makePatch } from './patch/make-patch.js';
+export { findSecrets } from './edit/secrets.js';
+export { findActualString } from './edit/quotes.js';

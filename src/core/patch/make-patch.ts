@@ -1,0 +1,34 @@
+// Patches for reports and the terminal: hunks with 3 lines of context and added/removed line counts.
+import type { FilePatch, Hunk } from '../types.js';
+import { CONTEXT_LINES } from '../limits.js';
+import { diffRegion, type CharRegion } from '../edit/regions.js';
+import { diffComponents } from './components.js';
+import { buildHunks } from './hunks.js';
+
+/** The patch from oldText to newText (both LF). Only the span between common prefix and suffix is diffed. */
+export function makePatch(oldText: string, newText: string): FilePatch {
+  return patchFromRegions(oldText, newText, diffRegion(oldText, newText));
+}
+
+/**
+ * The patch when the caller knows where the texts differ. jsdiff's own structuredPatch re-diffs the
+ * whole file: about 260 ms for one changed line in 5 MB, and it gives up after its timeout when every
+ * line changed; here only the changed regions are aligned (with jsdiff, under a timeout).
+ */
+export function patchFromRegions(oldText: string, newText: string, regions: readonly CharRegion[]): FilePatch {
+  if (regions.length === 0) return { hunks: [], added: 0, removed: 0 };
+  const hunks = buildHunks(oldText, diffComponents(oldText, newText, regions), CONTEXT_LINES);
+  return { hunks, ...countChanges(hunks) };
+}
+
+function countChanges(hunks: readonly Hunk[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const h of hunks) {
+    for (const line of h.lines) {
+      if (line.startsWith('+')) added++;
+      else if (line.startsWith('-')) removed++;
+    }
+  }
+  return { added, removed };
+}

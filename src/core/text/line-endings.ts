@@ -1,0 +1,55 @@
+// Line endings: detect the file's style, normalise to LF for editing, restore on the way out.
+import type { LineEndings } from '../types.js';
+import { LINE_ENDING_SAMPLE } from '../limits.js';
+
+/** CRLF when CRLF pairs outnumber lone LFs in the first 4096 code units; LF otherwise (ties too). */
+export function detectLineEndings(raw: string): LineEndings {
+  const end = Math.min(raw.length, LINE_ENDING_SAMPLE);
+  let crlf = 0;
+  let lf = 0;
+  for (let i = raw.indexOf('\n'); i !== -1 && i < end; i = raw.indexOf('\n', i + 1)) {
+    if (i > 0 && raw.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? 'CRLF' : 'LF';
+}
+
+export function toLF(raw: string): string {
+  return raw.includes('\r\n') ? raw.replaceAll('\r\n', '\n') : raw;
+}
+
+export function fromLF(text: string, lineEndings: LineEndings): string {
+  return lineEndings === 'CRLF' ? text.replaceAll('\n', '\r\n') : text;
+}
+
+/**
+ * True when the raw text does not follow its detected style everywhere (a CRLF line in an LF file, or
+ * the reverse). Such files are written back by splicing, so lines the edit did not touch keep their
+ * own endings instead of being converted wholesale.
+ */
+export function hasMixedLineEndings(raw: string, lf: string, style: LineEndings): boolean {
+  const crlfPairs = raw.length - lf.length;
+  if (style === 'LF') return crlfPairs > 0;
+  let newlines = 0;
+  for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) newlines++;
+  return newlines > crlfPairs;
+}
+
+/**
+ * Maps ascending offsets in the LF text to offsets in the raw text it came from: each CRLF pair before
+ * an offset adds one code unit.
+ */
+export function rawOffsets(raw: string, lfOffsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let pairs = 0;
+  let next = raw.indexOf('\r\n');
+  for (const p of lfOffsets) {
+    // A pair at raw index r sits at LF offset r - pairs; it lies before p when that is < p.
+    while (next !== -1 && next - pairs < p) {
+      pairs++;
+      next = raw.indexOf('\r\n', next + 2);
+    }
+    out.push(p + pairs);
+  }
+  return out;
+}
