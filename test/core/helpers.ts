@@ -1,6 +1,7 @@
 // Small helpers for the core tests: bytes from text, text from results, fake credentials.
 import { expect } from 'vitest';
-import type { EngineResult, FileChange, Failure } from '../../src/core/index.js';
+import type { EngineResult, FileChange } from '../../src/core/index.js';
+import type { Failure } from '../../src/errors.js';
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const text = (b: Uint8Array): string => new TextDecoder().decode(b);
