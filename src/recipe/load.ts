@@ -45,7 +45,7 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
       return atTop(readFailure(err));
     }
     const imported = await importDefault(resolve(file));
-    if (!imported.ok) return atTop(imported.error.message);
+    if (!imported.ok) return atTop(imported.message);
     data = imported.value;
   }
 
