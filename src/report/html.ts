@@ -10,6 +10,12 @@ import { unifiedDiff } from './unified.js';
 
 export interface HtmlOptions {
   readonly title?: string;
+  /**
+   * Diff lines rendered at most, over the whole report (each is rendered twice, once per view).
+   * Past it the largest diffs are left out, so a huge run still gives a page a browser can open.
+   * Default 20,000.
+   */
+  readonly maxDiffLines?: number;
 }
 
 type View = 'line-by-line' | 'side-by-side';
@@ -22,6 +28,7 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-i
 
 export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
   const title = opts.title ?? reportTitle(report);
+  const skipped = unrendered(report, opts.maxDiffLines ?? 20_000);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -39,14 +46,14 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 ${descriptions(report)}<p class="meta">${esc(statusLine(report))} · repository <code>${esc(report.repo)}</code></p>
 ${report.dryRun ? '<p class="dry-run"><strong>Dry run:</strong> nothing was committed; the diffs show what a run would change.</p>\n' : ''}</header>
 ${failures(report)}
-<section id="jobs">
+${skippedNotice(skipped)}<section id="jobs">
 <h2>Jobs</h2>
 ${jobsTable(report)}${totalUsage(report)}</section>
 <div class="toolbar" role="group" aria-label="Diff view">Diff view:
 ${VIEWS.map((v, i) => `<button type="button" data-view="${v.view}" aria-pressed="${i === 0}">${v.label}</button>`).join('\n')}
 </div>
 <main>
-${report.jobs.map(jobSection).join('\n')}
+${report.jobs.map((job, i) => jobSection(job, i, skipped)).join('\n')}
 </main>
 <script>${REPORT_SCRIPT}</script>
 </body>
@@ -110,7 +117,7 @@ function statusChip(job: JobReport): string {
   return `<span class="status status-${job.status}">${job.status}</span>`;
 }
 
-function jobSection(job: JobReport, i: number): string {
+function jobSection(job: JobReport, i: number, skipped: ReadonlySet<FileReport>): string {
   const parts = [
     `<section class="job" id="job-${i}">`,
     `<h2>${esc(jobLabel(job))} <code>${esc(job.branch)}</code> ${statusChip(job)}</h2>`,
@@ -135,7 +142,7 @@ function jobSection(job: JobReport, i: number): string {
   if (job.status === 'unchanged') parts.push('<p>The branch already holds this change; nothing was rewritten.</p>');
   if (job.status === 'empty' && job.errors.length === 0) parts.push('<p>Nothing to change on this base.</p>');
   if (!usageIsZero(job.usage)) parts.push(`<p>Agent usage: ${esc(formatUsage(job.usage))}</p>`);
-  if (job.files.length > 0) parts.push(filesTable(job.files), diffs(job.files));
+  if (job.files.length > 0) parts.push(filesTable(job.files), diffs(job.files, skipped));
   parts.push('</section>');
   return parts.join('\n');
 }
@@ -152,16 +159,43 @@ ${rows.join('\n')}
 </tbody></table>`;
 }
 
+/** The files whose diffs are left out: the largest first, until the rest fit in `maxLines`. */
+function unrendered(report: RunReport, maxLines: number): Set<FileReport> {
+  const files = report.jobs.flatMap((j) => j.files);
+  let total = files.reduce((n, f) => n + diffLines(f), 0);
+  const out = new Set<FileReport>();
+  for (const f of [...files].sort((a, b) => diffLines(b) - diffLines(a))) {
+    if (total <= maxLines) break;
+    out.add(f);
+    total -= diffLines(f);
+  }
+  return out;
+}
+
+function diffLines(f: FileReport): number {
+  return (f.hunks ?? []).reduce((n, h) => n + h.lines.length, 0);
+}
+
+function skippedNotice(skipped: ReadonlySet<FileReport>): string {
+  if (skipped.size === 0) return '';
+  const lines = [...skipped].reduce((n, f) => n + diffLines(f), 0);
+  return (
+    `<p class="dry-run" id="not-rendered"><strong>Large run:</strong> the diffs of ${plural(skipped.size, 'file')} ` +
+    `(${num(lines)} lines, largest first) are not rendered, to keep this page usable; they are listed with their ` +
+    'line counts, and <code>git diff</code> on the branch shows them.</p>\n'
+  );
+}
+
 /** Both renderings of every file; CSS on <body data-view> shows one. */
-function diffs(files: readonly FileReport[]): string {
-  const parsed = files.map(parseFile);
+function diffs(files: readonly FileReport[], skipped: ReadonlySet<FileReport>): string {
+  const parsed = files.map((f) => (skipped.has(f) ? { file: f, diff: null } : parseFile(f)));
   return VIEWS.map(
     ({ view }) =>
       `<div class="view" data-view="${view}">\n${parsed.map((p) => renderFile(p, view)).join('\n')}\n</div>`,
   ).join('\n');
 }
 
-type Parsed = { file: FileReport; diff: ReturnType<typeof parseDiff> };
+type Parsed = { file: FileReport; diff: ReturnType<typeof parseDiff> | null };
 
 function parseFile(file: FileReport): Parsed {
   const text = unifiedDiff(file);
@@ -172,6 +206,9 @@ function parseFile(file: FileReport): Parsed {
 }
 
 function renderFile({ file, diff }: Parsed, view: View): string {
+  if (diff === null) {
+    return `<p class="no-diff"><code>${esc(file.path)}</code>: diff of ${plural(diffLines(file), 'line')} not rendered (<a href="#not-rendered">large run</a>).</p>`;
+  }
   if (diff.length === 0) return `<p class="no-diff"><code>${esc(file.path)}</code>: no text diff recorded.</p>`;
   return diffHtml(diff, { outputFormat: view, drawFileList: false, matching: 'lines' });
 }
