@@ -43,11 +43,14 @@ export function failureItems(job: JobReport, maxMessage = 500): string[] {
   });
 }
 
-/** The "Failures" section, or '' when nothing failed. */
-export function failuresSection(report: RunReport, heading: string, maxMessage?: number): string {
+/** The "Failures" section, or '' when nothing failed; past `maxItems`, a count of the rest. */
+export function failuresSection(report: RunReport, heading: string, maxMessage?: number, maxItems = Infinity): string {
   const items = report.jobs.flatMap((j) => failureItems(j, maxMessage));
   if (items.length === 0) return '';
-  return `${heading} Failures (${num(items.length)})\n\n${items.join('')}\n`;
+  const shown = items.slice(0, maxItems);
+  const more = items.length - shown.length;
+  const rest = more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : '';
+  return `${heading} Failures (${num(items.length)})\n\n${shown.join('')}${rest}\n`;
 }
 
 export function skippedList(job: JobReport): string {

@@ -49,7 +49,8 @@ export function renderSummary(report: RunReport): string {
     dryRunNote(report),
     report.jobs.length > 0 ? `${jobsTable(report)}\n` : '',
     totalUsageLine(report),
-    failuresSection(report, '####', 300),
+    // GitHub caps a step summary at 1 MiB: a run where everything failed must still fit.
+    failuresSection(report, '####', 300, 200),
   ].join('');
 }
 

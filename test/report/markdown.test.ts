@@ -129,6 +129,16 @@ describe('renderSummary', () => {
     expect(s.length).toBeLessThan(renderPrBody(sampleReport()).length);
   });
 
+  it('lists at most 200 failures and counts the rest', () => {
+    const errors = Array.from({ length: 250 }, (_, i) => ({ step: 0, file: `f${i}.ts`, kind: 'not-found' as const, code: 8, message: 'x'.repeat(1000) }));
+    const s = renderSummary({ ...sampleReport(), jobs: [job({ name: 'x', status: 'failed', errors })] });
+    expect(s).toContain('#### Failures (250)');
+    expect(s.match(/\*\*not-found\*\*/g)).toHaveLength(200);
+    expect(s).toContain('- … and 50 more failures: see the JSON report.');
+    expect(s).toContain(`${'x'.repeat(299)}…`);
+    expect(s).not.toContain('x'.repeat(300));
+  });
+
   it('says when there were no jobs', () => {
     expect(renderSummary({ version: 1, repo: '/r', dryRun: true, jobs: [] })).toContain('0 jobs');
   });
