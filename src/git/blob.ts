@@ -1,0 +1,18 @@
+// Blob contents in and out of the object store.
+import { GitError } from './errors.js';
+import { repoState, type Repo } from './repo.js';
+
+export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
+  return readBlobSync(repo, oid);
+}
+
+/** A copy: the store keeps its own buffer in a cache that callers must not be able to change. */
+export function readBlobSync(repo: Repo, oid: string): Buffer {
+  const obj = repoState(repo).store.read(oid);
+  if (obj.type !== 'blob') throw new GitError('invalid-argument', `${oid} is a ${obj.type}, not a blob.`, { oid });
+  return Buffer.from(obj.data);
+}
+
+export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> {
+  return repoState(repo).store.write('blob', bytes);
+}

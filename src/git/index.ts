@@ -1,0 +1,19 @@
+// The git layer: objects, trees, commits, refs (lock + compare-and-swap) and linked worktrees, read
+// and written in git's own on-disk formats. The rest of scion reaches git only through these names.
+export { openRepo, closeRepo, type Repo } from './repo.js';
+export { resolveCommit } from './resolve.js';
+export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
+export { readBlob, writeBlob } from './blob.js';
+export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
+export { writeTreeWith, type TreeChange } from './write-tree.js';
+export { commitTree, readCommit, writeCommit, commitBytes, type CommitInfo, type NewCommit } from './commit.js';
+export type { Identity, FullIdentity } from './identity-format.js';
+export { readRef, isValidRefName } from './refs.js';
+export { updateRef, type UpdateRefOptions } from './update-ref.js';
+export { gitIdentity, type IdentityOptions } from './identity.js';
+export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
+export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
+export { worktreeChanges, type FileState } from './worktree-changes.js';
+export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
+export { removeWorktree } from './worktree-remove.js';
+export { GitError, type GitErrorCode } from './errors.js';

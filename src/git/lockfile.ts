@@ -1,0 +1,32 @@
+// Replacing a small git file (HEAD) the way git does: write <file>.lock with O_EXCL, rename over.
+import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { errnoCode, GitError } from './errors.js';
+
+export function writeFileLocked(path: string, content: string): void {
+  const lock = `${path}.lock`;
+  let fd: number;
+  try {
+    fd = openSync(lock, 'wx', 0o666);
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') throw err;
+    throw new GitError('locked', `${lock} exists: another git process is changing ${path}; if none is running, delete the lock file and try again.`, { lock });
+  }
+  try {
+    const buf = Buffer.from(content, 'utf8');
+    writeSync(fd, buf, 0, buf.length);
+    closeSync(fd);
+    renameSync(lock, path);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
+    }
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already renamed.
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+// Moving a ref the way git does, so scion is safe beside a native git in the same repository:
+// take <ref>.lock with O_EXCL, re-read the current value (loose or packed) under the lock, compare
+// with what the caller expects, write and fsync the lock, then rename it over the ref.
+import { appendFileSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { errnoCode, GitError } from './errors.js';
+import { isOid, ZERO_OID } from './hash.js';
+import { formatIdentity, type Identity } from './identity-format.js';
+import { currentValue, isValidRefName, packedRefs, refPath } from './refs.js';
+import { repoState, type Repo } from './repo.js';
+
+export interface UpdateRefOptions {
+  /** Append a reflog entry (logs/<ref>) so `git reflog` can show and undo the move. */
+  log?: { who: Identity; message: string };
+}
+
+/**
+ * Sets `ref` (a full name under refs/) to `newOid` if it currently holds `expectedOld` (null: the
+ * ref must not exist). Throws GitError `locked` when another process holds the lock, `ref-moved`
+ * when the ref changed under us, `bad-ref` for an invalid or clashing name. Never touches HEAD.
+ */
+export async function updateRef(repo: Repo, ref: string, newOid: string, expectedOld: string | null, opts: UpdateRefOptions = {}): Promise<void> {
+  if (!isValidRefName(ref)) {
+    throw new GitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
+  }
+  for (const oid of [newOid, expectedOld]) {
+    if (oid !== null && !isOid(oid)) throw new GitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
+  }
+  const store = repoState(repo).store;
+  if (!store.has(newOid)) throw new GitError('missing-object', `Cannot point ${ref} at ${newOid}: no such object.`, { ref, oid: newOid });
+  if (ref.startsWith('refs/heads/') && store.read(newOid).type !== 'commit') {
+    throw new GitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
+  }
+
+  const path = refPath(repo, ref);
+  const lock = `${path}.lock`;
+  prepareDir(repo, ref, path, expectedOld === null);
+  let fd: number | null;
+  try {
+    fd = openSync(lock, 'wx', 0o666);
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') throw err;
+    throw new GitError(
+      'locked',
+      `Cannot update ${ref}: ${lock} exists. Another git process is changing it; if none is running, delete that file and try again.`,
+      { ref, lock },
+    );
+  }
+  try {
+    const current = currentValue(repo, ref);
+    if (current && 'symbolic' in current) {
+      throw new GitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; update that ref instead.`, { ref });
+    }
+    const actual = current?.oid ?? null;
+    if (actual !== expectedOld) {
+      throw new GitError(
+        'ref-moved',
+        `${ref} moved: expected ${expectedOld ?? 'no such ref'}, found ${actual ?? 'no such ref'}. Another process updated it; run again to start from its new value.`,
+        { ref, expected: expectedOld, actual },
+      );
+    }
+    const line = Buffer.from(`${newOid}\n`, 'latin1');
+    writeSync(fd, line, 0, line.length);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    if (opts.log) appendReflog(repo, ref, actual, newOid, opts.log);
+    renameSync(lock, path);
+  } catch (err) {
+    if (fd !== null) closeSync(fd);
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already renamed or removed: nothing to clean up.
+    }
+    throw err;
+  }
+}
+
+/** Creates the ref's folder, refusing names that clash with an existing ref (a/b vs a). */
+function prepareDir(repo: Repo, ref: string, path: string, creating: boolean): void {
+  const clash = (other: string): GitError =>
+    new GitError('bad-ref', `Cannot create ${ref}: ${other} exists, and git cannot hold both; choose another branch name.`, { ref, other });
+  if (creating) {
+    for (const name of packedRefs(repo).keys()) {
+      if (name.startsWith(`${ref}/`) || ref.startsWith(`${name}/`)) throw clash(name);
+    }
+    if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+      try {
+        rmdirSync(path);
+      } catch {
+        throw clash(`${ref}/…`);
+      }
+    }
+  }
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code !== 'ENOTDIR' && code !== 'EEXIST') throw err;
+    const parts = ref.split('/');
+    for (let i = 2; i < parts.length; i++) {
+      const prefix = parts.slice(0, i).join('/');
+      if (lstatSync(join(repo.commonDir, prefix), { throwIfNoEntry: false })?.isFile()) throw clash(prefix);
+    }
+    throw clash(dirname(ref));
+  }
+}
+
+function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: string, log: { who: Identity; message: string }): void {
+  const path = join(repo.commonDir, 'logs', ref);
+  mkdirSync(dirname(path), { recursive: true });
+  const message = log.message.replace(/\s*\n\s*/g, ' ').trim();
+  appendFileSync(path, `${oldOid ?? ZERO_OID} ${newOid} ${formatIdentity(log.who)}\t${message}\n`);
+}
