@@ -33,8 +33,19 @@ export function equalTail(text: string, c: Component & { kind: 'equal' }, k: num
   return out;
 }
 
+/** When one region's alignment gives up (jsdiff returns undefined), it is shown replaced wholesale. */
+export interface DiffLimits {
+  readonly timeout: number;
+  readonly maxEditLength?: number;
+}
+
 /** Components for old → new, given regions outside which the two texts are identical. */
-export function diffComponents(oldText: string, newText: string, regions: readonly CharRegion[]): Component[] {
+export function diffComponents(
+  oldText: string,
+  newText: string,
+  regions: readonly CharRegion[],
+  limits: DiffLimits = { timeout: DIFF_TIMEOUT_MS },
+): Component[] {
   const out: Component[] = [];
   const equal = (part: Part, count: number): void => {
     if (count === 0) return;
@@ -47,14 +58,20 @@ export function diffComponents(oldText: string, newText: string, regions: readon
   let prev = 0;
   for (const r of toLineRegions(oldText, newText, regions)) {
     equal({ start: prev, end: r.oldStart }, countLines(oldText, prev, r.oldStart));
-    diffRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newText.slice(r.newStart, r.newEnd)), out, equal);
+    diffRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newText.slice(r.newStart, r.newEnd)), out, equal, limits);
     prev = r.oldEnd;
   }
   equal({ start: prev, end: oldText.length }, countLines(oldText, prev, oldText.length));
   return out;
 }
 
-function diffRegion(oldLines: string[], newLines: string[], out: Component[], equal: (p: Part, n: number) => void): void {
+function diffRegion(
+  oldLines: string[],
+  newLines: string[],
+  out: Component[],
+  equal: (p: Part, n: number) => void,
+  limits: DiffLimits,
+): void {
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
   let tail = 0;
@@ -86,7 +103,7 @@ function diffRegion(oldLines: string[], newLines: string[], out: Component[], eq
       if (at < oldMid.length - 1) out.push({ kind: 'removed', lines: oldMid.slice(at + 1) });
     }
   } else {
-    const changes = diffArrays(oldMid, newMid, { timeout: DIFF_TIMEOUT_MS });
+    const changes = diffArrays(oldMid, newMid, { ...limits });
     if (changes === undefined) {
       // Too slow to align: show the region as replaced wholesale rather than hang.
       out.push({ kind: 'removed', lines: oldMid }, { kind: 'added', lines: newMid });

@@ -2,7 +2,7 @@
 import type { FilePatch, Hunk } from '../types.js';
 import { CONTEXT_LINES } from '../limits.js';
 import { diffRegion, type CharRegion } from '../edit/regions.js';
-import { diffComponents } from './components.js';
+import { diffComponents, type DiffLimits } from './components.js';
 import { buildHunks } from './hunks.js';
 
 /** The patch from oldText to newText (both LF). Only the span between common prefix and suffix is diffed. */
@@ -15,9 +15,9 @@ export function makePatch(oldText: string, newText: string): FilePatch {
  * whole file: about 260 ms for one changed line in 5 MB, and it gives up after its timeout when every
  * line changed; here only the changed regions are aligned (with jsdiff, under a timeout).
  */
-export function patchFromRegions(oldText: string, newText: string, regions: readonly CharRegion[]): FilePatch {
+export function patchFromRegions(oldText: string, newText: string, regions: readonly CharRegion[], limits?: DiffLimits): FilePatch {
   if (regions.length === 0) return { hunks: [], added: 0, removed: 0 };
-  const hunks = buildHunks(oldText, diffComponents(oldText, newText, regions), CONTEXT_LINES);
+  const hunks = buildHunks(oldText, diffComponents(oldText, newText, regions, limits), CONTEXT_LINES);
   return { hunks, ...countChanges(hunks) };
 }
 
