@@ -81,30 +81,25 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
 function prepareDir(repo: Repo, ref: string, path: string, creating: boolean): void {
   const clash = (other: string): GitError =>
     new GitError('bad-ref', `Cannot create ${ref}: ${other} exists, and git cannot hold both; choose another branch name.`, { ref, other });
+  const parts = ref.split('/');
+  for (let i = 2; i < parts.length; i++) {
+    const prefix = parts.slice(0, i).join('/');
+    if (lstatSync(join(repo.commonDir, prefix), { throwIfNoEntry: false })?.isFile()) throw clash(prefix);
+  }
   if (creating) {
     for (const name of packedRefs(repo).keys()) {
       if (name.startsWith(`${ref}/`) || ref.startsWith(`${name}/`)) throw clash(name);
     }
     if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
       try {
+        // An empty folder left by deleted refs is no clash (git removes it too).
         rmdirSync(path);
       } catch {
         throw clash(`${ref}/…`);
       }
     }
   }
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (err) {
-    const code = errnoCode(err);
-    if (code !== 'ENOTDIR' && code !== 'EEXIST') throw err;
-    const parts = ref.split('/');
-    for (let i = 2; i < parts.length; i++) {
-      const prefix = parts.slice(0, i).join('/');
-      if (lstatSync(join(repo.commonDir, prefix), { throwIfNoEntry: false })?.isFile()) throw clash(prefix);
-    }
-    throw clash(dirname(ref));
-  }
+  mkdirSync(dirname(path), { recursive: true });
 }
 
 function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: string, log: { who: Identity; message: string }): void {
