@@ -1,0 +1,42 @@
+// per: job — one conversation for the whole job: it explores with glob, grep and read_file, and
+// must read each file before editing it. Its cache key covers every file it could see.
+import { cacheKey } from './cache.js';
+import { Conversation } from './conversation.js';
+import { converseInBatches } from './batch.js';
+import { converse } from './interactive.js';
+import { close, type StepError } from './per-file.js';
+import { jobMessage } from './prompt.js';
+import { replay } from './replay.js';
+import type { AgentRun } from './run.js';
+import { toolContext } from './tool-context.js';
+
+export async function runPerJob(run: AgentRun): Promise<StepError[]> {
+  const paths = [...run.files.paths()].sort();
+  const blobs: [string, string | null][] = [];
+  for (const p of paths) {
+    const bytes = await run.files.read(p);
+    blobs.push([p, bytes === null ? null : run.files.blobId(bytes)]);
+  }
+  const key = cacheKey({ model: run.model, prompt: run.step.prompt, per: 'job', files: blobs });
+  const entry = await run.cache.get(key);
+  if (entry && (await replay(run, entry))) {
+    run.meter.cachedFiles.push(...entry.changes.map((c) => c.path));
+    run.log(`agent: replayed the cached answer for the job (no request; ${entry.changes.length} file(s) changed)`);
+    return [];
+  }
+  const conv = new Conversation({
+    id: 'job',
+    file: null,
+    key,
+    firstMessage: jobMessage(run.step.prompt, paths),
+    tools: toolContext(run, 'job'),
+    model: run.model,
+    maxTokens: run.step.maxTokens,
+    maxTurns: run.step.maxTurns,
+  });
+  if (run.step.batch) await converseInBatches(run, [conv]);
+  else await converse(run, conv);
+  const errors: StepError[] = [];
+  await close(run, conv, errors);
+  return errors;
+}

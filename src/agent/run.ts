@@ -1,0 +1,72 @@
+// Everything one agent step shares between its conversations: settings, the client, the edit lock,
+// the meters and the cache. Built once per step by runAgentStep; passed down, never global.
+import Anthropic from '@anthropic-ai/sdk';
+import { failure, type Failure } from '../errors.js';
+import type { ResponseCache } from './cache.js';
+import type { Mutex } from './mutex.js';
+import type { Price } from './prices.js';
+import type { Redactor } from './redact.js';
+import type { AgentFiles, AgentStepConfig } from './types.js';
+import type { ApiUsage, UsageMeter } from './usage.js';
+
+export interface AgentRun {
+  readonly step: AgentStepConfig;
+  readonly files: AgentFiles;
+  readonly model: string;
+  readonly price: Price | null;
+  readonly client: Anthropic;
+  readonly maxRetries: number;
+  readonly signal: AbortSignal;
+  readonly lock: Mutex;
+  readonly meter: UsageMeter;
+  readonly cache: ResponseCache;
+  readonly redact: Redactor;
+  readonly log: (message: string) => void;
+  readonly batchPoll: { readonly firstMs: number; readonly maxMs: number; readonly deadlineMs: number };
+  /** Refused tool calls so far (the model was told why; not job errors). */
+  refusedCalls: number;
+}
+
+/** Usage of one response, counted for the step and for the conversation that asked. */
+export function account(run: AgentRun, conversation: UsageMeter, u: ApiUsage, batch: boolean): void {
+  run.meter.add(u, run.price, batch);
+  conversation.add(u, run.price, batch);
+}
+
+const who = (file: string | null): string => (file === null ? 'the job' : file);
+
+export function timeoutFailure(run: AgentRun, file: string | null): Failure {
+  return failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`, {
+    ...(file === null ? {} : { file }),
+  });
+}
+
+/** A request that failed for good (the SDK already retried 429/529/5xx), as a conversation failure. */
+export function apiFailure(run: AgentRun, e: unknown, file: string | null): Failure {
+  if (run.signal.aborted) return timeoutFailure(run, file);
+  const data = file === null ? {} : { file };
+  if (e instanceof Anthropic.APIConnectionError) {
+    return failure('agent', run.redact(`Could not reach the Claude API for ${who(file)} (${e.message}) after ${run.maxRetries} retries; check the network and ANTHROPIC_BASE_URL.`), data);
+  }
+  if (e instanceof Anthropic.APIError) {
+    const status = e.status ?? 'no status';
+    const hint =
+      e.status === 401 || e.status === 403
+        ? ' Check ANTHROPIC_API_KEY.'
+        : e.status === 404
+          ? ` Check the model name (${run.model}).`
+          : e.status === 429 || e.status === 529 || (typeof e.status === 'number' && e.status >= 500)
+            ? ` It was retried ${run.maxRetries} times; try again later or lower concurrency.`
+            : '';
+    return failure('agent', run.redact(`The Claude API refused the request for ${who(file)}: ${status} ${apiMessage(e)}.${hint}`), { ...data, status });
+  }
+  if (e instanceof Anthropic.AnthropicError) return failure('agent', run.redact(`The Claude client failed for ${who(file)}: ${e.message}`), data);
+  throw e;
+}
+
+/** The API's own sentence when the body had one ({"error": {"message"}}), else the SDK's summary. */
+function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
+  const body = e.error as { error?: { message?: unknown } } | undefined;
+  const said = body?.error?.message;
+  return typeof said === 'string' ? said : e.message;
+}

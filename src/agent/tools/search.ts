@@ -1,0 +1,53 @@
+// glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
+import picomatch from 'picomatch';
+import { decodeText } from '../../core/index.js';
+import { failure } from '../../errors.js';
+import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
+import { MAX_LIST, type ToolInput } from './schemas.js';
+
+const MAX_MATCH_CHARS = 300;
+
+export function glob(ctx: ToolContext, input: ToolInput<'glob'>): ToolReply {
+  const match = compileGlob(ctx, input.pattern);
+  const hits = ctx.files.paths().filter(match).sort();
+  if (hits.length === 0) return reply(`No file of this job matches ${input.pattern}.`);
+  const shown = hits.slice(0, MAX_LIST).join('\n');
+  return reply(hits.length > MAX_LIST ? `${shown}\n[${hits.length - MAX_LIST} more not shown: use a narrower pattern.]` : shown);
+}
+
+export async function grep(ctx: ToolContext, input: ToolInput<'grep'>): Promise<ToolReply> {
+  let re: RegExp;
+  try {
+    re = new RegExp(input.pattern);
+  } catch (e) {
+    const f = failure('unsupported', `pattern is not a valid JavaScript regular expression: ${(e as Error).message}`);
+    ctx.refused('grep', null, f);
+    return refusal(f, 'Escape special characters such as ( [ { . * + ? with a backslash, or search for a simpler pattern.');
+  }
+  const inScope = input.glob === undefined ? () => true : compileGlob(ctx, input.glob);
+  const out: string[] = [];
+  let total = 0;
+  for (const path of [...ctx.files.paths()].filter(inScope).sort()) {
+    const bytes = await ctx.files.read(path);
+    if (bytes === null) continue;
+    const d = decodeText(bytes);
+    if (!d.ok) continue;
+    const lines = d.value.text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      if (!re.test(line)) continue;
+      total++;
+      if (out.length < MAX_LIST) out.push(`${path}:${i + 1}: ${line.length > MAX_MATCH_CHARS ? `${line.slice(0, MAX_MATCH_CHARS)}…` : line}`);
+    }
+  }
+  if (total === 0) return reply(`No line matches ${input.pattern}${input.glob === undefined ? '' : ` in files matching ${input.glob}`}.`);
+  return reply(total > MAX_LIST ? `${out.join('\n')}\n[${total - MAX_LIST} more matches not shown: narrow the pattern or the glob.]` : out.join('\n'));
+}
+
+/** Globs are repository-relative; an absolute one inside the worktree is made relative first. */
+function compileGlob(ctx: ToolContext, pattern: string): (path: string) => boolean {
+  const root = ctx.files.root;
+  let p = pattern.trim().replace(/^(\.\/)+/, '');
+  if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
+  return picomatch(p, { dot: true });
+}
