@@ -81,7 +81,7 @@ describe('per: file edits', () => {
     expect(out.errors).toEqual([]);
     expect(seen[0].is_error).toBe(true);
     expect(seen[0].content).toContain('Found 3 matches');
-    expect(seen[0].content).toContain('lines 3, 8, 8');
+    expect(seen[0].content).toContain('on lines 3, 8 (2 times):\n     3\tfunction load(name) {\n     8\t  return load("a") + load("b");');
     expect(files.text('src/a.js')).toBe(SRC.replaceAll('load(', 'read('));
   });
 
@@ -139,6 +139,52 @@ describe('per: file edits', () => {
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
     expect(files.text('src/a.js')).toContain('function bar()');
+  });
+});
+
+describe('notebooks', () => {
+  it('refuses edit_file on a notebook with advice, and edits a cell with notebook_edit', async () => {
+    const seen: any[] = [];
+    const nb = JSON.stringify(
+      {
+        cells: [
+          { cell_type: 'code', id: 'c1', metadata: {}, source: ['print(foo)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['1'] }], execution_count: 1 },
+          { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# foo'] },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      },
+      null,
+      1,
+    ) + '\n';
+    api = await fakeApi(
+      scripted({
+        'nb/a.ipynb': [
+          [tool('edit_file', { file_path: 'nb/a.ipynb', old_string: 'print(foo)', new_string: 'print(bar)' })],
+          (body) => {
+            seen.push(...toolResults(body));
+            return [tool('notebook_edit', { notebook_path: 'nb/a.ipynb', cell_id: 'c1', new_source: 'print(bar)' })];
+          },
+          (body) => {
+            seen.push(...toolResults(body));
+            return done();
+          },
+        ],
+      }),
+    );
+    env = await testEnv(api.url);
+    const files = memFiles({ 'nb/a.ipynb': nb });
+    const out = await runAgentStep(step(), files, env);
+    expect(out.errors).toEqual([]);
+    expect(seen[0].is_error).toBe(true);
+    expect(seen[0].content).toContain('Use notebook_edit');
+    expect(seen[1].is_error).toBeUndefined();
+    const cells = JSON.parse(files.text('nb/a.ipynb')!).cells;
+    expect([].concat(cells[0].source).join('')).toBe('print(bar)');
+    expect(cells[0].outputs).toEqual([]);
+    expect(cells[0].execution_count).toBeNull();
+    expect([].concat(cells[1].source).join('')).toBe('# foo');
   });
 });
 

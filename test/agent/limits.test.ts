@@ -99,6 +99,16 @@ describe('limits and failures', () => {
     expect(out.errors[0]!.failure.message).toContain('ran out of time');
   });
 
+  it('reports the files never started when timeoutMs runs out, in one error', async () => {
+    api = await fakeApi(() => ({ ...message(done()), delayMs: 1_000 }));
+    env = await testEnv(api.url);
+    const files = memFiles({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
+    const out = await runAgentStep(step({ timeoutMs: 150, concurrency: 1 }), files, env);
+    expect(out.errors.map((e) => e.file)).toEqual([null, 'src/a.js']);
+    expect(out.errors[0]!.failure.message).toContain('before it started 2 file(s): src/b.js, src/c.js');
+    expect(api.messages()).toHaveLength(1);
+  });
+
   it('refuses a maxTokens the SDK cannot send without streaming, before any request', async () => {
     api = await fakeApi(scripted({ 'src/a.js': [done()] }));
     env = await testEnv(api.url);

@@ -55,7 +55,7 @@ describe('usage and cost', () => {
     expect(costOf(sonnet, t, false)).toBe(18);
     expect(costOf(sonnet, t, true)).toBe(9);
     expect(priceOf('claude-haiku-4-5-20251001')).toEqual(priceOf('claude-haiku-4-5'));
-    expect(priceOf('claude-opus-4-7')).toBeNull();
+    expect(priceOf('claude-opus-4-99')).toBeNull();
     expect(priceOf('toString')).toBeNull();
   });
 });

@@ -51,9 +51,14 @@ export function notUniqueHint(text: string, oldString: string): string {
   const at = matchLines(text, oldString);
   if (at.length === 0) return '';
   const lines = splitLines(text);
-  const shown = at.slice(0, MAX_SHOWN).map((n) => numbered(n, lines[n - 1] ?? ''));
-  const more = at.length > MAX_SHOWN ? `\n… and ${at.length - MAX_SHOWN} more` : '';
-  return `The matches start at lines ${at.join(', ')}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
+  // Several matches on one line are listed once, with their number.
+  const perLine = new Map<number, number>();
+  for (const n of at) perLine.set(n, (perLine.get(n) ?? 0) + 1);
+  const where = [...perLine].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : `${n}`)).join(', ');
+  const unique = [...perLine.keys()];
+  const shown = unique.slice(0, MAX_SHOWN).map((n) => numbered(n, lines[n - 1] ?? ''));
+  const more = unique.length > MAX_SHOWN ? `\n… and ${unique.length - MAX_SHOWN} more lines` : '';
+  return `The matches are on line${unique.length === 1 ? '' : 's'} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
