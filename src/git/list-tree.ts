@@ -1,7 +1,7 @@
 // Recursive listing of a tree: every blob, symlink and submodule, with subtrees that no prefix can
 // reach left unread (a glob's static prefix like `src/` spares the rest of a large repository).
 import { GitError } from './errors.js';
-import { assertValidPath, comparePaths } from './paths.js';
+import { assertValidPath, comparePaths, isValidComponent } from './paths.js';
 import { repoState, type Repo } from './repo.js';
 import { canonicalMode, parseTree, TREE_MODE } from './tree-format.js';
 
@@ -34,17 +34,21 @@ export function listTreeSync(repo: Repo, tree: string, opts: ListTreeOptions = {
     const obj = store.read(oid);
     if (obj.type !== 'tree') throw new GitError('invalid-argument', `${oid} is a ${obj.type}, not a tree.`, { oid });
     for (const e of parseTree(obj.data, oid)) {
+      // A name git itself would refuse to check out must not reach the disk or the edit engine.
+      if (!isValidComponent(e.name)) assertValidPath(dir + e.name);
       const path = dir + e.name;
       if (e.mode === TREE_MODE) {
         const sub = `${path}/`;
         if (!prefixes || prefixes.some((p) => sub.startsWith(p) || p.startsWith(sub))) walk(e.oid, sub);
       } else if (!prefixes || prefixes.some((p) => path.startsWith(p))) {
-        // A path git itself would refuse to check out must not reach the disk or the edit engine.
-        assertValidPath(path);
         out.push({ path, oid: e.oid, mode: canonicalMode(e.mode) });
       }
     }
   };
   walk(tree, '');
-  return out.sort((a, b) => comparePaths(a.path, b.path));
+  // A well-formed tree already yields index order (a folder sorts as "name/"); sort only if not.
+  for (let i = 1; i < out.length; i++) {
+    if (comparePaths((out[i - 1] as TreeEntry).path, (out[i] as TreeEntry).path) >= 0) return out.sort((a, b) => comparePaths(a.path, b.path));
+  }
+  return out;
 }

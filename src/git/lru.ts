@@ -1,7 +1,7 @@
 // A byte-bounded LRU for inflated pack objects: delta bases are read again and again while a chain
 // of similar files is resolved (git keeps the same kind of cache, core.deltaBaseCacheLimit).
 export class ByteLru<V extends { readonly data: Uint8Array }> {
-  private readonly map = new Map<string, V>();
+  private readonly map = new Map<number, V>();
   private bytes = 0;
 
   constructor(
@@ -9,7 +9,7 @@ export class ByteLru<V extends { readonly data: Uint8Array }> {
     private readonly maxItem: number,
   ) {}
 
-  get(key: string): V | undefined {
+  get(key: number): V | undefined {
     const v = this.map.get(key);
     if (v !== undefined) {
       // Re-insert so Map order is recency order.
@@ -19,7 +19,7 @@ export class ByteLru<V extends { readonly data: Uint8Array }> {
     return v;
   }
 
-  set(key: string, v: V): void {
+  set(key: number, v: V): void {
     if (v.data.length > this.maxItem || this.map.has(key)) return;
     this.map.set(key, v);
     this.bytes += v.data.length;

@@ -138,7 +138,7 @@ export class ObjectStore {
         if (!n.endsWith('.idx')) continue;
         const path = join(d, 'pack', n);
         if (this.packs.has(path) || !existsSync(path.replace(/\.idx$/, '.pack'))) continue;
-        this.packs.set(path, Pack.open(path, String(this.packs.size), this.cache));
+        this.packs.set(path, Pack.open(path, this.packs.size, this.cache));
         added = true;
       }
     }

@@ -36,7 +36,8 @@ export class Pack {
   private constructor(
     readonly packPath: string,
     private readonly idx: Buffer,
-    private readonly key: string,
+    /** Small per-store number of this pack: cache keys are packNo * 2^40 + offset. */
+    private readonly packNo: number,
     private readonly cache: ByteLru<RawObject>,
   ) {
     if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
@@ -47,8 +48,8 @@ export class Pack {
     this.largeStart = this.offStart + this.count * 4;
   }
 
-  static open(idxPath: string, key: string, cache: ByteLru<RawObject>): Pack {
-    return new Pack(idxPath.replace(/\.idx$/, '.pack'), readFileSync(idxPath), key, cache);
+  static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>): Pack {
+    return new Pack(idxPath.replace(/\.idx$/, '.pack'), readFileSync(idxPath), packNo, cache);
   }
 
   /** Position of `oid` (20 raw bytes) in the index, or -1. */
@@ -83,7 +84,7 @@ export class Pack {
   }
 
   readIndex(i: number, external: ExternalReader): RawObject {
-    return this.readAt(this.offsetAt(i), external);
+    return this.readAt(this.offsetAt(i), external, false);
   }
 
   close(): void {
@@ -98,8 +99,14 @@ export class Pack {
     return Number(this.idx.readBigUInt64BE(this.largeStart + (off & 0x7fffffff) * 8));
   }
 
-  private readAt(offset: number, external: ExternalReader): RawObject {
-    const key = `${this.key}:${offset}`;
+  /**
+   * `asBase`: the object is wanted to resolve a delta. Like git's delta-base cache, only those (and
+   * trees and commits, which listing and tree rewriting read again and again) are kept: caching
+   * every blob of a 30k-file checkout only churns memory.
+   */
+  private readAt(offset: number, external: ExternalReader, asBase: boolean): RawObject {
+    // Numbers hash faster than strings; offsets stay below 2^40 (1 TiB packs).
+    const key = this.packNo * 2 ** 40 + offset;
     const hit = this.cache.get(key);
     if (hit) return hit;
     this.load();
@@ -123,20 +130,20 @@ export class Pack {
         byte = raw[p++] as number;
         back = (back + 1) * 128 + (byte & 0x7f);
       }
-      const base = this.readAt(offset - back, external);
+      const base = this.readAt(offset - back, external, true);
       result = { type: base.type, data: applyDelta(base.data, this.inflate(raw.subarray(p), size, offset)) };
     } else if (typeNo === REF_DELTA) {
       const baseOid = raw.subarray(p, p + 20);
       p += 20;
       const i = this.indexOf(baseOid);
-      const base = i >= 0 ? this.readAt(this.offsetAt(i), external) : external(baseOid.toString('hex'));
+      const base = i >= 0 ? this.readAt(this.offsetAt(i), external, true) : external(baseOid.toString('hex'));
       result = { type: base.type, data: applyDelta(base.data, this.inflate(raw.subarray(p), size, offset)) };
     } else {
       const type = TYPES[typeNo];
       if (!type) throw this.corrupt(offset, `unknown object type ${typeNo}`);
       result = { type, data: this.inflate(raw.subarray(p), size, offset) };
     }
-    this.cache.set(key, result);
+    if (asBase || result.type !== 'blob') this.cache.set(key, result);
     return result;
   }
 

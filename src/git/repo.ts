@@ -44,7 +44,8 @@ export async function openRepo(dir: string): Promise<Repo> {
   } catch {
     throw new UsageError(`The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`);
   }
-  const found = discover(start);
+  // A file inside the repository is fine too: start from its folder.
+  const found = discover(lstatOrNull(start)?.isDirectory() === false ? dirname(start) : start);
   if (!found) throw new UsageError(`${start} is not inside a git repository; pass --repo with a folder inside one.`);
   const commonDir = commonDirOf(found.gitDir);
   const config = readConfigFile(join(commonDir, 'config'));
@@ -99,11 +100,20 @@ function looksLikeGitDir(d: string): boolean {
   if (!lstatOrNull(join(d, 'HEAD'))?.isFile()) return false;
   // A linked worktree's git dir has HEAD and commondir but no objects of its own.
   if (lstatOrNull(join(d, 'commondir'))?.isFile()) return true;
-  return statSync(join(d, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    return statSync(join(d, 'objects')).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
+/** lstat, or null for any path that cannot be a file here (missing, or under a non-folder). */
 function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
-  return lstatSync(p, { throwIfNoEntry: false }) ?? null;
+  try {
+    return lstatSync(p) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function checkSupported(commonDir: string, config: readonly ConfigEntry[]): void {

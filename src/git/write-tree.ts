@@ -2,11 +2,17 @@
 // path are read and written again; every other subtree is reused by oid, so a 100-file change in
 // a 30k-file repository writes a few dozen objects.
 import { GitError } from './errors.js';
-import { EMPTY_TREE } from './hash.js';
+import { EMPTY_TREE, hashObject } from './hash.js';
 import { assertValidPath } from './paths.js';
 import { repoState, type Repo } from './repo.js';
 import { parseTree, serializeTree, TREE_MODE, type RawTreeEntry } from './tree-format.js';
 import type { ObjectStore } from './object-store.js';
+import type { RawObject } from './pack.js';
+
+type TreeStore = Pick<ObjectStore, 'read' | 'has' | 'write'>;
+
+/** Objects a dry run made but did not write, by oid. */
+export type DryRunObjects = Map<string, RawObject>;
 
 export type TreeChange = { readonly oid: string; readonly mode: string } | null;
 
@@ -21,8 +27,27 @@ interface Node {
  * Base tree with these paths set (or removed, for null). Missing directories are created; a
  * directory left empty disappears. Untouched entries keep their mode and oid.
  */
-export async function writeTreeWith(repo: Repo, baseTree: string, changes: ReadonlyMap<string, TreeChange>): Promise<string> {
-  const store = repoState(repo).store;
+export async function writeTreeWith(
+  repo: Repo,
+  baseTree: string,
+  changes: ReadonlyMap<string, TreeChange>,
+  opts: { readonly dryRun?: DryRunObjects } = {},
+): Promise<string> {
+  const real = repoState(repo).store;
+  const memory = opts.dryRun;
+  // A dry run computes the same oids without writing (.git must stay byte-identical); the trees it
+  // makes are kept in memory so a later call can build on them.
+  const store: TreeStore = memory
+    ? {
+        read: (oid) => memory.get(oid) ?? real.read(oid),
+        has: () => true,
+        write: (type, content) => {
+          const oid = hashObject(type, content);
+          memory.set(oid, { type, data: Buffer.from(content) });
+          return oid;
+        },
+      }
+    : real;
   const root = buildTrie(changes);
   return rebuild(store, baseTree, root) ?? store.write('tree', Buffer.alloc(0));
 }
@@ -48,7 +73,7 @@ function buildTrie(changes: ReadonlyMap<string, TreeChange>): Node {
 }
 
 /** The new oid of this tree, or null when it ends up empty. */
-function rebuild(store: ObjectStore, treeOid: string | null, node: Node): string | null {
+function rebuild(store: TreeStore, treeOid: string | null, node: Node): string | null {
   const entries = new Map<string, RawTreeEntry>();
   if (treeOid !== null && treeOid !== EMPTY_TREE) {
     const obj = store.read(treeOid);

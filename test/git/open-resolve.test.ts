@@ -24,10 +24,12 @@ function tempDir(): string {
 }
 
 describe('openRepo', () => {
-  it('finds the repository from a nested folder', async () => {
+  it('finds the repository from a nested folder, a file, or the .git folder itself', async () => {
     const r = await repo({ 'src/deep/a.ts': 'x\n' });
-    const g = await openRepo(join(r.dir, 'src/deep'));
-    expect(g).toMatchObject({ commonDir: join(r.dir, '.git'), gitDir: join(r.dir, '.git'), workTree: r.dir });
+    const want = { commonDir: join(r.dir, '.git'), gitDir: join(r.dir, '.git'), workTree: r.dir };
+    expect(await openRepo(join(r.dir, 'src/deep'))).toMatchObject(want);
+    expect(await openRepo(join(r.dir, 'src/deep/a.ts'))).toMatchObject(want);
+    expect(await openRepo(join(r.dir, '.git/refs'))).toMatchObject(want);
   });
 
   it('inside a native linked worktree: own gitDir and workTree, shared commonDir', async () => {
