@@ -1,0 +1,35 @@
+// `scion merge-reports a.json b.json …`: one report and one PR body from the shards of a CI matrix.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { renderHtml } from '../../report/html.js';
+import { renderJson } from '../../report/json.js';
+import { renderPrBody } from '../../report/markdown.js';
+import { mergeReports } from '../../report/merge.js';
+import { parseRunReport } from '../../report/parse.js';
+import type { RunReport } from '../../report/types.js';
+import type { CliIo } from '../io.js';
+
+export async function mergeReportsCmd(io: CliIo, files: readonly string[], o: { report?: string; prBody?: string; html?: string }): Promise<number> {
+  const reports: RunReport[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = await readFile(resolve(io.cwd, f), 'utf8');
+    } catch (e) {
+      throw new UsageError(`Cannot read ${f} (${e instanceof Error ? e.message : String(e)}); pass report files written by scion run --report.`);
+    }
+    reports.push(parseRunReport(text, f));
+  }
+  const merged = mergeReports(reports);
+  const write = async (f: string, text: string) => {
+    const file = resolve(io.cwd, f);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  };
+  if (o.report) await write(o.report, renderJson(merged));
+  if (o.prBody) await write(o.prBody, renderPrBody(merged));
+  if (o.html) await write(o.html, renderHtml(merged));
+  if (!o.report && !o.prBody && !o.html) io.stdout.write(renderJson(merged));
+  return merged.jobs.some((j) => j.status === 'failed') ? 1 : 0;
+}

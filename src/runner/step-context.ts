@@ -1,0 +1,98 @@
+// What every step gets: the job's workspace, its selection and deny rules, and a place to put errors.
+// `guardPath` is the one gate every path a step names goes through before the edit engine sees it.
+import { checkPath, type EngineOptions } from '../core/index.js';
+import { failure, type Failure, type Result, ok, fail } from '../errors.js';
+import type { JobSpec, Recipe } from '../recipe/index.js';
+import type { ErrorReport, SkipReport, Usage } from '../report/types.js';
+import type { Workspace } from '../workspace/types.js';
+import type { RunContext } from './types.js';
+
+export interface StepContext {
+  readonly recipe: Recipe;
+  readonly job: JobSpec;
+  /** 0-based index of the step in `steps` (verify commands continue the count). */
+  readonly index: number;
+  readonly ws: Workspace;
+  readonly run: RunContext;
+  readonly dryRun: boolean;
+  /** In the job's file selection. */
+  readonly selected: (path: string) => boolean;
+  /** Matches the recipe's `deny`. */
+  readonly isDenied: (path: string) => boolean;
+  /** A JSON Schema the recipe names for this path, if any. */
+  readonly schemaFor: (path: string) => object | undefined;
+  readonly errors: ErrorReport[];
+  readonly skipped: SkipReport[];
+  /** The repository's common git dir (the agent's response cache lives under it). */
+  readonly gitDir: string;
+  readonly noCache: boolean;
+  log(message: string): void;
+  addUsage(u: Usage): void;
+}
+
+export function reportError(ctx: StepContext, file: string | null, f: Failure): void {
+  ctx.errors.push({ step: ctx.index, file, kind: f.kind, ...(f.code === undefined ? {} : { code: f.code }), message: f.message });
+}
+
+const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
+
+/**
+ * Normalise a path a step names and check it may be touched: not UNC, not escaping the repository
+ * (also through a symlinked folder), not denied, inside the selection, and a regular file.
+ */
+export function guardPath(ctx: StepContext, raw: string): Result<string> {
+  const checked = checkPath(raw, { isDenied: ctx.isDenied });
+  if (!checked.ok) return checked;
+  const path = checked.value;
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    const mode = ctx.ws.mode(dir);
+    if (mode === '120000') return fail(failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path }));
+  }
+  const mode = ctx.ws.mode(path);
+  if (mode === '120000') return fail(failure('unsupported', `${path} is a symlink; scion never rewrites symlinks.`, { path }));
+  if (mode === '160000') return fail(failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path }));
+  if (!ctx.selected(path)) {
+    return fail(failure('denied', `${path} is not in this job's files selection; widen files.include or narrow the step.`, { path }));
+  }
+  return ok(path);
+}
+
+/** Reads a guarded path, refusing Git LFS pointer files (rewriting one would corrupt the LFS object). */
+export async function readGuarded(ctx: StepContext, path: string): Promise<Result<Uint8Array | null>> {
+  return refuseLfs(path, await ctx.ws.read(path));
+}
+
+export function refuseLfs(path: string, bytes: Uint8Array | null): Result<Uint8Array | null> {
+  if (bytes !== null && bytes.length < 1024 && Buffer.from(bytes.subarray(0, LFS_POINTER.length)).toString('latin1') === LFS_POINTER) {
+    return fail(failure('unsupported', `${path} is a Git LFS pointer; scion never rewrites LFS files.`, { path }));
+  }
+  return ok(bytes);
+}
+
+export function engineOptions(ctx: StepContext, path: string, extra: Partial<EngineOptions> = {}): EngineOptions {
+  const schema = ctx.schemaFor(path);
+  return {
+    isDenied: ctx.isDenied,
+    suggestPaths: (p) => similarPaths(ctx.ws.paths(), p),
+    ...(schema ? { jsonSchema: schema } : {}),
+    ...extra,
+  };
+}
+
+/** Up to three existing paths that look like the missing one: same name elsewhere, or a near name. */
+export function similarPaths(paths: readonly string[], missing: string): string[] {
+  const base = missing.slice(missing.lastIndexOf('/') + 1).toLowerCase();
+  const stem = base.replace(/\.[^.]*$/, '');
+  const scored: [number, string][] = [];
+  for (const p of paths) {
+    const name = p.slice(p.lastIndexOf('/') + 1).toLowerCase();
+    if (name === base) scored.push([0, p]);
+    else if (stem.length >= 3 && name.startsWith(stem)) scored.push([1, p]);
+  }
+  return scored
+    .sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))
+    .slice(0, 3)
+    .map(([, p]) => p);
+}

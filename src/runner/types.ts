@@ -1,0 +1,40 @@
+// What the runner takes and what it tells the outside while it works.
+import type { JobReport } from '../report/types.js';
+
+export interface RunOptions {
+  /** Any folder inside the repository (a linked worktree too). */
+  readonly repo: string;
+  /** Overrides every recipe's `base`. */
+  readonly base?: string;
+  readonly dryRun?: boolean;
+  readonly concurrency?: number;
+  /** 1-based shard of `count`: job k (0-based, after expansion) runs in shard k mod count + 1. */
+  readonly shard?: { readonly index: number; readonly count: number };
+  readonly keepWorktrees?: boolean;
+  readonly force?: boolean;
+  /** Bypass the agent response cache. */
+  readonly noCache?: boolean;
+}
+
+export interface PlannedJob {
+  readonly id: string;
+  readonly recipe: string;
+  readonly name: string;
+  readonly branch: string;
+  readonly steps: readonly string[];
+}
+
+export type RunEvent =
+  | { readonly type: 'jobs'; readonly jobs: readonly PlannedJob[] }
+  | { readonly type: 'job-start'; readonly job: string }
+  | { readonly type: 'step-start'; readonly job: string; readonly step: number; readonly label: string }
+  | { readonly type: 'step-end'; readonly job: string; readonly step: number; readonly files: number; readonly errors: number }
+  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport }
+  | { readonly type: 'log'; readonly job: string; readonly message: string };
+
+/** Everything impure the runner needs, passed in (no process globals below the CLI). */
+export interface RunContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly onEvent?: (e: RunEvent) => void;
+  readonly now?: () => Date;
+}

@@ -1,0 +1,113 @@
+// A workspace whose files are on disk: a job's linked worktree, or (in a dry run) a scratch copy
+// outside the repository. Steps write through it atomically; commands change files behind its back,
+// so `sync()` asks a scanner what differs from the base.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
+import { effectiveChanges, listPaths } from './objects.js';
+import type { Changes, FileState, Workspace } from './types.js';
+
+export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
+
+export class DiskWorkspace implements Workspace {
+  private overlay = new Map<string, FileState | null>();
+  private sorted: string[] | null = null;
+
+  constructor(
+    readonly root: string,
+    private readonly repo: Repo,
+    private readonly base: ReadonlyMap<string, TreeEntry>,
+    private readonly scan: Scanner,
+    private readonly release: (keep: boolean) => Promise<void>,
+  ) {}
+
+  paths(): readonly string[] {
+    if (this.sorted === null) this.sorted = listPaths(this.base, this.overlay);
+    return this.sorted;
+  }
+
+  mode(path: string): string | undefined {
+    if (this.overlay.has(path)) return this.overlay.get(path)?.mode;
+    return this.base.get(path)?.mode;
+  }
+
+  async read(path: string): Promise<Uint8Array | null> {
+    try {
+      return new Uint8Array(await readFile(join(this.root, path)));
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  }
+
+  async write(path: string, bytes: Uint8Array): Promise<void> {
+    const mode = this.mode(path) ?? '100644';
+    if (this.mode(path) === undefined) this.sorted = null;
+    await writeAtomic(join(this.root, path), bytes, mode);
+    this.overlay.set(path, { bytes, mode });
+  }
+
+  async sync(): Promise<void> {
+    this.overlay = new Map(await this.scan());
+    this.sorted = null;
+  }
+
+  changes(): Changes {
+    return effectiveChanges(this.base, this.overlay);
+  }
+
+  async revert(paths: readonly string[]): Promise<void> {
+    for (const path of paths) {
+      await this.put(path, await this.baseState(path));
+      this.overlay.delete(path);
+    }
+    this.sorted = null;
+  }
+
+  async snapshot(): Promise<() => Promise<void>> {
+    const saved = new Map(this.overlay);
+    return async () => {
+      await this.sync();
+      const touched = new Set([...saved.keys(), ...this.overlay.keys()]);
+      for (const path of touched) {
+        await this.put(path, saved.has(path) ? saved.get(path)! : await this.baseState(path));
+      }
+      this.overlay = saved;
+      this.sorted = null;
+    };
+  }
+
+  private async put(path: string, want: FileState | null): Promise<void> {
+    const file = join(this.root, path);
+    if (want === null) await unlink(file).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e)));
+    else await writeAtomic(file, want.bytes, want.mode);
+  }
+
+  async dispose(keep: boolean): Promise<void> {
+    await this.release(keep);
+  }
+
+  private async baseState(path: string): Promise<FileState | null> {
+    const entry = this.base.get(path);
+    return entry ? { bytes: await readBlob(this.repo, entry.oid), mode: entry.mode } : null;
+  }
+}
+
+/** Write beside the target and rename over it: a reader never sees half a file. */
+export async function writeAtomic(file: string, bytes: Uint8Array, mode: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.scion-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await chmod(tmp, mode === '100755' ? 0o755 : 0o644);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+export function isMissing(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
+}

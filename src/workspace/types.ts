@@ -1,0 +1,32 @@
+// A job's view of its files: the base tree plus what its steps changed. Steps read and write through
+// it; the runner turns `changes()` into commits. Paths are repository-relative POSIX paths.
+
+export interface FileState {
+  readonly bytes: Uint8Array;
+  readonly mode: string;
+}
+
+/** path → new content and mode, or null where the file was deleted. */
+export type Changes = ReadonlyMap<string, FileState | null>;
+
+export interface Workspace {
+  /** The folder the files live in when they are on disk (a worktree or a scratch copy), else null. */
+  readonly root: string | null;
+  /** Every path present now (base ± changes), sorted. */
+  paths(): readonly string[];
+  /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */
+  mode(path: string): string | undefined;
+  read(path: string): Promise<Uint8Array | null>;
+  /** Replace a file's content whole (atomically on disk). A new file gets mode 100644. */
+  write(path: string, bytes: Uint8Array): Promise<void>;
+  /** Pick up changes a command made on disk. No-op for object-level workspaces. */
+  sync(): Promise<void>;
+  /** What differs from the base now. */
+  changes(): Changes;
+  /** Put these paths back as they are in the base tree. */
+  revert(paths: readonly string[]): Promise<void>;
+  /** Undo everything since `snapshot()` (a failed step with onError: stop). */
+  snapshot(): Promise<() => Promise<void>>;
+  /** Release the workspace; a real worktree is removed unless `keep`. */
+  dispose(keep: boolean): Promise<void>;
+}

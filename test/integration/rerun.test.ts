@@ -1,0 +1,91 @@
+// The rerun rules of scheduled jobs (SPEC §3), judged by native git.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/types.js';
+import { scion } from '../support/cli.js';
+import { gitRepo } from '../support/git-repo.js';
+import { recipeFile } from '../support/recipe-file.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+const RECIPE = 'name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n';
+
+async function setup() {
+  const r = await gitRepo({ 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n' });
+  cleanups.push(r.cleanup);
+  const recipe = recipeFile(RECIPE);
+  const run = async (...extra: string[]) => {
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json', ...extra], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    return { code: res.code, report: JSON.parse(res.stdout) as RunReport };
+  };
+  return { r, run };
+}
+
+describe('reruns', () => {
+  it('a rerun with nothing new is unchanged and writes no ref', async () => {
+    const { r, run } = await setup();
+    const first = await run();
+    expect(first.report.jobs[0]!.status).toBe('changed');
+    const head = r.git('rev-parse', 'scion/bump');
+    const refFile = r.git('rev-parse', '--git-path', 'refs/heads/scion/bump');
+    const second = await run();
+    expect(second.code).toBe(0);
+    expect(second.report.jobs[0]!.status).toBe('unchanged');
+    expect(second.report.jobs[0]!.head).toBe(head);
+    expect(r.git('rev-parse', 'scion/bump')).toBe(head);
+    expect(refFile).toBeTruthy();
+  });
+
+  it('rewrites its own branch when the base moved', async () => {
+    const { r, run } = await setup();
+    await run();
+    writeFileSync(join(r.dir, 'c.txt'), 'new v1 file\n');
+    r.git('add', 'c.txt');
+    r.git('commit', '-qm', 'more');
+    const newBase = r.head();
+    const again = await run();
+    expect(again.report.jobs[0]!.status).toBe('changed');
+    expect(r.git('rev-parse', 'scion/bump^')).toBe(newBase);
+    expect(r.git('show', 'scion/bump:c.txt')).toBe('new v2 file');
+    r.git('fsck', '--strict');
+  });
+
+  it("protects a human's commit on the branch, and --force overrides", async () => {
+    const { r, run } = await setup();
+    await run();
+    const tree = r.git('rev-parse', 'scion/bump^{tree}');
+    const human = r.git('commit-tree', tree, '-p', 'scion/bump', '-m', 'fixup by a reviewer');
+    r.git('update-ref', 'refs/heads/scion/bump', human);
+
+    const refused = await run();
+    expect(refused.code).toBe(1);
+    const job = refused.report.jobs[0]!;
+    expect(job.status).toBe('failed');
+    expect(job.errors.map((e) => e.kind)).toEqual(['branch-diverged']);
+    expect(job.head).toBeNull();
+    expect(r.git('rev-parse', 'scion/bump')).toBe(human);
+
+    const forced = await run('--force');
+    expect(forced.code).toBe(0);
+    expect(forced.report.jobs[0]!.status).toBe('changed');
+    expect(r.git('rev-parse', 'scion/bump^')).toBe(r.head());
+  });
+
+  it('a job with no change is empty and writes no ref; an edit already merged is skipped', async () => {
+    const r = await gitRepo({ 'a.txt': 'uses v2\n' });
+    cleanups.push(r.cleanup);
+    const recipe = recipeFile('name: merged\nsteps:\n  - edit:\n      file: a.txt\n      edits: [{ old_string: "uses v1", new_string: "uses v2" }]\n');
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
+    expect(res.code).toBe(0);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.status).toBe('empty');
+    expect(job.head).toBeNull();
+    expect(job.skipped).toEqual([{ step: 0, file: 'a.txt', reason: 'already-applied' }]);
+    expect(r.git('branch', '--list', 'scion/*')).toBe('');
+  });
+});
