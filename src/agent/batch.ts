@@ -17,13 +17,16 @@ export async function converseInBatches(run: AgentRun, convs: readonly Conversat
       for (const c of waiting) c.fail(timeoutFailure(run, c.file));
       return;
     }
-    const results = await oneBatch(run, waiting, round);
-    if (!results.ok) {
-      for (const c of waiting) c.fail({ ...results.error, ...(c.file === null ? {} : { data: { ...results.error.data, file: c.file } }) });
-      return;
+    const parts = chunks(waiting);
+    const answers = await Promise.all(parts.map((part) => oneBatch(run, part, round)));
+    const results = new Map<string, BatchResult>();
+    for (const [k, a] of answers.entries()) {
+      if (a.ok) for (const [id, r] of a.value) results.set(id, r);
+      else for (const c of parts[k] as Conversation[]) c.fail({ ...a.error, data: { ...a.error.data, ...(c.file === null ? {} : { file: c.file }) } });
     }
     for (const c of waiting) {
-      const r = results.value.get(c.init.id);
+      if (c.state.kind !== 'waiting') continue;
+      const r = results.get(c.init.id);
       if (r?.type === 'succeeded') {
         account(run, c.usage, r.message.usage, true);
         await c.receive(r.message);
@@ -32,6 +35,28 @@ export async function converseInBatches(run: AgentRun, convs: readonly Conversat
       }
     }
   }
+}
+
+// The API takes at most 100,000 requests or 256 MB per batch; stay well inside both.
+const MAX_REQUESTS = 10_000;
+const MAX_BYTES = 128 * 1024 * 1024;
+
+function chunks(convs: readonly Conversation[]): Conversation[][] {
+  const out: Conversation[][] = [];
+  let part: Conversation[] = [];
+  let bytes = 0;
+  for (const c of convs) {
+    const size = JSON.stringify(c.request()).length;
+    if (part.length > 0 && (part.length >= MAX_REQUESTS || bytes + size > MAX_BYTES)) {
+      out.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(c);
+    bytes += size;
+  }
+  if (part.length > 0) out.push(part);
+  return out;
 }
 
 async function oneBatch(run: AgentRun, waiting: readonly Conversation[], round: number): Promise<Result<Map<string, BatchResult>>> {
