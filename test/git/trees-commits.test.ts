@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  commitBytes,
   commitTree,
+  hashObject,
   hashBlob,
   listTree,
   openRepo,
@@ -214,6 +216,17 @@ describe('writeCommit / readCommit', () => {
     r.git('commit', '-q', '--allow-empty', '-m', 'm');
     r.git('merge', '-q', '--no-ff', '-m', 'merge', 'side');
     expect((await readCommit(g, r.head())).parents).toEqual([r.git('rev-parse', 'HEAD^1'), r.git('rev-parse', 'HEAD^2')]);
+  });
+
+  it('commitBytes + hashObject give the oid writeCommit will write, without writing (dry run)', async () => {
+    const r = await repo({ 'a.txt': 'a\n' });
+    const g = await openRepo(r.dir);
+    const c = { tree: await commitTree(g, r.head()), parents: [r.head()], message: 'planned', author: { name: 'a', email: 'a@b', timestamp: 1, timezoneOffset: 0 } };
+    const planned = hashObject('commit', commitBytes(c));
+    const objectsBefore = r.git('count-objects', '-v');
+    expect(() => r.git('cat-file', '-e', planned)).toThrow();
+    expect(r.git('count-objects', '-v')).toBe(objectsBefore);
+    expect(await writeCommit(g, c)).toBe(planned);
   });
 
   it('refuses to write a commit whose tree or parent is missing', async () => {
