@@ -3,7 +3,7 @@ import { structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, makePatch } from '../../src/core/index.js';
 import { diffRegion } from '../../src/core/edit/regions.js';
-import { patchFromRegions } from '../../src/core/patch/make-patch.js';
+import { patchFromChanges } from '../../src/core/patch/make-patch.js';
 import { changed, file } from './helpers.js';
 
 const lines = (n: number, f = (i: number) => `line ${i}`): string => Array.from({ length: n }, (_, i) => f(i) + '\n').join('');
@@ -55,8 +55,8 @@ describe('makePatch', () => {
     const a = 'ctx\none\ntwo\nthree\nend\n';
     const b = 'ctx\nthree\ntwo\none\nend\n';
     const regions = diffRegion(a, b);
-    const aligned = patchFromRegions(a, b, regions);
-    const gaveUp = patchFromRegions(a, b, regions, { timeout: 5000, maxEditLength: 1 });
+    const aligned = patchFromChanges(a, regions);
+    const gaveUp = patchFromChanges(a, regions, { timeout: 5000, maxEditLength: 1 });
     expect(aligned).toMatchObject({ added: 2, removed: 2 });
     expect(gaveUp).toMatchObject({ added: 3, removed: 3 });
     expect(gaveUp.hunks[0]?.lines).toEqual([' ctx', '-one', '-two', '-three', '+three', '+two', '+one', ' end']);

@@ -108,6 +108,25 @@ describe('properties', () => {
     );
   });
 
+  it('a sequence gives what a plain flat-string implementation of the same rules gives', () => {
+    // Small alphabet so that matches run across earlier edits, deletions and each other.
+    const abc = (min: number, max: number) => fc.string({ unit: fc.constantFrom('a', 'b', 'c', '\n'), minLength: min, maxLength: max });
+    const editArb = fc.record({ old_string: abc(1, 4), new_string: abc(0, 4), replace_all: fc.boolean() }).filter((e) => e.old_string !== e.new_string);
+    fc.assert(
+      fc.property(abc(0, 60), fc.array(editArb, { minLength: 1, maxLength: 6 }), (content, edits) => {
+        const expected = reference(content, edits);
+        const r = applyEdits({ path: PATH, bytes: encodeText(content, 'utf8', 'LF') }, edits);
+        if (typeof expected === 'string') {
+          expect(r.ok && text(r.value.after)).toBe(expected);
+          expect(r.ok && r.value.newText).toBe(expected);
+        } else {
+          expect(r.ok ? 'ok' : r.error.kind).toBe(expected.kind);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('decode(encode(text)) is the text, in every encoding and style', () => {
     const anyText = fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !s.includes('\r') && !s.includes('\0') && !s.startsWith('\uFEFF'));
     fc.assert(
@@ -136,3 +155,31 @@ describe('properties', () => {
     );
   });
 });
+
+/** The seed's sequence rules on a flat string, the obvious way: the oracle for the engine's regions. */
+function reference(content: string, edits: readonly { old_string: string; new_string: string; replace_all: boolean }[]): string | { kind: string } {
+  let t = content;
+  const written: string[] = [];
+  for (const e of edits) {
+    const probe = e.old_string.replace(/\n+$/, '');
+    if (probe !== '' && written.some((w) => w.includes(probe))) return { kind: 'cascade' };
+    const at: number[] = [];
+    for (let i = t.indexOf(e.old_string); i !== -1; i = t.indexOf(e.old_string, i + e.old_string.length)) at.push(i);
+    if (at.length === 0) return { kind: 'not-found' };
+    if (at.length > 1 && !e.replace_all) return { kind: 'not-unique' };
+    const takeNewline = e.new_string === '' && !e.old_string.endsWith('\n');
+    let out = '';
+    let prev = 0;
+    at.forEach((i, k) => {
+      let end = i + e.old_string.length;
+      if (takeNewline && t[end] === '\n' && at[k + 1] !== end) end++;
+      out += t.slice(prev, i) + e.new_string;
+      prev = end;
+    });
+    out += t.slice(prev);
+    if (out === t) return { kind: 'not-found' };
+    t = out;
+    written.push(e.new_string);
+  }
+  return t;
+}

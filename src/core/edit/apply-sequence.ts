@@ -1,9 +1,10 @@
 // A sequence of edits to one file's text: in order, all or nothing, with cascade protection.
 import { failure, fail, ok, type Result } from '../../errors.js';
 import type { Edit } from '../types.js';
-import { locate } from './locate.js';
+import { locate, type Located } from './locate.js';
+import { charCodeAt, findAllIn, pieceText, replaceIn, textOf, type PieceText } from './piece-text.js';
 import { preserveQuoteStyle } from './quotes.js';
-import { mergeRegions, type Region, type Replacement } from './regions.js';
+import type { Region, Replacement } from './regions.js';
 import { isMarkdown, stripTrailingWhitespace } from './whitespace.js';
 
 export interface SequenceOptions {
@@ -12,16 +13,14 @@ export interface SequenceOptions {
 }
 
 export interface SequenceResult {
-  readonly text: string;
-  /** Changed spans of `text`; outside them it equals the input. */
+  /** The changed spans, with their text; outside them the result equals the input. */
   readonly regions: readonly Region[];
   readonly skipped: readonly number[];
 }
 
 export function applyEditSequence(input: string, edits: readonly Edit[], opts: SequenceOptions): Result<SequenceResult> {
   const markdown = isMarkdown(opts.path);
-  let text = input;
-  let regions: Region[] = [];
+  let text: PieceText = pieceText(input);
   const skipped: number[] = [];
   // What earlier edits wrote: a later old_string found inside one of them would edit that new text.
   const written: string[] = [];
@@ -29,8 +28,9 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
   for (const [i, edit] of edits.entries()) {
     const label = edits.length > 1 ? ` (edit ${i + 1} of ${edits.length})` : '';
     if (edit.old_string === '') {
-      if (text.trim() !== '') {
-        if (opts.skipAlreadyApplied && edit.new_string !== '' && text.includes(edit.new_string)) {
+      const whole = textOf(text);
+      if (whole.trim() !== '') {
+        if (opts.skipAlreadyApplied && edit.new_string !== '' && whole.includes(edit.new_string)) {
           skipped.push(i);
           continue;
         }
@@ -43,8 +43,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
         );
       }
       const created = stripTrailingWhitespace(edit.new_string, markdown).atLineEnd;
-      regions = mergeRegions(regions, [{ start: 0, oldLength: text.length, newLength: created.length }]);
-      text = created;
+      text = replaceIn(text, [{ start: 0, oldLength: text.length, text: created }]);
       written.push(edit.new_string);
       continue;
     }
@@ -96,27 +95,25 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
         ),
       );
     }
-    regions = mergeRegions(regions, applied.reps);
-    text = applied.text;
+    text = replaceIn(text, applied.reps);
     written.push(edit.new_string);
     if (found.newString !== edit.new_string) written.push(found.newString);
   }
-  return ok({ text, regions, skipped });
+  return ok({ regions: text.regions, skipped });
 }
 
 /** Already applied: new_string is in the text as given, as it would have been written, or through quotes. */
-function isPresent(text: string, newString: string, markdown: boolean): boolean {
+function isPresent(text: PieceText, newString: string, markdown: boolean): boolean {
   const written = stripTrailingWhitespace(newString, markdown);
-  return text.includes(newString) || text.includes(written.atLineEnd) || locate(text, newString, '') !== null;
+  return findAllIn(text, written.atLineEnd).length > 0 || locate(text, newString, '') !== null;
 }
 
 interface Replaced {
-  readonly text: string;
   readonly reps: Replacement[];
   readonly changed: boolean;
 }
 
-function replaceMatches(text: string, found: ReturnType<typeof locate> & object, markdown: boolean): Replaced {
+function replaceMatches(text: PieceText, found: Located, markdown: boolean): Replaced {
   const { oldString, newString } = found;
   const stripped = stripTrailingWhitespace(newString, markdown);
   // Deleting a whole line should not leave it blank: take the newline after old_string along.
@@ -133,23 +130,18 @@ function replaceMatches(text: string, found: ReturnType<typeof locate> & object,
   };
 
   const reps: Replacement[] = [];
-  const pieces: string[] = [];
   let changed = false;
-  let prev = 0;
   const { matches } = found;
   for (let k = 0; k < matches.length; k++) {
     const m = matches[k] as (typeof matches)[number];
     let length = m.actual.length;
     const after = m.index + length;
-    if (takeNewline && text.charCodeAt(after) === 10 && matches[k + 1]?.index !== after) length++;
+    const next = after < text.length ? charCodeAt(text, after) : -1;
+    if (takeNewline && next === 10 && matches[k + 1]?.index !== after) length++;
     const f = forms(m.actual);
-    const atLineEnd = after === text.length || text.charCodeAt(after) === 10 || text.charCodeAt(after) === 13;
-    const replacement = atLineEnd ? f.atLineEnd : f.midLine;
+    const replacement = next === -1 || next === 10 || next === 13 ? f.atLineEnd : f.midLine;
     if (!changed && (length !== m.actual.length || replacement !== m.actual)) changed = true;
-    pieces.push(text.slice(prev, m.index), replacement);
-    reps.push({ start: m.index, oldLength: length, newLength: replacement.length });
-    prev = m.index + length;
+    reps.push({ start: m.index, oldLength: length, text: replacement });
   }
-  const out = matches.length === 1 ? (pieces[0] as string) + (pieces[1] as string) + text.slice(prev) : (pieces.push(text.slice(prev)), pieces.join(''));
-  return { text: out, reps, changed };
+  return { reps, changed };
 }

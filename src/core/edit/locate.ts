@@ -1,6 +1,7 @@
 // Finding old_string in the text: exact first, then with the API's short tags restored, then through
 // curly quotes. Every occurrence is returned, so uniqueness and replace_all see the same matches.
 import { applyPairs, desanitize } from './desanitize.js';
+import { findAllIn, textOf, type PieceText } from './piece-text.js';
 import { normalizeQuotes } from './quotes.js';
 
 export interface Match {
@@ -18,33 +19,29 @@ export interface Located {
   readonly newString: string;
 }
 
-export function locate(text: string, oldString: string, newString: string): Located | null {
-  const exact = findAll(text, oldString);
-  if (exact.length > 0) return { matches: exact, viaQuotes: false, oldString, newString };
+export function locate(t: PieceText, oldString: string, newString: string): Located | null {
+  const exact = findAllIn(t, oldString);
+  if (exact.length > 0) return { matches: exact.map((index) => ({ index, actual: oldString })), viaQuotes: false, oldString, newString };
 
   const d = desanitize(oldString);
   const restored = d.applied.length > 0 ? { old: d.result, new: applyPairs(newString, d.applied) } : null;
   if (restored) {
-    const m = findAll(text, restored.old);
-    if (m.length > 0) return { matches: m, viaQuotes: false, oldString: restored.old, newString: restored.new };
+    const m = findAllIn(t, restored.old);
+    if (m.length > 0) return { matches: m.map((index) => ({ index, actual: restored.old })), viaQuotes: false, oldString: restored.old, newString: restored.new };
   }
 
-  // Quote normalisation maps one code unit to one, so offsets in the normalised text are offsets here.
+  // Rare path: the whole text is needed. Quote normalisation maps one code unit to one, so offsets
+  // in the normalised text are offsets in the text.
+  const text = textOf(t);
   const normalised = normalizeQuotes(text);
-  for (const [o, n] of restored ? [[oldString, newString], [restored.old, restored.new]] : [[oldString, newString]]) {
-    const positions = findAll(normalised, normalizeQuotes(o as string));
-    if (positions.length > 0) {
-      const matches = positions.map((m) => ({ index: m.index, actual: text.slice(m.index, m.index + (o as string).length) }));
-      return { matches, viaQuotes: true, oldString: o as string, newString: n as string };
+  const tries: [string, string][] = restored ? [[oldString, newString], [restored.old, restored.new]] : [[oldString, newString]];
+  for (const [o, n] of tries) {
+    const needle = normalizeQuotes(o);
+    const matches: Match[] = [];
+    for (let i = normalised.indexOf(needle); i !== -1; i = normalised.indexOf(needle, i + needle.length)) {
+      matches.push({ index: i, actual: text.slice(i, i + o.length) });
     }
+    if (matches.length > 0) return { matches, viaQuotes: true, oldString: o, newString: n };
   }
   return null;
-}
-
-/** Non-overlapping occurrences, left to right (what split() would cut at). */
-export function findAll(text: string, search: string): Match[] {
-  const out: Match[] = [];
-  if (search === '') return out;
-  for (let i = text.indexOf(search); i !== -1; i = text.indexOf(search, i + search.length)) out.push({ index: i, actual: search });
-  return out;
 }

@@ -29,7 +29,7 @@ export function applyEdits(file: FileInput, edits: readonly Edit[], opts: Engine
 
   const applied = applyEditSequence(d?.text ?? '', edits, { path: p, skipAlreadyApplied: opts.skipAlreadyApplied === true });
   if (!applied.ok) return applied;
-  return finish({ path: p, file, decoded: d, newText: applied.value.text, regions: applied.value.regions, skipped: applied.value.skipped }, opts);
+  return finish({ path: p, file, decoded: d, result: { regions: applied.value.regions }, skipped: applied.value.skipped }, opts);
 }
 
 function noOpCheck(path: string, edits: readonly Edit[]): Failure | null {

@@ -28,7 +28,7 @@ export function editNotebook(file: FileInput, edit: NotebookEdit, opts: EngineOp
   }
   const slots = editCells(nb, edit, p, d.text);
   if (!slots.ok) return slots;
-  return finish({ path: p, file, decoded: d, newText: serializeNotebook(d.text, nb, slots.value) }, opts);
+  return finish({ path: p, file, decoded: d, result: { text: serializeNotebook(d.text, nb, slots.value) } }, opts);
 }
 
 function parseNotebook(text: string): Notebook | null {

@@ -55,7 +55,7 @@ export function replaceRegex(file: FileInput, pattern: string, replacement: stri
     const out = expandReplacement(template, m, text);
     if (out === m[0]) continue;
     pieces.push(text.slice(prev, m.index), out);
-    reps.push({ start: m.index, oldLength: m[0].length, newLength: out.length });
+    reps.push({ start: m.index, oldLength: m[0].length, text: out });
     prev = m.index + m[0].length;
   }
   if (reps.length === 0) {
@@ -63,11 +63,11 @@ export function replaceRegex(file: FileInput, pattern: string, replacement: stri
   }
   pieces.push(text.slice(prev));
   const newText = pieces.join('');
-  const regions = mergeRegions([], reps);
+  const regions = mergeRegions(text, [], reps);
   // $1 can move text around: look for credentials the replacement assembled, not just its literal part.
   const hit = addedSecret(text, newText, regions);
   if (hit) return fail(secretFailure(p, hit));
-  return finish({ path: p, file, decoded: d, newText, regions }, opts);
+  return finish({ path: p, file, decoded: d, result: { regions } }, opts);
 }
 
 function addedSecret(oldText: string, newText: string, regions: readonly Region[]): string | null {

@@ -20,5 +20,5 @@ export function writeContent(file: FileInput, content: string, opts: EngineOptio
   // Creating a file needs no read; overwriting one needs a full read of it.
   const unread = d === null ? null : readCheck(p, d.text, opts, false);
   if (unread) return fail(unread);
-  return finish({ path: p, file, decoded: d, newText: toLF(content), verbatim: content }, opts);
+  return finish({ path: p, file, decoded: d, result: { text: toLF(content) }, verbatim: content }, opts);
 }

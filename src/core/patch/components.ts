@@ -2,7 +2,7 @@
 // stretches between changed regions stay as ranges of the old text and are never split into lines.
 import { diffArrays } from 'diff';
 import { DIFF_TIMEOUT_MS } from '../limits.js';
-import type { CharRegion } from '../edit/regions.js';
+import type { Change } from '../edit/regions.js';
 import { countLines, headLines, splitLines, tailLines } from './lines.js';
 
 /** Equal lines: given, or a range of the old text that is only split into lines if context needs it. */
@@ -39,13 +39,8 @@ export interface DiffLimits {
   readonly maxEditLength?: number;
 }
 
-/** Components for old → new, given regions outside which the two texts are identical. */
-export function diffComponents(
-  oldText: string,
-  newText: string,
-  regions: readonly CharRegion[],
-  limits: DiffLimits = { timeout: DIFF_TIMEOUT_MS },
-): Component[] {
+/** Components for the changes to oldText; the new text is never built, only its changed lines. */
+export function diffComponents(oldText: string, changes: readonly Change[], limits: DiffLimits = { timeout: DIFF_TIMEOUT_MS }): Component[] {
   const out: Component[] = [];
   const equal = (part: Part, count: number): void => {
     if (count === 0) return;
@@ -55,21 +50,40 @@ export function diffComponents(
       last.count += count;
     } else out.push({ kind: 'equal', parts: [part], count });
   };
+  const change = (kind: 'removed' | 'added', lines: readonly string[]): void => pushChange(out, kind, lines);
   let prev = 0;
-  for (const r of toLineRegions(oldText, newText, regions)) {
+  for (const r of toLineRegions(oldText, changes)) {
     equal({ start: prev, end: r.oldStart }, countLines(oldText, prev, r.oldStart));
-    diffRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newText.slice(r.newStart, r.newEnd)), out, equal, limits);
+    diffRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newSegment(oldText, r)), equal, change, limits);
     prev = r.oldEnd;
   }
   equal({ start: prev, end: oldText.length }, countLines(oldText, prev, oldText.length));
   return out;
 }
 
+/**
+ * Adjacent regions (changes on consecutive lines) are aligned separately, which keeps 100,000
+ * one-line changes linear; their blocks are then joined as jsdiff shows one: removals, then additions.
+ */
+function pushChange(out: Component[], kind: 'removed' | 'added', lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const last = out[out.length - 1];
+  const beforeLast = out[out.length - 2];
+  if (kind === 'added' && last?.kind === 'added') {
+    out[out.length - 1] = { kind, lines: [...last.lines, ...lines] };
+  } else if (kind === 'removed' && last?.kind === 'removed') {
+    out[out.length - 1] = { kind, lines: [...last.lines, ...lines] };
+  } else if (kind === 'removed' && last?.kind === 'added') {
+    if (beforeLast?.kind === 'removed') out[out.length - 2] = { kind, lines: [...beforeLast.lines, ...lines] };
+    else out.splice(out.length - 1, 0, { kind, lines });
+  } else out.push({ kind, lines });
+}
+
 function diffRegion(
   oldLines: string[],
   newLines: string[],
-  out: Component[],
   equal: (p: Part, n: number) => void,
+  change: (kind: 'removed' | 'added', lines: readonly string[]) => void,
   limits: DiffLimits,
 ): void {
   let head = 0;
@@ -87,30 +101,31 @@ function diffRegion(
   const oldMid = oldLines.slice(head, oldLines.length - tail);
   const newMid = newLines.slice(head, newLines.length - tail);
   if (oldMid.length <= 1 || newMid.length <= 1) {
-    // Nothing to align: one side is empty, or a single line that differs from every line beside it
-    // can only be aligned trivially. Skipping Myers here keeps 100,000 one-line changes cheap.
+    // Nothing to align: one side is empty, or a single line sits somewhere in the other side or
+    // nowhere. Skipping Myers here keeps many one-line changes cheap.
     const at = oldMid.length === 1 ? newMid.indexOf(oldMid[0] as string) : newMid.length === 1 ? oldMid.indexOf(newMid[0] as string) : -1;
     if (at === -1) {
-      if (oldMid.length > 0) out.push({ kind: 'removed', lines: oldMid });
-      if (newMid.length > 0) out.push({ kind: 'added', lines: newMid });
+      change('removed', oldMid);
+      change('added', newMid);
     } else if (oldMid.length === 1) {
-      if (at > 0) out.push({ kind: 'added', lines: newMid.slice(0, at) });
+      change('added', newMid.slice(0, at));
       equal({ lines: oldMid }, 1);
-      if (at < newMid.length - 1) out.push({ kind: 'added', lines: newMid.slice(at + 1) });
+      change('added', newMid.slice(at + 1));
     } else {
-      if (at > 0) out.push({ kind: 'removed', lines: oldMid.slice(0, at) });
+      change('removed', oldMid.slice(0, at));
       equal({ lines: newMid }, 1);
-      if (at < oldMid.length - 1) out.push({ kind: 'removed', lines: oldMid.slice(at + 1) });
+      change('removed', oldMid.slice(at + 1));
     }
   } else {
     const changes = diffArrays(oldMid, newMid, { ...limits });
     if (changes === undefined) {
       // Too slow to align: show the region as replaced wholesale rather than hang.
-      out.push({ kind: 'removed', lines: oldMid }, { kind: 'added', lines: newMid });
+      change('removed', oldMid);
+      change('added', newMid);
     } else {
       for (const c of changes) {
-        if (c.added) out.push({ kind: 'added', lines: c.value });
-        else if (c.removed) out.push({ kind: 'removed', lines: c.value });
+        if (c.added) change('added', c.value);
+        else if (c.removed) change('removed', c.value);
         else equal({ lines: c.value }, c.value.length);
       }
     }
@@ -119,29 +134,40 @@ function diffRegion(
   equal({ lines: trail }, trail.length);
 }
 
-/** Regions widened to whole lines on both sides, merged where they touch. */
-function toLineRegions(oldText: string, newText: string, regions: readonly CharRegion[]): CharRegion[] {
-  const out: CharRegion[] = [];
-  for (const r of regions) {
-    const oldStart = r.oldStart === 0 ? 0 : oldText.lastIndexOf('\n', r.oldStart - 1) + 1;
-    const newStart = r.newStart - (r.oldStart - oldStart);
-    const oldAtBoundary = r.oldEnd === oldStart || oldText.charCodeAt(r.oldEnd - 1) === 10;
-    const newAtBoundary = r.newEnd === newStart || newText.charCodeAt(r.newEnd - 1) === 10;
-    let grow = 0;
+/** Changes widened to whole lines; changes whose lines overlap share one region. */
+interface LineRegion {
+  readonly oldStart: number;
+  readonly oldEnd: number;
+  readonly changes: readonly Change[];
+}
+
+function toLineRegions(oldText: string, changes: readonly Change[]): LineRegion[] {
+  const out: LineRegion[] = [];
+  for (const c of changes) {
+    const oldStart = c.oldStart === 0 ? 0 : oldText.lastIndexOf('\n', c.oldStart - 1) + 1;
+    const oldAtBoundary = c.oldEnd > c.oldStart ? oldText.charCodeAt(c.oldEnd - 1) === 10 : c.oldStart === oldStart;
+    const newAtBoundary = c.text.length > 0 ? c.text.endsWith('\n') : c.oldStart === oldStart;
+    let oldEnd = c.oldEnd;
     if (!(oldAtBoundary && newAtBoundary)) {
-      // The texts agree after the region, so the distance to the next line break is the same in both.
-      const nl = oldText.indexOf('\n', r.oldEnd);
-      grow = nl === -1 ? oldText.length - r.oldEnd : nl + 1 - r.oldEnd;
+      // The texts agree after the change, so the rest of its last line is the same on both sides.
+      const nl = oldText.indexOf('\n', c.oldEnd);
+      oldEnd = nl === -1 ? oldText.length : nl + 1;
     }
-    const line = { oldStart, oldEnd: r.oldEnd + grow, newStart, newEnd: r.newEnd + grow };
     const last = out[out.length - 1];
-    if (last && line.oldStart <= last.oldEnd) out[out.length - 1] = {
-        oldStart: last.oldStart,
-        oldEnd: Math.max(last.oldEnd, line.oldEnd),
-        newStart: last.newStart,
-        newEnd: Math.max(last.newEnd, line.newEnd),
-      };
-    else out.push(line);
+    if (last && oldStart < last.oldEnd) out[out.length - 1] = { oldStart: last.oldStart, oldEnd: Math.max(last.oldEnd, oldEnd), changes: [...last.changes, c] };
+    else out.push({ oldStart, oldEnd, changes: [c] });
   }
   return out;
+}
+
+/** The new text of a line region: its old lines with its changes applied. */
+function newSegment(oldText: string, r: LineRegion): string {
+  const parts: string[] = [];
+  let pos = r.oldStart;
+  for (const c of r.changes) {
+    parts.push(oldText.slice(pos, c.oldStart), c.text);
+    pos = c.oldEnd;
+  }
+  parts.push(oldText.slice(pos, r.oldEnd));
+  return parts.join('');
 }

@@ -1,13 +1,12 @@
 // Bytes to LF text, remembering how to write it back: encoding (BOM) and line endings.
 import { failure, fail, ok, type Result } from '../../errors.js';
 import type { DecodedText, Encoding } from '../types.js';
-import { detectLineEndings, hasMixedLineEndings, toLF } from './line-endings.js';
+import { detectLineEndings, toLF } from './line-endings.js';
 
-/** The engine's fuller view of a decoded file: the raw text too, for splicing mixed line endings. */
+/** The engine's fuller view of a decoded file: the raw text too, to map offsets back to bytes. */
 export interface DecodedFile extends DecodedText {
   /** The decoded text with its original line endings (BOM removed). */
   readonly raw: string;
-  readonly mixed: boolean;
 }
 
 export function decodeText(bytes: Uint8Array): Result<DecodedText> {
@@ -40,7 +39,5 @@ export function decodeFile(bytes: Uint8Array): Result<DecodedFile> {
       }),
     );
   }
-  const lineEndings = detectLineEndings(raw);
-  const text = toLF(raw);
-  return ok({ text, encoding, lineEndings, raw, mixed: hasMixedLineEndings(raw, text, lineEndings) });
+  return ok({ text: toLF(raw), encoding, lineEndings: detectLineEndings(raw), raw });
 }

@@ -23,19 +23,6 @@ export function fromLF(text: string, lineEndings: LineEndings): string {
 }
 
 /**
- * True when the raw text does not follow its detected style everywhere (a CRLF line in an LF file, or
- * the reverse). Such files are written back by splicing, so lines the edit did not touch keep their
- * own endings instead of being converted wholesale.
- */
-export function hasMixedLineEndings(raw: string, lf: string, style: LineEndings): boolean {
-  const crlfPairs = raw.length - lf.length;
-  if (style === 'LF') return crlfPairs > 0;
-  let newlines = 0;
-  for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) newlines++;
-  return newlines > crlfPairs;
-}
-
-/**
  * Maps ascending offsets in the LF text to offsets in the raw text it came from: each CRLF pair before
  * an offset adds one code unit.
  */
