@@ -10,6 +10,7 @@ import {
   writeBlob,
   writeCommit,
   writeTreeWith,
+  type DryRunObjects,
   type TreeChange,
 } from '../../src/git/index.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
@@ -157,6 +158,24 @@ describe('writeTreeWith', () => {
     ]));
     expect(lsTree(r, tree)).toEqual([`100644 f.txt/inside.txt ${oid}`, `100644 x ${oid}`]);
     r.git('fsck', '--strict', tree);
+  });
+
+  it('in a dry run, gives the oid a real write gives and leaves .git byte-identical; later calls build on it', async () => {
+    const r = await repo(FILES, { packed: true });
+    const g = await openRepo(r.dir);
+    const base = await commitTree(g, r.head());
+    const blob = Buffer.from('planned\n');
+    const change = new Map<string, TreeChange>([['new/dir/p.ts', { oid: hashBlob(blob), mode: '100644' }]]);
+    const memory: DryRunObjects = new Map();
+    const listing = (): string => r.git('count-objects', '-v') + r.git('for-each-ref');
+    const before = listing();
+    const planned = await writeTreeWith(g, base, change, { dryRun: memory });
+    const next = await writeTreeWith(g, planned, new Map([['src/a.ts', null]]), { dryRun: memory });
+    expect(listing()).toBe(before);
+    expect(() => r.git('cat-file', '-e', planned)).toThrow();
+    await writeBlob(g, blob);
+    expect(await writeTreeWith(g, base, change)).toBe(planned);
+    expect(await writeTreeWith(g, planned, new Map([['src/a.ts', null]]))).toBe(next);
   });
 
   it('gives the empty tree when everything is removed, and refuses paths git would refuse', async () => {
