@@ -87,7 +87,8 @@ export async function branchCheckedOut(repo: Repo, ref: string): Promise<string 
 
 export function branchCheckedOutSync(repo: Repo, ref: string): string | null {
   const bare = configValue(repoState(repo).config, 'core', 'bare');
-  if (bare !== 'true' && bare !== true && basename(repo.commonDir) === '.git') {
+  const isBare = bare === true || /^(true|yes|on|1)$/i.test(bare ?? '');
+  if (!isBare && basename(repo.commonDir) === '.git') {
     if (headOf(repo, repo.commonDir).branch === ref) return dirname(repo.commonDir);
   }
   for (const wt of listWorktreesSync(repo)) if (wt.branch === ref && wt.exists) return wt.path;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   addWorktree,
+  branchCheckedOut,
   commitTree,
   listTree,
   listWorktrees,
@@ -160,6 +161,16 @@ describe('listWorktrees / removeWorktree', () => {
     expect(list).toContainEqual({ path: native, id: 'native', head: commit, branch: null, exists: true, locked: false });
     rmSync(native, { recursive: true });
     expect((await listWorktrees(g)).find((w) => w.id === 'native')?.exists).toBe(false);
+  });
+
+  it('branchCheckedOut names the checkout that has a branch, main or linked', async () => {
+    const r = await repo(FILES);
+    r.git('branch', 'feature');
+    r.git('branch', 'free');
+    const { g, wt } = await checkout(r, { branch: 'feature' });
+    expect(await branchCheckedOut(g, 'refs/heads/main')).toBe(r.dir);
+    expect(await branchCheckedOut(g, 'refs/heads/feature')).toBe(wt.path);
+    expect(await branchCheckedOut(g, 'refs/heads/free')).toBeNull();
   });
 
   it('removes a worktree (by object, id or path) so git no longer lists it and prune has nothing to do', async () => {
