@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { checkoutEntries } from './checkout.js';
 import { GitError } from './errors.js';
 import { hashBlob, isOid } from './hash.js';
-import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry } from './index-file.js';
+import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry, type IndexFile } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
 import { writeFileLocked } from './lockfile.js';
 import { isValidRefName, readRefSync } from './refs.js';
@@ -50,17 +50,20 @@ export async function setWorktreeHead(repo: Repo, wt: Worktree, o: WorktreeHead)
     }
     const prev = old?.entries.get(e.path);
     const mode = parseInt(e.mode, 8);
-    // Kept stat data is only as good as the old index: a racily clean entry must be checked again.
-    if (prev && old && prev.oid === e.oid && prev.mode === mode && entryMtimeNs(prev) < old.mtimeNs) {
-      next.push(prev);
+    const onDisk = (): ReturnType<typeof matchingDiskStat> => matchingDiskStat(join(wt.path, e.path), e);
+    if (prev && old && prev.oid === e.oid && prev.mode === mode) {
+      // The head did not change this path: whatever is on disk stays. Kept stat data is only as
+      // good as the old index, so a racily clean entry is checked again; if the file differs, a
+      // zeroed stat makes git hash it and show it as modified (git "smudges" entries the same way).
+      next.push(entryMtimeNs(prev) < old.mtimeNs ? prev : { ...prev, stat: onDisk() ?? ZERO_STAT });
       continue;
     }
-    const onDisk = matchingDiskStat(join(wt.path, e.path), e);
-    if (onDisk) next.push({ path: e.path, oid: e.oid, mode, stat: onDisk });
+    const matching = onDisk();
+    if (matching) next.push({ path: e.path, oid: e.oid, mode, stat: matching });
     else toWrite.push(e);
   }
   next.push(...(await checkoutEntries(repo, wt.path, toWrite, { replace: true })));
-  if (old) removeDropped(wt.path, old.entries, new Set(o.entries.map((e) => e.path)));
+  if (old) removeDropped(wt.path, old, new Set(o.entries.map((e) => e.path)));
   writeIndexFile(indexPath, next);
   writeFileLocked(join(wt.adminDir, 'HEAD'), head);
 }
@@ -78,15 +81,16 @@ function matchingDiskStat(abs: string, e: TreeEntry): ReturnType<typeof statData
 }
 
 /** Deletes files the new head no longer has, unless they were changed since the old index. */
-function removeDropped(root: string, old: ReadonlyMap<string, IndexEntry>, keep: ReadonlySet<string>): void {
+function removeDropped(root: string, old: IndexFile, keep: ReadonlySet<string>): void {
   const dirs = new Set<string>();
-  for (const [path, entry] of old) {
+  for (const [path, entry] of old.entries) {
     if (keep.has(path) || entry.mode === 0o160000) continue;
     const abs = join(root, path);
     const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
     if (!st || st.isDirectory()) continue;
+    // A stat match proves nothing for a racily clean entry: then only the content can tell.
     const unchanged =
-      statMatches(entry, statData(st)) ||
+      (statMatches(entry, statData(st)) && entryMtimeNs(entry) < old.mtimeNs) ||
       hashBlob(st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs)) === entry.oid;
     if (!unchanged) continue;
     unlinkSync(abs);

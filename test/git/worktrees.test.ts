@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -271,7 +271,6 @@ describe('worktreeChanges', () => {
     const st = statSync(file);
     // Same size, same mtime: only the content tells.
     writeFileSync(file, 'export const a = 9;\n');
-    const { utimesSync } = await import('node:fs');
     utimesSync(file, st.atime, st.mtime);
     const changes = await worktreeChanges(g, wt, await listTree(g, await commitTree(g, commit)));
     expect([...changes.keys()]).toEqual(['src/a.ts']);
@@ -334,5 +333,23 @@ describe('setWorktreeHead', () => {
     await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
     expect(status(wt.path)).toBe(' M src/b.ts');
     expect(readFileSync(join(wt.path, 'src/b.ts'), 'utf8')).toBe('local edit, not committed\n');
+  });
+
+  it('keeps local edits when every index entry is racily clean (files as new as the index)', async () => {
+    const r = await repo(FILES);
+    const { g, wt, commit } = await checkout(r);
+    writeFileSync(join(wt.path, 'src/b.ts'), 'export const b = 2;\n');
+    writeFileSync(join(wt.path, 'docs/guide.md'), 'edited\n');
+    // An index older than every file: its stat data can no longer vouch for any of them.
+    utimesSync(join(wt.adminDir, 'index'), 1_000_000, 1_000_000);
+    const tree = await writeTreeWith(g, await commitTree(g, commit), new Map<string, TreeChange>([
+      ['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }],
+      ['docs/guide.md', null],
+    ]));
+    const sha = await writeCommit(g, { tree, parents: [commit], message: 'm', author: { name: 'a', email: 'a@b' } });
+    await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
+    expect(readFileSync(join(wt.path, 'src/b.ts'), 'utf8')).toBe('export const b = 2;\n');
+    expect(readFileSync(join(wt.path, 'docs/guide.md'), 'utf8')).toBe('edited\n');
+    expect(status(wt.path).split('\n').sort()).toEqual([' M src/b.ts', '?? docs/guide.md']);
   });
 });
