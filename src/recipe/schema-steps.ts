@@ -133,13 +133,13 @@ export const agentStep = z
     batch: z
       .boolean()
       .default(false)
-      .describe('Send the first turn of every conversation through the Message Batches API. Default: false.'),
+      .describe('Send each round of the per-file conversations as one Message Batch (half price, slower; for scheduled jobs). Default: false.'),
     timeoutMs: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe('Time limit of one conversation in milliseconds. Default: none.'),
+      .describe('Time limit of the whole step in milliseconds. Default: none.'),
   })
   .describe('A Claude conversation that edits the selected files through the same engine.');
 

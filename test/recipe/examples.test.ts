@@ -14,7 +14,7 @@ import { findRecipes, formatProblem, loadRecipe, matcher, type Recipe, type Step
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SAMPLE = join(ROOT, 'fixtures', 'sample');
-const EXAMPLES = ['add-header.ts', 'bump-config.yaml', 'import-migration.yaml', 'notebook-cleanup.yaml', 'rename-logger.yaml'];
+const EXAMPLES = ['add-header.ts', 'agent-async.yaml', 'bump-config.yaml', 'import-migration.yaml', 'notebook-cleanup.yaml', 'rename-logger.yaml'];
 
 async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
