@@ -36,6 +36,7 @@ export interface Change {
  * touch become one region.
  */
 export function mergeRegions(base: string, regions: readonly Region[], reps: readonly Replacement[]): Region[] {
+  if (regions.length === 0) return fromReplacements(reps);
   const out: Region[] = [];
   let i = 0;
   let j = 0;
@@ -83,6 +84,24 @@ export function mergeRegions(base: string, regions: readonly Region[], reps: rea
     const newStart = start + shift;
     out.push({ start: newStart, end: newStart + text.length, origStart, origEnd: origStart + (end - start) - regionGrowth, text });
     shift += text.length - before.length;
+  }
+  return out;
+}
+
+/** The first batch on an unchanged text: each replacement is a region, touching ones joined. */
+function fromReplacements(reps: readonly Replacement[]): Region[] {
+  const out: Region[] = [];
+  let shift = 0;
+  for (const rep of reps) {
+    const last = out[out.length - 1];
+    if (last && last.origEnd === rep.start) {
+      const text = last.text + rep.text;
+      out[out.length - 1] = { start: last.start, end: last.start + text.length, origStart: last.origStart, origEnd: rep.start + rep.oldLength, text };
+    } else {
+      const start = rep.start + shift;
+      out.push({ start, end: start + rep.text.length, origStart: rep.start, origEnd: rep.start + rep.oldLength, text: rep.text });
+    }
+    shift += rep.text.length - rep.oldLength;
   }
   return out;
 }

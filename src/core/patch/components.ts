@@ -10,7 +10,7 @@ type Part = { readonly lines: readonly string[] } | { readonly start: number; re
 
 export type Component =
   | { readonly kind: 'equal'; readonly parts: Part[]; count: number }
-  | { readonly kind: 'removed' | 'added'; readonly lines: readonly string[] };
+  | { readonly kind: 'removed' | 'added'; readonly lines: string[] };
 
 export function equalHead(text: string, c: Component & { kind: 'equal' }, k: number): string[] {
   const out: string[] = [];
@@ -69,14 +69,16 @@ function pushChange(out: Component[], kind: 'removed' | 'added', lines: readonly
   if (lines.length === 0) return;
   const last = out[out.length - 1];
   const beforeLast = out[out.length - 2];
-  if (kind === 'added' && last?.kind === 'added') {
-    out[out.length - 1] = { kind, lines: [...last.lines, ...lines] };
-  } else if (kind === 'removed' && last?.kind === 'removed') {
-    out[out.length - 1] = { kind, lines: [...last.lines, ...lines] };
-  } else if (kind === 'removed' && last?.kind === 'added') {
-    if (beforeLast?.kind === 'removed') out[out.length - 2] = { kind, lines: [...beforeLast.lines, ...lines] };
-    else out.splice(out.length - 1, 0, { kind, lines });
-  } else out.push({ kind, lines });
+  // Appends in place: copying the growing block on every line would be quadratic.
+  if (last?.kind === kind) append(last.lines, lines);
+  else if (kind === 'removed' && last?.kind === 'added') {
+    if (beforeLast?.kind === 'removed') append(beforeLast.lines, lines);
+    else out.splice(out.length - 1, 0, { kind, lines: [...lines] });
+  } else out.push({ kind, lines: [...lines] });
+}
+
+function append(to: string[], lines: readonly string[]): void {
+  for (const line of lines) to.push(line);
 }
 
 function diffRegion(
@@ -86,6 +88,15 @@ function diffRegion(
   change: (kind: 'removed' | 'added', lines: readonly string[]) => void,
   limits: DiffLimits,
 ): void {
+  if (oldLines.length === 1 && newLines.length === 1) {
+    // The common case of a one-line change: nothing to align.
+    if (oldLines[0] === newLines[0]) equal({ lines: oldLines }, 1);
+    else {
+      change('removed', oldLines);
+      change('added', newLines);
+    }
+    return;
+  }
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
   let tail = 0;
@@ -162,6 +173,8 @@ function toLineRegions(oldText: string, changes: readonly Change[]): LineRegion[
 
 /** The new text of a line region: its old lines with its changes applied. */
 function newSegment(oldText: string, r: LineRegion): string {
+  const only = r.changes.length === 1 ? r.changes[0] : undefined;
+  if (only) return oldText.slice(r.oldStart, only.oldStart) + only.text + oldText.slice(only.oldEnd, r.oldEnd);
   const parts: string[] = [];
   let pos = r.oldStart;
   for (const c of r.changes) {

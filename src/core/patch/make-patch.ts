@@ -1,5 +1,5 @@
 // Patches for reports and the terminal: hunks with 3 lines of context and added/removed line counts.
-import type { FilePatch, Hunk } from '../types.js';
+import type { FilePatch } from '../types.js';
 import { CONTEXT_LINES } from '../limits.js';
 import { diffRegion, type Change } from '../edit/regions.js';
 import { diffComponents, type DiffLimits } from './components.js';
@@ -17,18 +17,5 @@ export function makePatch(oldText: string, newText: string): FilePatch {
  */
 export function patchFromChanges(oldText: string, changes: readonly Change[], limits?: DiffLimits): FilePatch {
   if (changes.length === 0) return { hunks: [], added: 0, removed: 0 };
-  const hunks = buildHunks(oldText, diffComponents(oldText, changes, limits), CONTEXT_LINES);
-  return { hunks, ...countChanges(hunks) };
-}
-
-function countChanges(hunks: readonly Hunk[]): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const h of hunks) {
-    for (const line of h.lines) {
-      if (line.startsWith('+')) added++;
-      else if (line.startsWith('-')) removed++;
-    }
-  }
-  return { added, removed };
+  return buildHunks(oldText, diffComponents(oldText, changes, limits), CONTEXT_LINES);
 }

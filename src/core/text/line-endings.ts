@@ -26,10 +26,11 @@ export function fromLF(text: string, lineEndings: LineEndings): string {
  * Maps ascending offsets in the LF text to offsets in the raw text it came from: each CRLF pair before
  * an offset adds one code unit.
  */
-export function rawOffsets(raw: string, lfOffsets: readonly number[]): number[] {
+export function rawOffsets(raw: string, lfOffsets: readonly number[]): readonly number[] {
+  let next = raw.indexOf('\r\n');
+  if (next === -1) return lfOffsets;
   const out: number[] = [];
   let pairs = 0;
-  let next = raw.indexOf('\r\n');
   for (const p of lfOffsets) {
     // A pair at raw index r sits at LF offset r - pairs; it lies before p when that is < p.
     while (next !== -1 && next - pairs < p) {
