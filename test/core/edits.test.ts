@@ -159,3 +159,16 @@ describe('creating files', () => {
     expectFailure(r, 'cascade');
   });
 });
+
+describe('the FileChange value', () => {
+  it('reads like plain data: spread and JSON carry newText and the patch, built once', () => {
+    const c = changed(applyEdits(file('a.ts', 'a\nb\n'), [{ old_string: 'b', new_string: 'c' }]));
+    const copy = { ...c };
+    expect(copy.newText).toBe('a\nc\n');
+    expect(copy.patch).toMatchObject({ added: 1, removed: 1 });
+    expect(c.patch).toBe(c.patch);
+    const json = JSON.parse(JSON.stringify(c)) as { newText: string; patch: { hunks: unknown[] } };
+    expect(json.newText).toBe('a\nc\n');
+    expect(json.patch.hunks).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 // The end of every successful call: result validation, bytes in the file's own encoding, the patch.
 import { fail, ok } from '../../errors.js';
-import type { EngineOptions, EngineResult, FileChange, FileInput } from '../types.js';
+import type { EngineOptions, EngineResult, FileChange, FileInput, FilePatch } from '../types.js';
 import { applyChanges, diffRegion, toChanges, type Change, type Region } from '../edit/regions.js';
 import { validateResult } from '../edit/validate-result.js';
 import { patchFromChanges } from '../patch/make-patch.js';
@@ -34,6 +34,8 @@ export function finish(o: Outcome, opts: EngineOptions): EngineResult {
   const before = o.file.bytes;
   const after = encode(o, changes, newText);
   const changed = before === null || (o.verbatim !== undefined ? !sameBytes(before, after) : changes.length > 0);
+  // Also built on first use: recipe steps only need the bytes; the agent and reports read the patch.
+  let patch: FilePatch | undefined;
   const change: FileChange = {
     path: o.path,
     before,
@@ -42,7 +44,9 @@ export function finish(o: Outcome, opts: EngineOptions): EngineResult {
     get newText() {
       return newText();
     },
-    patch: patchFromChanges(oldText, changes),
+    get patch() {
+      return (patch ??= patchFromChanges(oldText, changes));
+    },
     changed,
     skipped: o.skipped ?? [],
   };
