@@ -1,6 +1,7 @@
 // A sequence of edits to one file's text: in order, all or nothing, with cascade protection.
-import { failure, fail, ok, type Result } from '../../errors.js';
+import { fail, ok, type Result } from '../../errors.js';
 import type { Edit } from '../types.js';
+import { cascade, changesNothing, fileExists, notFound, notUnique } from './failures.js';
 import { locate, type Located } from './locate.js';
 import { charCodeAt, findAllIn, pieceText, replaceIn, textOf, type PieceText } from './piece-text.js';
 import { preserveQuoteStyle } from './quotes.js';
@@ -26,7 +27,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
   const written: string[] = [];
 
   for (const [i, edit] of edits.entries()) {
-    const label = edits.length > 1 ? ` (edit ${i + 1} of ${edits.length})` : '';
+    const at = { path: opts.path, edit: i, of: edits.length };
     if (edit.old_string === '') {
       const whole = textOf(text);
       if (whole.trim() !== '') {
@@ -34,13 +35,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
           skipped.push(i);
           continue;
         }
-        return fail(
-          failure(
-            'file-exists',
-            `Cannot create ${opts.path}${label}: it already has content. An empty old_string creates a file; to change this one, give the text to replace.`,
-            { path: opts.path, edit: i },
-          ),
-        );
+        return fail(fileExists(at));
       }
       const created = stripTrailingWhitespace(edit.new_string, markdown).atLineEnd;
       text = replaceIn(text, [{ start: 0, oldLength: text.length, text: created }]);
@@ -51,13 +46,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
     const probe = edit.old_string.replace(/\n+$/, '');
     const earlier = probe === '' ? -1 : written.findIndex((w) => w.includes(probe));
     if (earlier !== -1) {
-      return fail(
-        failure(
-          'cascade',
-          `Cannot edit ${opts.path}${label}: old_string is a substring of a new_string from a previous edit, so it could match text that edit just wrote. Target the original text, or merge the two edits.`,
-          { path: opts.path, edit: i, previous: earlier },
-        ),
-      );
+      return fail(cascade(at, earlier));
     }
 
     const found = locate(text, edit.old_string, edit.new_string);
@@ -66,34 +55,16 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
         skipped.push(i);
         continue;
       }
-      return fail(
-        failure(
-          'not-found',
-          `String to replace not found in ${opts.path}${label}. Re-read the file and copy old_string exactly.\nString: ${edit.old_string}`,
-          { path: opts.path, edit: i, oldString: edit.old_string },
-        ),
-      );
+      return fail(notFound(at, edit.old_string));
     }
     const count = found.matches.length;
     if (count > 1 && edit.replace_all !== true) {
-      return fail(
-        failure(
-          'not-unique',
-          `Found ${count} matches of the string to replace in ${opts.path}${label}, but replace_all is false: add more context to identify one occurrence, or set replace_all to true.\nString: ${edit.old_string}`,
-          { path: opts.path, edit: i, count, oldString: edit.old_string },
-        ),
-      );
+      return fail(notUnique(at, count, edit.old_string));
     }
 
     const applied = replaceMatches(text, found, markdown);
     if (!applied.changed) {
-      return fail(
-        failure(
-          'not-found',
-          `Edit on ${opts.path}${label} changes nothing: once trailing whitespace is stripped, new_string equals the text it replaces. String not found in file. Failed to apply edit.`,
-          { path: opts.path, edit: i, oldString: edit.old_string },
-        ),
-      );
+      return fail(changesNothing(at, edit.old_string));
     }
     text = replaceIn(text, applied.reps);
     written.push(edit.new_string);

@@ -2,7 +2,8 @@
 import { failure, fail, type Failure } from '../../errors.js';
 import { applyEditSequence } from '../edit/apply-sequence.js';
 import type { Edit, EngineOptions, EngineResult, FileInput } from '../types.js';
-import { decodeInput, existsFailure, missingFailure, notebookRefusal, pathCheck, readCheck, secretCheck, sizeCheck, unicodeCheck } from './checks.js';
+import { fileExists } from '../edit/failures.js';
+import { decodeInput, missingFailure, notebookRefusal, pathCheck, readCheck, secretCheck, sizeCheck, unicodeCheck } from './checks.js';
 import { finish } from './finish.js';
 
 export function applyEdits(file: FileInput, edits: readonly Edit[], opts: EngineOptions = {}): EngineResult {
@@ -22,7 +23,7 @@ export function applyEdits(file: FileInput, edits: readonly Edit[], opts: Engine
   if (d === null && first.old_string !== '') return fail(missingFailure(p, opts));
   // The sequence checks this for every edit; the first is checked here to keep the seed's order.
   if (d !== null && first.old_string === '' && d.text.trim() !== '' && !(opts.skipAlreadyApplied && first.new_string !== '' && d.text.includes(first.new_string))) {
-    return fail(existsFailure(p));
+    return fail(fileExists({ path: p }));
   }
   const refused = notebookRefusal(p) ?? (d === null ? null : readCheck(p, d.text, opts, true));
   if (refused) return fail(refused);

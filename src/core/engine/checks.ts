@@ -73,14 +73,6 @@ export function missingFailure(path: string, opts: EngineOptions): Failure {
   });
 }
 
-export function existsFailure(path: string): Failure {
-  return failure(
-    'file-exists',
-    `Cannot create ${path}: it already has content. An empty old_string creates a file; to change this one, give the text to replace.`,
-    { path },
-  );
-}
-
 /**
  * Read-before-edit (the agent's readFileState). `partialOk`: edits may follow a partial read; a
  * whole-file write may not, since it would overwrite lines the model never saw.

@@ -2,7 +2,7 @@
 import { fail, ok } from '../../errors.js';
 import type { EngineOptions, EngineResult, FileChange, FileInput, FilePatch } from '../types.js';
 import { applyChanges, diffRegion, toChanges, type Change, type Region } from '../edit/regions.js';
-import { validateResult } from '../edit/validate-result.js';
+import { isStructured, validateResult } from '../edit/validate-result.js';
 import { patchFromChanges } from '../patch/make-patch.js';
 import type { DecodedFile } from '../text/decode.js';
 import { encodeRaw } from '../text/encode.js';
@@ -27,7 +27,7 @@ export function finish(o: Outcome, opts: EngineOptions): EngineResult {
   let built: string | undefined = given;
   const newText = (): string => (built ??= applyChanges(oldText, changes));
 
-  if (opts.jsonSchema !== undefined || /\.(json|ipynb)$/i.test(o.path)) {
+  if (opts.jsonSchema !== undefined || isStructured(o.path)) {
     const invalid = validateResult(o.path, o.decoded ? oldText : null, newText(), opts.jsonSchema);
     if (invalid) return fail(invalid);
   }
