@@ -1,8 +1,8 @@
 // A whole-file line diff as jsdiff components, computed only where the text changed: unchanged
 // stretches between changed regions stay as ranges of the old text and are never split into lines.
-import { diffArrays } from 'diff';
 import { DIFF_TIMEOUT_MS } from '../limits.js';
 import type { Change } from '../edit/regions.js';
+import { alignLines, type Limits } from './align.js';
 import { countLines, headLines, splitLines, tailLines } from './lines.js';
 
 /** Equal lines: given, or a range of the old text that is only split into lines if context needs it. */
@@ -34,10 +34,7 @@ export function equalTail(text: string, c: Component & { kind: 'equal' }, k: num
 }
 
 /** When one region's alignment gives up (jsdiff returns undefined), it is shown replaced wholesale. */
-export interface DiffLimits {
-  readonly timeout: number;
-  readonly maxEditLength?: number;
-}
+export type DiffLimits = Limits;
 
 /** Components for the changes to oldText; the new text is never built, only its changed lines. */
 export function diffComponents(oldText: string, changes: readonly Change[], limits: DiffLimits = { timeout: DIFF_TIMEOUT_MS }): Component[] {
@@ -128,16 +125,15 @@ function diffRegion(
       change('removed', oldMid.slice(at + 1));
     }
   } else {
-    const changes = diffArrays(oldMid, newMid, { ...limits });
-    if (changes === undefined) {
+    const ops = alignLines(oldMid, newMid, limits);
+    if (ops === undefined) {
       // Too slow to align: show the region as replaced wholesale rather than hang.
       change('removed', oldMid);
       change('added', newMid);
     } else {
-      for (const c of changes) {
-        if (c.added) change('added', c.value);
-        else if (c.removed) change('removed', c.value);
-        else equal({ lines: c.value }, c.value.length);
+      for (const op of ops) {
+        if (op.kind === 'equal') equal({ lines: op.lines }, op.lines.length);
+        else change(op.kind, op.lines);
       }
     }
   }
