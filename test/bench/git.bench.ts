@@ -298,7 +298,7 @@ export default async function run(): Promise<void> {
       add(name, nat.map((s) => s[0] as Sample), oursSamples);
     }
   }
-  console.log(`\nmedian of ${RUNS}; worktrees under ${tmpdir()}; scion RSS includes Node + tsx (~60 MB)\n`);
+  console.log(`\nmedian of ${RUNS}; worktrees under ${tmpdir()}; scion RSS includes Node + tsx + modules (~80 MB)\n`);
   console.log('| operation | native git s | scion s | ratio | native peak RSS | scion peak RSS |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
