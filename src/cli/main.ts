@@ -5,11 +5,12 @@ import { UsageError } from '../errors.js';
 import { recipeJsonSchema } from '../recipe/index.js';
 import { listCmd } from './commands/list.js';
 import { mergeReportsCmd } from './commands/merge-reports.js';
+import { prCmd } from './commands/pr.js';
 import { runCmd } from './commands/run.js';
 import { validateCmd } from './commands/validate.js';
 import { worktreesCmd } from './commands/worktrees.js';
 import { processIo, type CliIo } from './io.js';
-import { runFlags, type RunFlags } from './options.js';
+import { pushFlags, runFlags, type RunFlags } from './options.js';
 
 const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
@@ -25,9 +26,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .command(
       'run <recipe..>',
       'Run recipes: one branch per job, one commit per file group',
-      (y) => runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' }))
+      (y) => pushFlags(runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' })))
         .example('$0 run recipes/rename-logger.yaml', 'Run one recipe against the repository in the current folder')
         .example('$0 run recipes/*.yaml --shard 2/4 --report out.json', 'Run the second of four CI shards and keep a JSON report')
+        .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
           .epilog(EPILOG),
       async (a) => {
         code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
@@ -90,6 +92,29 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       },
     )
     .command(
+      'pr',
+      'Create or update one pull request per branch a run pushed (GitHub REST API, token from GITHUB_TOKEN)',
+      (y) =>
+        y
+          .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
+          .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub repository' })
+          .option('remote', { type: 'string', default: 'origin', describe: 'The remote the branches were pushed to' })
+          .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
+          .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
+          .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
+          .example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
+      async (a) => {
+        code = await prCmd(io, {
+          report: a.report,
+          repo: a.repo,
+          remote: a.remote,
+          ...(a.base !== undefined ? { base: a.base } : {}),
+          draft: a.draft,
+          ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),
+        });
+      },
+    )
+    .command(
       'schema',
       'Print the JSON Schema of recipe files (point your editor at it)',
       (y) => y,
@@ -97,7 +122,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
-    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees or merge-reports.')
+    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports or pr.')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)

@@ -19,6 +19,25 @@ export function runFlags<T>(y: Argv<T>) {
     .group(['report', 'pr-body', 'html', 'json'], 'Output:');
 }
 
+/** `run` only: push the branches and open pull requests after the run. */
+export function pushFlags<T>(y: Argv<T>) {
+  return y
+    .option('push', {
+      type: 'string',
+      describe: "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
+      coerce: (v: unknown) => {
+        const last = Array.isArray(v) ? v[v.length - 1] : v;
+        return last === undefined || last === '' ? 'origin' : String(last);
+      },
+    })
+    .option('push-failed', { type: 'boolean', default: false, describe: 'With --push: push the branches of failed jobs too (what they committed before failing)' })
+    .option('pr', { type: 'boolean', default: false, describe: 'With --push: create or update one pull request per pushed branch (GITHUB_TOKEN)' })
+    .option('pr-base', { type: 'string', describe: "With --pr: the branch pull requests merge into (default: the remote's default branch)" })
+    .option('draft', { type: 'boolean', default: false, describe: 'With --pr: open new pull requests as drafts' })
+    .option('label', { type: 'string', describe: 'With --pr: add this label to every pull request (repeat for several)' })
+    .group(['push', 'push-failed', 'pr', 'pr-base', 'draft', 'label'], 'Push and pull requests:');
+}
+
 export interface RunFlags {
   repo: string;
   base?: string;
@@ -32,6 +51,13 @@ export interface RunFlags {
   force: boolean;
   json: boolean;
   cache: boolean;
+  /** `run` only (pushFlags). */
+  push?: string;
+  pushFailed?: boolean;
+  pr?: boolean;
+  prBase?: string;
+  draft?: boolean;
+  label?: string | string[];
 }
 
 /** `--shard 2/4` → { index: 2, count: 4 }; null when malformed. */

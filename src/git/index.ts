@@ -17,3 +17,4 @@ export { worktreeChanges, type FileState } from './worktree-changes.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
 export { GitError, type GitErrorCode } from './errors.js';
+export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type RemoteAccess, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';

@@ -48,6 +48,27 @@ export interface Usage {
   readonly cachedFiles?: readonly string[];
 }
 
+/** Where `run --push` left the job's branch on the remote (the remote held this change afterwards). */
+export interface PushReport {
+  /** The remote's name, e.g. `origin`. */
+  readonly remote: string;
+  /** The remote ref: `refs/heads/<branch>`. */
+  readonly ref: string;
+  /** The commit the remote branch holds. Differs from `head` when the remote already held an equal change. */
+  readonly sha: string;
+  /** What the remote branch held before: null when it did not exist. */
+  readonly previous: string | null;
+  /** False when nothing was sent: the remote already held this change. */
+  readonly sent: boolean;
+}
+
+/** The pull request `run --pr` / `scion pr` created or updated for the job's branch. */
+export interface PullRequestReport {
+  readonly number: number;
+  readonly url: string;
+  readonly action: 'created' | 'updated';
+}
+
 export interface JobReport {
   readonly recipe: string;
   readonly name: string;
@@ -63,6 +84,10 @@ export interface JobReport {
   readonly skipped: readonly SkipReport[];
   readonly usage: Usage;
   readonly durationMs: number;
+  /** Set by `run --push`. */
+  readonly pushed?: PushReport;
+  /** Set by `run --pr`. */
+  readonly pullRequest?: PullRequestReport;
 }
 
 export interface RunReport {

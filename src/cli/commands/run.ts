@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { closeRepo, openRepo, type Repo } from '../../git/index.js';
 import { githubOutputs } from '../../github/outputs.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
@@ -13,6 +14,8 @@ import { useColor, type CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
 import { makeProgress } from '../progress.js';
+import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
+import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -20,8 +23,50 @@ export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFl
   if (flags.concurrency !== undefined && !(Number.isInteger(flags.concurrency) && flags.concurrency >= 1)) {
     throw new UsageError(`--concurrency ${flags.concurrency} must be a whole number of at least 1.`);
   }
-  const loaded = await loadAll(recipes, io.cwd);
   const dryRun = mode === 'plan' || flags.dryRun;
+  // Push and PR settings are checked before anything runs: a bad remote or a missing token is exit 2.
+  const remote = await prepareRemote(io, flags, dryRun);
+  try {
+    return await runAndPublish(io, recipes, flags, mode, dryRun, shard, remote);
+  } finally {
+    if (remote) closeRepo(remote.repo);
+  }
+}
+
+interface PreparedRemote {
+  readonly repo: Repo;
+  readonly push: PushTarget;
+  readonly pr: PrTarget | null;
+}
+
+async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promise<PreparedRemote | null> {
+  if (flags.push === undefined) {
+    if (flags.pushFailed) throw new UsageError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
+    if (flags.pr) throw new UsageError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
+    return null;
+  }
+  if (dryRun) throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
+  const repo = await openRepo(resolve(io.cwd, flags.repo));
+  try {
+    const push = resolvePushTarget(repo, flags.push, io.env);
+    const pr = flags.pr ? resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
+    return { repo, push, pr };
+  } catch (e) {
+    closeRepo(repo);
+    throw e;
+  }
+}
+
+async function runAndPublish(
+  io: CliIo,
+  recipes: readonly string[],
+  flags: RunFlags,
+  mode: 'run' | 'plan',
+  dryRun: boolean,
+  shard: { index: number; count: number } | undefined,
+  remote: PreparedRemote | null,
+): Promise<number> {
+  const loaded = await loadAll(recipes, io.cwd);
   const live = io.stderr.isTTY === true && !io.env['CI'];
   const progress = makeProgress(io, { live, quiet: false });
   let report: RunReport;
@@ -42,6 +87,38 @@ export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFl
     );
   } finally {
     await progress.done();
+  }
+
+  let prFailed = false;
+  if (remote) {
+    // With --json, stdout carries the report alone.
+    const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
+    const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
+    report = await pushReport(remote.repo, report, {
+      target: remote.push,
+      pushFailed: flags.pushFailed ?? false,
+      force: flags.force,
+      stepOf: (job) => steps.get(job.recipe) ?? 0,
+      say,
+    });
+    if (remote.pr) {
+      const specs = pullRequestSpecs(report, (note) => io.stderr.write(`scion: ${note}\n`));
+      if (specs.length > 0) {
+        const done = await openPullRequests(remote.repo, remote.push.name, remote.pr, specs, { draft: flags.draft ?? false, labels: labelsOf(flags.label), say });
+        const byBranch = new Map(done.results.map((r) => [r.branch, r]));
+        report = {
+          ...report,
+          jobs: report.jobs.map((j) => {
+            const pr = byBranch.get(j.branch);
+            return pr ? { ...j, pullRequest: { number: pr.number, url: pr.url, action: pr.action } } : j;
+          }),
+        };
+        if (done.error !== null) {
+          io.stderr.write(`scion: ${done.error}\n`);
+          prFailed = true;
+        }
+      }
+    }
   }
 
   const out = (f: string) => resolve(io.cwd, f);
@@ -65,7 +142,7 @@ export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFl
     }
     io.stdout.write(renderSummaryText(report, { color }));
   }
-  return report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
+  return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
 }
 
 async function writeOut(file: string, text: string): Promise<void> {

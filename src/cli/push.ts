@@ -1,0 +1,219 @@
+// `run --push`: each job's branch to the remote, with force-with-lease. A remote branch is
+// overwritten only when it holds nothing but this recipe's and job's scion commits (the runner's own
+// rerun rule, applied to the remote copy) or with --force, and the push itself is a compare-and-swap
+// against the value just checked. A job whose push fails fails alone; the others go on.
+import { UsageError, type ErrorKind } from '../errors.js';
+import {
+  configuredHeaders,
+  fetchBranch,
+  GitError,
+  listRemoteBranches,
+  pushCommit,
+  readCommit,
+  remoteUrl,
+  setTrackingRef,
+  type RemoteAccess,
+  type Repo,
+  type TransportFailure,
+} from '../git/index.js';
+import { parseRemoteUrl, type RemoteUrlOptions } from '../github/remote.js';
+import type { JobReport, RunReport } from '../report/types.js';
+import { decideBranch, type BranchState, type ChainCommit } from '../runner/branch.js';
+import { isScionCommitOf } from '../runner/commit-plan.js';
+
+/** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */
+export interface PushTarget {
+  readonly name: string;
+  readonly access: RemoteAccess;
+  readonly shown: string;
+}
+
+export interface PushOptions {
+  readonly target: PushTarget;
+  /** Push the branches of failed jobs too (what they committed before failing). */
+  readonly pushFailed: boolean;
+  /** Overwrite a remote branch that holds commits scion did not write. */
+  readonly force: boolean;
+  /** The `step` an error of this job is reported at: after the recipe's steps and verify commands. */
+  readonly stepOf: (job: JobReport) => number;
+  /** One line per pushed branch. */
+  readonly say: (line: string) => void;
+}
+
+const MAX_CHAIN = 1000;
+
+/** Hosts parseRemoteUrl accepts as GitHub: GITHUB_SERVER_URL's host when set (GitHub Enterprise). */
+export function githubHosts(env: Readonly<Record<string, string | undefined>>): RemoteUrlOptions {
+  const server = env['GITHUB_SERVER_URL'];
+  if (!server) return {};
+  try {
+    return { hosts: [new URL(server).hostname] };
+  } catch {
+    return {};
+  }
+}
+
+/** A URL without its `user:password@` part, for messages. */
+export function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1');
+}
+
+/**
+ * The remote `name` of `repo`, ready for pushing over HTTP(S): its push URL (an SSH URL of a GitHub
+ * repository becomes its https URL), the token from GITHUB_TOKEN or GIT_TOKEN, and without a token
+ * the `http.extraHeader` the repository's config holds. Throws UsageError when it cannot be pushed to.
+ */
+export function resolvePushTarget(repo: Repo, name: string, env: Readonly<Record<string, string | undefined>>): PushTarget {
+  const configured = remoteUrl(repo, name);
+  if (configured === null) {
+    throw new UsageError(`The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`);
+  }
+  let url = configured;
+  if (!/^https?:\/\//i.test(url)) {
+    const gh = parseRemoteUrl(url, githubHosts(env));
+    if (gh === null) {
+      throw new UsageError(
+        `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only; give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
+      );
+    }
+    const server = (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, '');
+    url = `${server}/${gh.owner}/${gh.repo}.git`;
+  }
+  const token = env['GITHUB_TOKEN'] || env['GIT_TOKEN'] || null;
+  return { name, shown: shownUrl(url), access: { url, token, headers: token ? {} : configuredHeaders(repo, url) } };
+}
+
+/** The report with each pushed job's `pushed` set, and the jobs whose push failed turned `failed`. */
+export async function pushReport(repo: Repo, report: RunReport, o: PushOptions): Promise<RunReport> {
+  const eligible = (j: JobReport) =>
+    j.head !== null && (j.status === 'changed' || j.status === 'unchanged' || (j.status === 'failed' && o.pushFailed));
+  if (report.dryRun || !report.jobs.some(eligible)) return report;
+
+  // One listing for the whole run; each push re-checks its own branch against the server.
+  const listed = await listRemoteBranches(o.target.access);
+  const jobs: JobReport[] = [];
+  let alreadyThere = 0;
+  for (const job of report.jobs) {
+    if (!eligible(job)) {
+      jobs.push(job);
+    } else if (!listed.ok) {
+      jobs.push(failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, listed.error, 'push')));
+    } else {
+      const done = await pushJob(repo, job, listed.value.get(job.branch) ?? null, o);
+      if (done.pushed) {
+        listed.value.set(job.branch, done.pushed.sha);
+        if (!done.pushed.sent && job.status === 'changed') alreadyThere++;
+      }
+      jobs.push(done);
+    }
+  }
+  if (alreadyThere > 0) {
+    o.say(`${o.target.name} already held the change of ${alreadyThere} branch${alreadyThere === 1 ? '' : 'es'}: nothing sent for ${alreadyThere === 1 ? 'it' : 'them'}`);
+  }
+  return { ...report, jobs };
+}
+
+async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, o: PushOptions): Promise<JobReport> {
+  const { name: remote } = o.target;
+  const local = job.head as string;
+  const ref = `refs/heads/${job.branch}`;
+  const onRemote = (sha: string): JobReport => ({ ...job, pushed: { remote, ref, sha, previous: sha, sent: false } });
+
+  if (remoteSha === local) {
+    await setTrackingRef(repo, remote, job.branch, local);
+    return onRemote(local);
+  }
+  if (remoteSha !== null) {
+    // What is there now must be readable before it may be replaced: fetch it if scion lacks it.
+    if (!(await hasCommit(repo, remoteSha))) {
+      const fetched = await fetchBranch(repo, o.target.access, remote, job.branch);
+      if (!fetched.ok) return failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, fetched.error, 'fetch'));
+      if (!(await hasCommit(repo, remoteSha))) {
+        return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was reading it; run again.`);
+      }
+    }
+    const theirs = await chainFrom(repo, remoteSha, job.recipe, job.name);
+    const ours = await chainFrom(repo, local, job.recipe, job.name);
+    const decision = decideBranch(theirs, job.base, ours.chain, o.force);
+    if (decision.action === 'diverged') {
+      return failJob(
+        job,
+        o,
+        'branch-diverged',
+        `Branch ${job.branch} on ${remote} holds commits scion did not write (head ${short(remoteSha)}); look at them (\`git fetch ${remote} ${job.branch}\`), merge or delete that branch, or rerun with --force to overwrite it.`,
+      );
+    }
+    if (decision.action === 'unchanged') {
+      // Same base, trees and messages (a rerun elsewhere, by another identity or at another time):
+      // replacing it would only churn the pull request.
+      await setTrackingRef(repo, remote, job.branch, remoteSha);
+      return onRemote(remoteSha);
+    }
+  }
+
+  const pushed = await pushCommit(repo, o.target.access, { remote, branch: job.branch, sha: local, expectedOld: remoteSha });
+  if (!pushed.ok) {
+    if (pushed.error.reason === 'moved') {
+      return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`);
+    }
+    return failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, pushed.error, 'push'));
+  }
+  o.say(`pushed ${job.branch} to ${remote} at ${short(local)} (${remoteSha === null ? 'new branch' : `replaced ${short(remoteSha)}`})`);
+  return { ...job, pushed: { remote, ref, sha: local, previous: remoteSha, sent: true } };
+}
+
+/** The scion commits of this recipe and job from `sha` down, bottom first (the runner's rule). */
+async function chainFrom(repo: Repo, sha: string, recipe: string, job: string): Promise<BranchState> {
+  const chain: ChainCommit[] = [];
+  let cur: string | null = sha;
+  while (cur !== null && chain.length < MAX_CHAIN) {
+    let c;
+    try {
+      c = await readCommit(repo, cur);
+    } catch (e) {
+      // A parent outside a shallow clone: the chain ends here.
+      if (e instanceof GitError) break;
+      throw e;
+    }
+    if (c.parents.length !== 1 || !isScionCommitOf(c.message, recipe, job)) break;
+    chain.unshift({ sha: cur, tree: c.tree, message: c.message, parent: c.parents[0] ?? null });
+    cur = c.parents[0] ?? null;
+  }
+  return { head: sha, chain };
+}
+
+async function hasCommit(repo: Repo, sha: string): Promise<boolean> {
+  try {
+    await readCommit(repo, sha);
+    return true;
+  } catch (e) {
+    if (e instanceof GitError) return false;
+    throw e;
+  }
+}
+
+function failJob(job: JobReport, o: PushOptions, kind: ErrorKind, message: string): JobReport {
+  return { ...job, status: 'failed', errors: [...job.errors, { step: o.stepOf(job), file: null, kind, message }] };
+}
+
+/** One sentence: what failed, what the server said, what to do. */
+function transportMessage(branch: string, target: PushTarget, e: TransportFailure, verb: 'push' | 'fetch'): string {
+  const what = `Could not ${verb} ${branch} ${verb === 'push' ? 'to' : 'from'} ${target.name} (${target.shown})`;
+  const hasToken = target.access.token !== null;
+  switch (e.reason) {
+    case 'auth':
+      return hasToken
+        ? `${what}: the server refused the token (${e.detail}); set GITHUB_TOKEN or GIT_TOKEN to a token allowed to push there.`
+        : `${what}: the server asks for credentials (${e.detail}); set GITHUB_TOKEN or GIT_TOKEN to a token allowed to push there.`;
+    case 'unreachable':
+      return `${what}: the server cannot be reached (${e.detail}); check the network and remote.${target.name}.url.`;
+    case 'rejected':
+      return `${what}: the server refused the update (${e.detail}); check the branch's protection rules and the token's permissions.`;
+    default:
+      return `${what}: ${e.detail}; check that remote.${target.name}.url is a git repository served over HTTP(S).`;
+  }
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 12);
+}

@@ -1,0 +1,207 @@
+// Talking to a remote over smart HTTP(S) with isomorphic-git: list its branches, fetch one branch's
+// commits, push one commit as a compare-and-swap. Facts come back as values (`TransportResult`);
+// deciding whether a push is safe and wording the error for the user is the caller's job.
+//
+// isomorphic-git cannot follow a linked worktree's `commondir` with a plain fs, so every call runs
+// on the common .git dir, where refs, objects and config live. Objects written by scion (loose) and
+// by native git (packs after `git gc`) are both read by isomorphic-git from there.
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { configValue } from './config.js';
+import { readRef, readLooseRef, refPath } from './refs.js';
+import { repoState, type Repo } from './repo.js';
+import { updateRef } from './update-ref.js';
+
+/** How to reach a remote: its URL and the credentials to offer. */
+export interface RemoteAccess {
+  /** The http(s) URL; may carry `user:password@`, which is then sent as Basic auth. */
+  readonly url: string;
+  /** Offered as Basic auth (`x-access-token` / token) when the server asks for credentials. */
+  readonly token: string | null;
+  /** Sent with every request (git's `http.<url>.extraHeader`, e.g. the one actions/checkout stores). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
+export interface TransportFailure {
+  readonly reason: 'auth' | 'unreachable' | 'rejected' | 'moved' | 'protocol';
+  /** HTTP status when there was one. */
+  readonly status: number | null;
+  /** What the server or the network said, for the user's message (never holds the token). */
+  readonly detail: string;
+}
+
+export type TransportResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: TransportFailure };
+
+export interface PushCommitOptions {
+  /** The remote's name, for the remote-tracking ref refs/remotes/<remote>/<branch>. */
+  readonly remote: string;
+  readonly branch: string;
+  /** The commit the remote branch should hold. */
+  readonly sha: string;
+  /** The value the remote branch must hold for the push to go ahead (null: it must not exist). */
+  readonly expectedOld: string | null;
+}
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+/**
+ * The URL a push to `remote` goes to: `remote.<name>.pushurl`, else `remote.<name>.url` (git's
+ * order); null when the remote is not configured. `insteadOf` rewrites are not applied.
+ */
+export function remoteUrl(repo: Repo, remote: string): string | null {
+  const config = repoState(repo).config;
+  for (const key of ['pushurl', 'url']) {
+    const v = configValue(config, `remote.${remote}`, key);
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return null;
+}
+
+/**
+ * git's `http.extraHeader` values that apply to `url` (`[http]` and `[http "<prefix>"]` sections
+ * whose prefix the URL starts with), as a header map. actions/checkout stores the job's token
+ * this way, so a push from a workflow step works without passing a token again.
+ */
+export function configuredHeaders(repo: Repo, url: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of repoState(repo).config) {
+    if (e.key !== 'extraheader' || typeof e.value !== 'string') continue;
+    const scope = e.section === 'http' ? '' : e.section.startsWith('http.') ? e.section.slice(5) : null;
+    if (scope === null || !url.startsWith(scope)) continue;
+    const colon = e.value.indexOf(':');
+    // An empty value resets the list in git; a value without a colon is not a header.
+    if (e.value === '') for (const k of Object.keys(out)) delete out[k];
+    else if (colon > 0) out[e.value.slice(0, colon).trim()] = e.value.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+/** The branch `refs/remotes/<remote>/HEAD` points at (the remote's default branch as last fetched). */
+export function remoteHeadBranch(repo: Repo, remote: string): string | null {
+  const head = readLooseRef(refPath(repo, `refs/remotes/${remote}/HEAD`));
+  if (head === null || !('symbolic' in head)) return null;
+  const prefix = `refs/remotes/${remote}/`;
+  return head.symbolic.startsWith(prefix) ? head.symbolic.slice(prefix.length) : null;
+}
+
+/** The remote's branches (short name → oid), as its receive-pack advertises them to a pusher. */
+export async function listRemoteBranches(access: RemoteAccess): Promise<TransportResult<Map<string, string>>> {
+  try {
+    const refs = await git.listServerRefs({
+      http,
+      url: access.url,
+      forPush: true,
+      protocolVersion: 1,
+      prefix: 'refs/heads/',
+      ...auth(access),
+    });
+    const out = new Map<string, string>();
+    for (const r of refs) if (r.ref.startsWith('refs/heads/')) out.set(r.ref.slice('refs/heads/'.length), r.oid);
+    return { ok: true, value: out };
+  } catch (e) {
+    return { ok: false, error: transportFailure(e) };
+  }
+}
+
+/**
+ * Fetches `branch` into the repository's object store, so its commits can be read before deciding
+ * whether to overwrite it. Also moves refs/remotes/<remote>/<branch>, as `git fetch` would.
+ */
+export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string): Promise<TransportResult<void>> {
+  try {
+    await git.fetch({
+      fs,
+      http,
+      gitdir: repo.commonDir,
+      url: access.url,
+      remote,
+      ref: branch,
+      remoteRef: branch,
+      singleBranch: true,
+      tags: false,
+      ...auth(access),
+    });
+    return { ok: true, value: undefined };
+  } catch (e) {
+    return { ok: false, error: transportFailure(e) };
+  }
+}
+
+/**
+ * Sets the remote's `branch` to `sha` if, and only if, it holds `expectedOld`: force-with-lease.
+ * The lease is checked against the value the server advertises for this very push, and git's
+ * receive-pack applies the update as a compare-and-swap from that value, so a push that lands in
+ * between is never overwritten (it fails with reason `moved` or `rejected`). On success the
+ * remote-tracking ref refs/remotes/<remote>/<branch> holds `sha`.
+ */
+export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommitOptions): Promise<TransportResult<void>> {
+  let advertised: string | null = null;
+  try {
+    await git.push({
+      fs,
+      http,
+      gitdir: repo.commonDir,
+      url: access.url,
+      remote: o.remote,
+      ref: o.sha,
+      remoteRef: `refs/heads/${o.branch}`,
+      // Our branch may have been rewritten (base moved); the lease below replaces git's
+      // fast-forward rule.
+      force: true,
+      onPrePush: ({ remoteRef }) => {
+        advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
+        return advertised === o.expectedOld;
+      },
+      ...auth(access),
+    });
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'UserCanceledError' && advertised !== o.expectedOld) {
+      return { ok: false, error: { reason: 'moved', status: null, detail: advertised ?? 'no such branch' } };
+    }
+    return { ok: false, error: transportFailure(e) };
+  }
+  await setTrackingRef(repo, o.remote, o.branch, o.sha);
+  return { ok: true, value: undefined };
+}
+
+/**
+ * Points refs/remotes/<remote>/<branch> at `sha` under git's lock protocol. isomorphic-git writes
+ * this ref itself after a successful push; this makes sure of it (and records what scion saw when
+ * nothing had to be pushed).
+ */
+export async function setTrackingRef(repo: Repo, remote: string, branch: string, sha: string): Promise<void> {
+  const ref = `refs/remotes/${remote}/${branch}`;
+  const current = await readRef(repo, ref);
+  if (current !== sha) await updateRef(repo, ref, sha, current);
+}
+
+function auth(access: RemoteAccess) {
+  const token = access.token;
+  return {
+    // A fresh object per call: isomorphic-git adds its Authorization header to the one it is given.
+    headers: { ...(access.headers ?? {}) },
+    ...(token ? { onAuth: () => ({ username: 'x-access-token', password: token }) } : {}),
+  };
+}
+
+/** isomorphic-git's and Node's errors → what happened, in words a user can act on. */
+function transportFailure(e: unknown): TransportFailure {
+  const err = e as { code?: unknown; message?: unknown; data?: Record<string, unknown> };
+  const code = typeof err.code === 'string' ? err.code : '';
+  const message = typeof err.message === 'string' ? err.message : String(e);
+  if (code === 'HttpError') {
+    const status = Number(err.data?.['statusCode']);
+    const reason = status === 401 || status === 403 ? 'auth' : 'protocol';
+    return { reason, status: Number.isFinite(status) ? status : null, detail: `HTTP ${status} ${String(err.data?.['statusMessage'] ?? '')}`.trim() };
+  }
+  if (code === 'GitPushError') {
+    const detail = String(err.data?.['prettyDetails'] ?? message).replace(/\s*\n\s*-?\s*/g, ' ').trim();
+    return { reason: 'rejected', status: null, detail };
+  }
+  if (code === 'SmartHttpError') return { reason: 'protocol', status: null, detail: 'the server did not answer as a git smart-HTTP server' };
+  // Node's network errors (ECONNREFUSED, ENOTFOUND, ECONNRESET, …) carry a string errno code.
+  if (/^E[A-Z]+$/.test(code)) return { reason: 'unreachable', status: null, detail: message };
+  return { reason: 'protocol', status: null, detail: message };
+}

@@ -1,0 +1,181 @@
+// `scion pr` and `run --pr`: branches pushed to a git server on 127.0.0.1, pull requests opened
+// against a fake GitHub API on 127.0.0.1 that records every request.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/types.js';
+import { pullRequestsFor } from '../../src/github/prs-from-report.js';
+import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import { scion } from '../support/cli.js';
+import { recipeFile } from '../support/recipe-file.js';
+import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { makeRemote, type Clone } from '../push/setup.js';
+
+const RECIPE = recipeFile(
+  'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
+    '  - { name: c, files: { include: ["c.txt"] } }\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n',
+);
+const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n', 'c.txt': 'nothing to change\n' };
+
+let server: GitServer;
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Setup {
+  work: Clone;
+  github: FakeGitHub;
+  env: Record<string, string>;
+  owner: string;
+  repo: string;
+}
+
+async function setup(): Promise<Setup> {
+  const remote = await makeRemote(server, FILES, cleanups);
+  const work = await remote.clone();
+  const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
+  const github = await startFakeGitHub(owner, repo);
+  cleanups.push(() => github.close());
+  const env = { GITHUB_TOKEN: server.token, GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url };
+  return { work, github, env, owner, repo };
+}
+
+async function pushRun(s: Setup): Promise<RunReport> {
+  const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+  expect(res.code).toBe(0);
+  return JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
+}
+
+const creates = (g: FakeGitHub) => g.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pulls'));
+
+describe('scion pr', () => {
+  it('creates one pull request per pushed branch, then updates them on the next call', async () => {
+    const s = await setup();
+    const report = await pushRun(s);
+    expect(report.jobs.map((j) => [j.name, j.status, j.pushed?.sent ?? null])).toEqual([
+      ['a', 'changed', true],
+      ['b', 'changed', true],
+      ['c', 'empty', null],
+    ]);
+
+    const first = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const posted = creates(s.github);
+    expect(posted.map((r) => r.body)).toEqual(
+      pullRequestsFor(report).map((spec) => ({ title: spec.title, head: spec.branch, base: 'main', body: spec.body })),
+    );
+    expect(posted.map((r) => (r.body as { head: string }).head)).toEqual(['scion/two/a', 'scion/two/b']);
+    expect((posted[0]!.body as { body: string }).body).toContain('a.txt');
+    expect(posted[0]!.headers.authorization).toBe(`Bearer ${server.token}`);
+    const url = (n: number) => `https://github.example/${s.owner}/${s.repo}/pull/${n}`;
+    expect(first.stdout).toBe(`created pull request #100 for scion/two/a: ${url(100)}\ncreated pull request #101 for scion/two/b: ${url(101)}\n`);
+
+    const second = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(second.code).toBe(0);
+    expect(creates(s.github)).toHaveLength(2);
+    expect(s.github.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([
+      `/repos/${s.owner}/${s.repo}/pulls/100`,
+      `/repos/${s.owner}/${s.repo}/pulls/101`,
+    ]);
+    expect(second.stdout).toBe(`updated pull request #100 for scion/two/a: ${url(100)}\nupdated pull request #101 for scion/two/b: ${url(101)}\n`);
+    expect(s.github.pulls.map((p) => p.state)).toEqual(['open', 'open']);
+  });
+
+  it('passes --draft and every --label', async () => {
+    const s = await setup();
+    await pushRun(s);
+    const res = await scion(['pr', '--report', 'r.json', '--draft', '--label', 'codemod', '--label', 'scion'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(0);
+    expect(creates(s.github).map((r) => (r.body as { draft?: boolean }).draft)).toEqual([true, true]);
+    expect(s.github.pulls.map((p) => [p.draft, p.labels])).toEqual([
+      [true, ['codemod', 'scion']],
+      [true, ['codemod', 'scion']],
+    ]);
+  });
+
+  it('a missing token is bad usage (exit 2) naming GITHUB_TOKEN, and nothing is sent', async () => {
+    const s = await setup();
+    await pushRun(s);
+    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: { ...s.env, GITHUB_TOKEN: undefined } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('set GITHUB_TOKEN');
+    expect(s.github.requests).toEqual([]);
+  });
+
+  it("merges into --base, else the remote's default branch (asking GitHub when the clone does not know it)", async () => {
+    const s = await setup();
+    await pushRun(s);
+    s.work.git('symbolic-ref', '--delete', 'refs/remotes/origin/HEAD');
+    s.github.intercept = (r) => (r.method === 'GET' && r.path === `/repos/${s.owner}/${s.repo}` ? { status: 200, body: { default_branch: 'trunk' } } : undefined);
+    expect((await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
+    expect(creates(s.github).map((r) => (r.body as { base: string }).base)).toEqual(['trunk', 'trunk']);
+
+    s.github.pulls.forEach((p) => (p.state = 'closed'));
+    const before = s.github.requests.length;
+    expect((await scion(['pr', '--report', 'r.json', '--base', 'release'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
+    const later = s.github.requests.slice(before);
+    expect(later.some((r) => r.path === `/repos/${s.owner}/${s.repo}`)).toBe(false);
+    expect(later.filter((r) => r.method === 'POST' && r.path.endsWith('/pulls')).map((r) => (r.body as { base: string }).base)).toEqual(['release', 'release']);
+  });
+
+  it("prints GitHub's error as is and exits 1, keeping the pull requests already made", async () => {
+    const s = await setup();
+    await pushRun(s);
+    let posts = 0;
+    s.github.intercept = (r) =>
+      r.method === 'POST' && r.path.endsWith('/pulls') && ++posts === 2 ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined;
+    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('created pull request #100 for scion/two/a');
+    expect(res.stderr).toBe(
+      'scion: GitHub refused the request while creating the pull request for scion/two/b into main (403 Resource not accessible by integration); ' +
+        'give the token pull-request write permission (in Actions: `permissions: pull-requests: write`, and allow GitHub Actions to create pull requests in the repository settings).\n',
+    );
+  });
+
+  it('takes the changed branches of a report written without --push as pushed, and says so', async () => {
+    const s = await setup();
+    const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--report', 'plain.json'], { cwd: s.work.dir, env: s.env });
+    expect(run.code).toBe(0);
+    const res = await scion(['pr', '--report', 'plain.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('plain.json records no push');
+    expect(creates(s.github)).toHaveLength(2);
+  });
+
+  it('opens nothing for a report without changed branches', async () => {
+    const s = await setup();
+    const none = recipeFile('name: none\nsteps:\n  - replace: { old_string: "v9", new_string: "v10", replace_all: true }\n');
+    const run = await scion(['run', none, '--repo', s.work.dir, '--push', '--report', 'none.json'], { cwd: s.work.dir, env: s.env });
+    expect(run.code).toBe(0);
+    const res = await scion(['pr', '--report', 'none.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('none.json lists no pushed branch: no pull request to open.\n');
+    expect(s.github.requests).toEqual([]);
+  });
+});
+
+describe('run --push --pr', () => {
+  it('pushes, opens the pull requests and records them in the report', async () => {
+    const s = await setup();
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--label', 'codemod', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.stderr).not.toMatch(/error|records no push/);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\ncreated pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /);
+    const report = JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
+    expect(report.jobs.map((j) => j.pullRequest?.number ?? null)).toEqual([100, 101, null]);
+    expect(report.jobs[0]!.pullRequest).toEqual({ number: 100, url: `https://github.example/${s.owner}/${s.repo}/pull/100`, action: 'created' });
+    expect(s.github.pulls.map((p) => [p.head, p.labels])).toEqual([
+      ['scion/two/a', ['codemod']],
+      ['scion/two/b', ['codemod']],
+    ]);
+  });
+});

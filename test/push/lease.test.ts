@@ -1,0 +1,54 @@
+// The git layer's pushCommit is a compare-and-swap: it sends nothing when the remote branch does
+// not hold the value the caller checked, and native git on the remote confirms nothing moved.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess } from '../../src/git/index.js';
+import { recipeFile } from '../support/recipe-file.js';
+import { startGitServer, type GitServer } from './git-http-server.js';
+import { makeRemote, runJson } from './setup.js';
+
+const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');
+
+let server: GitServer;
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+describe('pushCommit', () => {
+  it('pushes only over the value the caller expects', async () => {
+    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
+    const work = await remote.clone();
+    await runJson(server, work.dir, RECIPE, []);
+    const head = work.git('rev-parse', 'scion/bump');
+    const base = work.git('rev-parse', 'main');
+    const repo = await openRepo(work.dir);
+    cleanups.push(async () => closeRepo(repo));
+    const access: RemoteAccess = { url: remote.url, token: server.token };
+
+    // Expecting the branch to exist when it does not: nothing is sent.
+    const early = await pushCommit(repo, access, { remote: 'origin', branch: 'scion/bump', sha: head, expectedOld: base });
+    expect(early).toEqual({ ok: false, error: { reason: 'moved', status: null, detail: 'no such branch' } });
+    expect(remote.git('branch', '--list', 'scion/*')).toBe('');
+
+    const created = await pushCommit(repo, access, { remote: 'origin', branch: 'scion/bump', sha: head, expectedOld: null });
+    expect(created.ok).toBe(true);
+    expect(remote.git('rev-parse', 'scion/bump')).toBe(head);
+
+    // Expecting it absent (or at another commit) once it exists: refused, the remote keeps its value.
+    const again = await pushCommit(repo, access, { remote: 'origin', branch: 'scion/bump', sha: base, expectedOld: null });
+    expect(again).toEqual({ ok: false, error: { reason: 'moved', status: null, detail: head } });
+    expect(remote.git('rev-parse', 'scion/bump')).toBe(head);
+
+    const listed = await listRemoteBranches(access);
+    expect(listed.ok && Object.fromEntries(listed.value)).toEqual({ main: base, 'scion/bump': head });
+
+    const denied = await listRemoteBranches({ url: remote.url, token: 'nope' });
+    expect(denied).toEqual({ ok: false, error: { reason: 'auth', status: 401, detail: expect.stringContaining('HTTP 401') } });
+  });
+});

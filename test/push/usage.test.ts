@@ -1,0 +1,84 @@
+// Where a push goes (remote URL, credentials), and the flag mistakes that stop a run before it starts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeRepo, openRepo } from '../../src/git/index.js';
+import { resolvePushTarget } from '../../src/cli/push.js';
+import { UsageError } from '../../src/errors.js';
+import { scion } from '../support/cli.js';
+import { gitRepo, type TestRepo } from '../support/git-repo.js';
+import { recipeFile } from '../support/recipe-file.js';
+
+const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function repoWith(...config: [string, string][]): Promise<TestRepo> {
+  const r = await gitRepo({ 'a.txt': 'v1\n' });
+  cleanups.push(r.cleanup);
+  for (const [k, v] of config) r.git('config', '--add', k, v);
+  return r;
+}
+
+async function target(r: TestRepo, name: string, env: Record<string, string> = {}) {
+  const repo = await openRepo(r.dir);
+  try {
+    return resolvePushTarget(repo, name, env);
+  } finally {
+    closeRepo(repo);
+  }
+}
+
+describe('the push target', () => {
+  it('prefers pushurl, hides credentials, and takes the token from GITHUB_TOKEN or GIT_TOKEN', async () => {
+    const r = await repoWith(['remote.origin.url', 'https://example.com/a/b.git'], ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git']);
+    const t = await target(r, 'origin', { GIT_TOKEN: 'tok' });
+    expect(t.access.url).toBe('https://me:secret@push.example.com/a/b.git');
+    expect(t.shown).toBe('https://push.example.com/a/b.git');
+    expect(t.access.token).toBe('tok');
+    expect((await target(r, 'origin', { GITHUB_TOKEN: 'gh', GIT_TOKEN: 'tok' })).access.token).toBe('gh');
+  });
+
+  it('turns an SSH URL of a GitHub repository into its https URL', async () => {
+    const r = await repoWith(['remote.origin.url', 'git@github.com:acme/widgets.git'], ['remote.ghe.url', 'ssh://git@ghe.corp.example/acme/widgets.git']);
+    expect((await target(r, 'origin')).access.url).toBe('https://github.com/acme/widgets.git');
+    expect((await target(r, 'ghe', { GITHUB_SERVER_URL: 'https://ghe.corp.example/' })).access.url).toBe('https://ghe.corp.example/acme/widgets.git');
+  });
+
+  it('reads http.extraHeader only when no token is given', async () => {
+    const r = await repoWith(['remote.origin.url', 'https://github.com/acme/widgets'], ['http.https://github.com/.extraheader', 'AUTHORIZATION: basic abc'], ['http.https://other.example/.extraheader', 'X-Other: 1']);
+    expect((await target(r, 'origin')).access.headers).toEqual({ AUTHORIZATION: 'basic abc' });
+    expect((await target(r, 'origin', { GITHUB_TOKEN: 't' })).access.headers).toEqual({});
+  });
+
+  it('refuses a missing remote and a URL it cannot push to', async () => {
+    const r = await repoWith(['remote.lab.url', 'git@gitlab.example:acme/widgets.git']);
+    await expect(target(r, 'origin')).rejects.toThrow(UsageError);
+    await expect(target(r, 'origin')).rejects.toThrow('no remote "origin"');
+    await expect(target(r, 'lab')).rejects.toThrow('scion pushes over HTTP(S) only');
+  });
+});
+
+describe('push flags', () => {
+  it.each([
+    [['--push-failed'], '--push-failed only says which branches --push pushes'],
+    [['--pr'], '--pr opens pull requests for the branches --push pushed'],
+    [['--push', '--dry-run'], '--push cannot go with plan or --dry-run'],
+    [['--push', 'upstream'], 'no remote "upstream"'],
+    [['--push=origin', '--pr'], 'No GitHub token: set GITHUB_TOKEN'],
+  ])('%j is bad usage: exit 2, nothing run', async (flags, message) => {
+    const r = await repoWith(['remote.origin.url', 'https://github.com/acme/widgets.git']);
+    const res = await scion(['run', RECIPE, '--repo', r.dir, ...flags], { cwd: r.dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+    expect(r.git('branch', '--list', 'scion/*')).toBe('');
+  });
+
+  it('plan refuses it too', async () => {
+    const r = await repoWith(['remote.origin.url', 'https://github.com/acme/widgets.git']);
+    const res = await scion(['plan', RECIPE, '--repo', r.dir, '--push'], { cwd: r.dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--push cannot go with plan or --dry-run');
+  });
+});
