@@ -10,6 +10,7 @@ import {
   listRemoteBranches,
   pushCommit,
   readCommit,
+  readRef,
   remoteUrl,
   setTrackingRef,
   type RemoteAccess,
@@ -91,6 +92,7 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
 
   // One listing for the whole run; each push re-checks its own branch against the server.
   const listed = await listRemoteBranches(o.target.access);
+  const held = listed.ok ? await remoteHolds(repo, o.target.name, listed.value) : new Set<string>();
   const jobs: JobReport[] = [];
   let alreadyThere = 0;
   for (const job of report.jobs) {
@@ -99,7 +101,7 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
     } else if (!listed.ok) {
       jobs.push(failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, listed.error, 'push')));
     } else {
-      const done = await pushJob(repo, job, listed.value.get(job.branch) ?? null, o);
+      const done = await pushJob(repo, job, listed.value.get(job.branch) ?? null, held, o);
       if (done.pushed) {
         listed.value.set(job.branch, done.pushed.sha);
         if (!done.pushed.sent && job.status === 'changed') alreadyThere++;
@@ -113,7 +115,20 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
   return { ...report, jobs };
 }
 
-async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, o: PushOptions): Promise<JobReport> {
+/**
+ * Commits the remote holds: what its branches point at now, and what scion last saw them point at
+ * (the remote-tracking refs). Used only to keep objects out of a pack; a wrong guess costs a retry.
+ */
+async function remoteHolds(repo: Repo, remote: string, listed: ReadonlyMap<string, string>): Promise<ReadonlySet<string>> {
+  const held = new Set(listed.values());
+  for (const branch of listed.keys()) {
+    const seen = await readRef(repo, `refs/remotes/${remote}/${branch}`);
+    if (seen !== null) held.add(seen);
+  }
+  return held;
+}
+
+async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, held: ReadonlySet<string>, o: PushOptions): Promise<JobReport> {
   const { name: remote } = o.target;
   const local = job.head as string;
   const ref = `refs/heads/${job.branch}`;
@@ -151,7 +166,13 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, o: 
     }
   }
 
-  const pushed = await pushCommit(repo, o.target.access, { remote, branch: job.branch, sha: local, expectedOld: remoteSha });
+  const pushed = await pushCommit(repo, o.target.access, {
+    remote,
+    branch: job.branch,
+    sha: local,
+    expectedOld: remoteSha,
+    remoteHas: held.has(job.base) ? job.base : null,
+  });
   if (!pushed.ok) {
     if (pushed.error.reason === 'moved') {
       return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`);

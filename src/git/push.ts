@@ -6,6 +6,7 @@
 // on the common .git dir, where refs, objects and config live. Objects written by scion (loose) and
 // by native git (packs after `git gc`) are both read by isomorphic-git from there.
 import fs from 'node:fs';
+import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { configValue } from './config.js';
@@ -42,6 +43,11 @@ export interface PushCommitOptions {
   readonly sha: string;
   /** The value the remote branch must hold for the push to go ahead (null: it must not exist). */
   readonly expectedOld: string | null;
+  /**
+   * A commit the remote holds (the job's base): the objects of its tree are left out of the pack.
+   * If the remote turns out to lack them, the push is retried with a full pack.
+   */
+  readonly remoteHas?: string | null;
 }
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -137,10 +143,20 @@ export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: stri
  * remote-tracking ref refs/remotes/<remote>/<branch> holds `sha`.
  */
 export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommitOptions): Promise<TransportResult<void>> {
+  const skip = o.remoteHas ?? null;
+  let result = await pushOnce(repo, access, o, skip);
+  // A wrong guess about what the remote holds only makes receive-pack refuse the pack (its
+  // connectivity check): send everything instead.
+  if (!result.ok && result.error.reason === 'rejected' && skip !== null) result = await pushOnce(repo, access, o, null);
+  if (result.ok) await setTrackingRef(repo, o.remote, o.branch, o.sha);
+  return result;
+}
+
+async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, skip: string | null): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
     await git.push({
-      fs,
+      fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
       http,
       gitdir: repo.commonDir,
       url: access.url,
@@ -162,8 +178,27 @@ export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommit
     }
     return { ok: false, error: transportFailure(e) };
   }
-  await setTrackingRef(repo, o.remote, o.branch, o.sha);
   return { ok: true, value: undefined };
+}
+
+/**
+ * isomorphic-git leaves out of a push's pack only what refs/remotes/<remote>/HEAD holds (and, when
+ * the remote branch exists, what the merge base holds). Without that ref (actions/checkout does not
+ * write it) the pack of a new branch carries every object of its tree: on a 3,000-file, 15 MB
+ * repository, 4.8 s and the whole repository uploaded, against 0.4 s with it. This fs shows
+ * isomorphic-git that ref as `oid`, a commit the remote holds, without writing anything.
+ */
+function fsWithRemoteHead(gitdir: string, remote: string, oid: string) {
+  const headFile = resolve(join(gitdir, 'refs', 'remotes', remote, 'HEAD'));
+  const readFile = (file: unknown, options?: unknown): Promise<string | Buffer> => {
+    if (typeof file === 'string' && resolve(file) === headFile) {
+      const text = `${oid}\n`;
+      const encoded = typeof options === 'string' || (typeof options === 'object' && options !== null && 'encoding' in options && options.encoding);
+      return Promise.resolve(encoded ? text : Buffer.from(text));
+    }
+    return (fs.promises.readFile as (f: unknown, o?: unknown) => Promise<string | Buffer>)(file, options);
+  };
+  return { promises: { ...fs.promises, readFile } };
 }
 
 /**

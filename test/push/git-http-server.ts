@@ -14,6 +14,8 @@ export interface ServedRequest {
   readonly path: string;
   readonly service: string | null;
   readonly status: number;
+  /** Bytes of the request body. */
+  readonly bytes: number;
 }
 
 export interface GitServer {
@@ -38,7 +40,9 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const service = u.searchParams.get('service') ?? (/\/(git-[a-z-]+)$/.exec(u.pathname)?.[1] ?? null);
-    const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status });
+    let bytes = 0;
+    req.on('data', (c: Buffer) => (bytes += c.length));
+    const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes });
     // The scheme is case-insensitive (actions/checkout writes "basic").
     const given = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (`Basic ${given}` !== expected) {

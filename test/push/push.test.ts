@@ -1,5 +1,6 @@
 // `run --push` against a real git smart-HTTP server on 127.0.0.1, judged by native git on the
 // remote: what lands there, what never gets overwritten, and how failures read.
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,41 @@ describe('run --push', () => {
     expect(a!.errors[0]!.message).toMatch(/Could not push scion\/two\/a to origin \(http:\/\/127\.0\.0\.1:9\/acme\/nowhere\.git\): the server cannot be reached \(.*ECONNREFUSED/);
     expect(b!.status).toBe('empty');
     expect(b!.errors).toEqual([]);
+  });
+
+  it("sends only the new objects of a new branch, even without refs/remotes/origin/HEAD", async () => {
+    // 40 files of 4 KB of hex: a pack holding them all is over 80 KB, one of them about 2 KB.
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.txt`, `file ${i} v1\n${randomBytes(2048).toString('hex')}\n`]));
+    const remote = await makeRemote(server, many, cleanups);
+    const work = await remote.clone();
+    work.git('symbolic-ref', '--delete', 'refs/remotes/origin/HEAD');
+    const one = recipeFile('name: one\nsteps:\n  - replace: { old_string: "file 7 v1", new_string: "file 7 v2" }\n');
+    const before = server.requests.length;
+    const res = await runJson(server, work.dir, one, ['--push']);
+    expect(res.code).toBe(0);
+    // One commit, one tree, one blob: not the 40 blobs of the base.
+    const sent = server.requests.slice(before).filter((r) => r.method === 'POST' && r.service === 'git-receive-pack');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.bytes).toBeGreaterThan(2000);
+    expect(sent[0]!.bytes).toBeLessThan(12_000);
+    expect(remote.git('show', 'scion/one:f7.txt')).toMatch(/^file 7 v2\n/);
+    remote.git('fsck', '--strict', '--no-dangling');
+  });
+
+  it('sends a full pack when the remote lacks a base scion believed it had', async () => {
+    const remote = await makeRemote(server, FILES, cleanups);
+    const work = await remote.clone();
+    writeFileSync(join(work.dir, 'c.txt'), 'local v1\n');
+    work.git('add', 'c.txt');
+    work.git('commit', '-qm', 'never pushed');
+    // A stale remote-tracking ref claims the remote holds this local commit.
+    work.git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    const before = server.requests.length;
+    const res = await runJson(server, work.dir, RECIPE, ['--push']);
+    expect(res.code).toBe(0);
+    expect(pushesSince(server, before)).toBe(2);
+    expect(remote.git('rev-parse', 'scion/bump^')).toBe(work.git('rev-parse', 'HEAD'));
+    remote.git('fsck', '--strict', '--no-dangling');
   });
 
   it('pushes objects and refs that native git gc packed', async () => {
