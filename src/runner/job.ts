@@ -1,10 +1,11 @@
 // One job, start to end: workspace, steps in order, verify, commits per group, the branch ref.
 // Planning (what would be committed) is separate from writing; a dry run skips the writer.
 import { failure } from '../errors.js';
-import { setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
+import { branchCheckedOut, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
 import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { Changes } from '../workspace/types.js';
 import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, Usage } from '../report/types.js';
+import { sumUsage } from '../report/summary-data.js';
 import { decideBranch, readBranchState } from './branch.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
@@ -60,7 +61,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       noCache: options.noCache ?? false,
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
       addUsage: (u) => {
-        usage = addUsage(usage, u);
+        usage = sumUsage([usage, u]);
       },
     });
 
@@ -107,6 +108,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const trees = built.commits;
       const ref = `refs/heads/${job.branch}`;
       const state = await readBranchState(repo, ref, recipe.name, job.name);
+      let holder: string | null = null;
       const decision = decideBranch(state, input.base, trees, options.force ?? false);
       outcome = decision.action === 'unchanged' ? 'unchanged' : 'changed';
       oids = built.oids;
@@ -116,6 +118,10 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       } else if (decision.action === 'unchanged') {
         head = decision.head;
         commits = decision.chain.map((c, i) => ({ sha: c.sha, group: plan[i]!.group, message: c.message, files: plan[i]!.files }));
+      } else if (!dryRun && (holder = await branchCheckedOut(repo, ref)) !== null && holder !== made.worktree?.path) {
+        // Moving a branch someone has checked out would leave their checkout out of step with it.
+        reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }));
+        commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
       } else if (dryRun) {
         commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
       } else {
@@ -172,15 +178,3 @@ function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes, oid
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function addUsage(a: Usage, b: Usage): Usage {
-  const sum = (x?: number, y?: number) => (x ?? 0) + (y ?? 0);
-  const cached = [...(a.cachedFiles ?? []), ...(b.cachedFiles ?? [])];
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: sum(a.cacheReadTokens, b.cacheReadTokens),
-    cacheWriteTokens: sum(a.cacheWriteTokens, b.cacheWriteTokens),
-    costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6,
-    ...(cached.length > 0 ? { cachedFiles: cached } : {}),
-  };
-}

@@ -89,3 +89,25 @@ describe('reruns', () => {
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
   });
 });
+
+describe('a branch someone has checked out', () => {
+  it('is never moved under them', async () => {
+    const { r, run } = await setup();
+    await run();
+    const wt = `${r.dir}-review`;
+    r.git('worktree', 'add', '-q', wt, 'scion/bump');
+    cleanups.push(async () => {
+      r.git('worktree', 'remove', '--force', wt);
+    });
+    const head = r.git('rev-parse', 'scion/bump');
+    writeFileSync(join(r.dir, 'c.txt'), 'v1 again\n');
+    r.git('add', 'c.txt');
+    r.git('commit', '-qm', 'base moves');
+    const res = await run();
+    expect(res.code).toBe(1);
+    expect(res.report.jobs[0]!.errors[0]).toMatchObject({ kind: 'branch-diverged' });
+    expect(res.report.jobs[0]!.errors[0]!.message).toContain(wt);
+    expect(r.git('rev-parse', 'scion/bump')).toBe(head);
+    expect(r.git('-C', wt, 'status', '--porcelain')).toBe('');
+  });
+});
