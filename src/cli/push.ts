@@ -81,7 +81,7 @@ export function resolvePushTarget(repo: Repo, name: string, env: Readonly<Record
     url = `${server}/${gh.owner}/${gh.repo}.git`;
   }
   const token = env['GITHUB_TOKEN'] || env['GIT_TOKEN'] || null;
-  return { name, shown: shownUrl(url), access: { url, token, headers: token ? {} : configuredHeaders(repo, url) } };
+  return { name, shown: shownUrl(url), access: { url, token, headers: token ? {} : configuredHeaders(repo, url), cache: {} } };
 }
 
 /** The report with each pushed job's `pushed` set, and the jobs whose push failed turned `failed`. */

@@ -22,6 +22,8 @@ export interface RemoteAccess {
   readonly token: string | null;
   /** Sent with every request (git's `http.<url>.extraHeader`, e.g. the one actions/checkout stores). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** isomorphic-git's cache: one object shared by every call on one repository keeps its packs loaded. */
+  readonly cache?: object;
 }
 
 /** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
@@ -120,6 +122,7 @@ export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: stri
     await git.fetch({
       fs,
       http,
+      ...(access.cache ? { cache: access.cache } : {}),
       gitdir: repo.commonDir,
       url: access.url,
       remote,
@@ -158,6 +161,7 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
     await git.push({
       fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
       http,
+      ...(access.cache ? { cache: access.cache } : {}),
       gitdir: repo.commonDir,
       url: access.url,
       remote: o.remote,

@@ -178,4 +178,23 @@ describe('run --push --pr', () => {
       ['scion/two/b', ['codemod']],
     ]);
   });
+
+  it('creates on a later run the pull request a failed call left out, though nothing new is pushed', async () => {
+    const s = await setup();
+    s.github.intercept = (r) => (r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } } : undefined);
+    const first = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr'], { cwd: s.work.dir, env: s.env });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('GitHub Actions is not permitted to create or approve pull requests.');
+
+    s.github.intercept = undefined;
+    const again = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--json'], { cwd: s.work.dir, env: s.env });
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as RunReport;
+    expect(report.jobs.map((j) => [j.status, j.pushed?.sent ?? null, j.pullRequest?.action ?? null])).toEqual([
+      ['unchanged', false, 'created'],
+      ['unchanged', false, 'created'],
+      ['empty', null, null],
+    ]);
+    expect(s.github.pulls.map((p) => p.head)).toEqual(['scion/two/a', 'scion/two/b']);
+  });
 });

@@ -100,9 +100,11 @@ export function resolvePrTarget(repo: Repo, env: Readonly<Record<string, string 
 }
 
 /**
- * The pull requests a report calls for: one per branch the run pushed (changed jobs, and unchanged
- * ones whose branch had to be pushed again). A report written without --push records no push: its
- * changed branches are then taken as pushed by other means, and `note` says so.
+ * The pull requests a report calls for: one per branch --push left on the remote holding the job's
+ * change, whether this run sent it or found it there (so a pull request whose creation failed on an
+ * earlier run is created now; an open one gets its title and body again). Failed jobs get none,
+ * even with --push-failed. A report written without --push records no push: its changed branches
+ * are then taken as pushed by other means, and `note` says so.
  */
 export function pullRequestSpecs(report: RunReport, note: (s: string) => void, source = 'the report'): PullRequestSpec[] {
   const anyPushed = report.jobs.some((j) => j.pushed !== undefined);
@@ -114,8 +116,8 @@ export function pullRequestSpecs(report: RunReport, note: (s: string) => void, s
     return specs;
   }
   const jobs = report.jobs
-    .filter((j) => j.pushed !== undefined && (j.status === 'changed' || (j.status === 'unchanged' && j.pushed.sent)))
-    // pullRequestsFor describes changed jobs; an unchanged job pushed again is, to its pull request, a change.
+    .filter((j) => j.pushed !== undefined && (j.status === 'changed' || j.status === 'unchanged'))
+    // pullRequestsFor describes changed jobs; to its pull request, an unchanged job's branch is a change.
     .map((j) => ({ ...j, status: 'changed' as const }));
   return pullRequestsFor({ ...report, jobs });
 }
