@@ -98,7 +98,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         y
           .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
           .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub repository' })
-          .option('remote', { type: 'string', default: 'origin', describe: 'The remote the branches were pushed to' })
+          .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
           .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
           .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
           .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
@@ -107,7 +107,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         code = await prCmd(io, {
           report: a.report,
           repo: a.repo,
-          remote: a.remote,
+          ...(a.remote !== undefined ? { remote: a.remote } : {}),
           ...(a.base !== undefined ? { base: a.base } : {}),
           draft: a.draft,
           ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),

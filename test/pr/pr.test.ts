@@ -161,6 +161,18 @@ describe('scion pr', () => {
     expect(res.stdout).toBe('none.json lists no pushed branch: no pull request to open.\n');
     expect(s.github.requests).toEqual([]);
   });
+
+  it('talks to the remote the report says the branches went to', async () => {
+    const s = await setup();
+    s.work.git('remote', 'rename', 'origin', 'upstream');
+    s.work.git('remote', 'add', 'origin', 'https://example.invalid/not/github.git');
+    const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', 'upstream', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('pushed scion/two/a to upstream');
+    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(0);
+    expect(creates(s.github).map((r) => (r.body as { base: string }).base)).toEqual(['main', 'main']);
+  });
 });
 
 describe('run --push --pr', () => {

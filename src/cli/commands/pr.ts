@@ -15,7 +15,8 @@ import { githubHosts, shownUrl } from '../push.js';
 export interface PrFlags {
   report: string;
   repo: string;
-  remote: string;
+  /** Default: the remote the report says the branches were pushed to, else origin. */
+  remote?: string;
   base?: string;
   draft: boolean;
   label?: string | string[];
@@ -27,7 +28,7 @@ export interface PrTarget {
   readonly token: string;
   readonly owner: string;
   readonly repo: string;
-  /** The branch they merge into: --base, else the remote's default branch (resolved by basePrBranch). */
+  /** The branch they merge into: --base, else the remote's default branch (looked up when undefined). */
   readonly base: string | undefined;
 }
 
@@ -47,13 +48,14 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
   const report = parseRunReport(text, flags.report);
   const repo = await openRepo(resolve(io.cwd, flags.repo));
   try {
-    const target = resolvePrTarget(repo, io.env, flags.remote, flags.base);
+    const remote = flags.remote ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
+    const target = resolvePrTarget(repo, io.env, remote, flags.base);
     const specs = pullRequestSpecs(report, (note) => io.stderr.write(`scion: ${note}\n`), flags.report);
     if (specs.length === 0) {
       io.stdout.write(`${flags.report} lists no pushed branch: no pull request to open.\n`);
       return 0;
     }
-    const done = await openPullRequests(repo, flags.remote, target, specs, {
+    const done = await openPullRequests(repo, remote, target, specs, {
       draft: flags.draft,
       labels: labelsOf(flags.label),
       say: (line) => io.stdout.write(`${line}\n`),
