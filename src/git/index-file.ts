@@ -1,9 +1,9 @@
 // git's index file ("DIRC"), Documentation/gitformat-index.txt. Written as version 2 (what
 // `git worktree add` writes by default); read as version 2, 3 or 4. Written through index.lock with
 // O_EXCL and a rename, like git, so a concurrent git never reads half an index.
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { errnoCode, GitError } from './errors.js';
+import { writeFileLocked } from './lockfile.js';
 import { comparePaths } from './paths.js';
 
 /** The stat fields git caches per entry, each truncated to 32 bits as git stores them. */
@@ -149,30 +149,5 @@ export function readIndexFile(path: string): IndexFile | null {
 }
 
 export function writeIndexFile(path: string, entries: readonly IndexEntry[]): void {
-  const lock = `${path}.lock`;
-  let fd: number;
-  try {
-    fd = openSync(lock, 'wx', 0o666);
-  } catch (err) {
-    if (errnoCode(err) !== 'EEXIST') throw err;
-    throw new GitError('locked', `${lock} exists: a git command is running in that worktree; if none is, delete the file and try again.`, { lock });
-  }
-  try {
-    const buf = serializeIndex(entries);
-    writeSync(fd, buf, 0, buf.length);
-    closeSync(fd);
-    renameSync(lock, path);
-  } catch (err) {
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed.
-    }
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already renamed.
-    }
-    throw err;
-  }
+  writeFileLocked(path, serializeIndex(entries), 'a git command is running in that worktree');
 }

@@ -1,18 +1,18 @@
-// Replacing a small git file (HEAD) the way git does: write <file>.lock with O_EXCL, rename over.
+// Replacing a git file (HEAD, an index) the way git does: write <file>.lock with O_EXCL, rename over.
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { errnoCode, GitError } from './errors.js';
 
-export function writeFileLocked(path: string, content: string): void {
+export function writeFileLocked(path: string, content: string | Uint8Array, holder = `another git process is changing ${path}`): void {
   const lock = `${path}.lock`;
   let fd: number;
   try {
     fd = openSync(lock, 'wx', 0o666);
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') throw err;
-    throw new GitError('locked', `${lock} exists: another git process is changing ${path}; if none is running, delete the lock file and try again.`, { lock });
+    throw new GitError('locked', `${lock} exists: ${holder}; if none is running, delete the lock file and try again.`, { lock });
   }
   try {
-    const buf = Buffer.from(content, 'utf8');
+    const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     writeSync(fd, buf, 0, buf.length);
     closeSync(fd);
     renameSync(lock, path);
