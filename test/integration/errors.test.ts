@@ -1,14 +1,12 @@
 // Every error kind a recipe can reach, each as a user would meet it, and the onError rules.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 
 const FILES = {
   'src/a.ts': 'const a = 1;\nconst dup = 1;\nconst dup2 = dup;\n',

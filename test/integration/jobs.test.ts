@@ -1,14 +1,12 @@
 // Several jobs: `each` expansion, named jobs, shards, concurrency.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 
 const files = Object.fromEntries(['api', 'shared', 'web', 'zeta'].map((p) => [`packages/${p}/src/index.ts`, `export const name = 'OLD-${p}';\n`]));
 const EACH = 'name: per-package\njobs:\n  - each: "packages/*"\nsteps:\n  - replace: { old_string: "OLD-", new_string: "NEW-" }\n';

@@ -1,16 +1,14 @@
 // The rerun rules of scheduled jobs (SPEC §3), judged by native git.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 
 const RECIPE = 'name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n';
 

@@ -1,17 +1,15 @@
 // scion run end to end on real repositories, judged by native git.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { diffDigests, digestTree } from '../support/snapshot.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 async function repo(files: Parameters<typeof gitRepo>[0], opts?: Parameters<typeof gitRepo>[1]) {
   const r = await gitRepo(files, opts);
   cleanups.push(r.cleanup);

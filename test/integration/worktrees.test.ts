@@ -1,15 +1,13 @@
 // Jobs with files on disk: run steps, verify, kept worktrees, `scion worktrees`.
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 
 async function repo() {
   const r = await gitRepo({ 'src/a.ts': 'const a = 1;\n', 'src/b.ts': 'const b = 2;\n', '.gitignore': 'build/\n' });

@@ -2,7 +2,7 @@
 // against a fake GitHub API on 127.0.0.1 that records every request.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/types.js';
 import { pullRequestsFor } from '../../src/github/prs-from-report.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
@@ -10,6 +10,7 @@ import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { makeRemote, type Clone } from '../push/setup.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
 const RECIPE = recipeFile(
   'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
@@ -18,15 +19,12 @@ const RECIPE = recipeFile(
 const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n', 'c.txt': 'nothing to change\n' };
 
 let server: GitServer;
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups = cleanupAfterEach();
 beforeAll(async () => {
   server = await startGitServer();
 });
 afterAll(async () => {
   await server.close();
-});
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
 });
 
 interface Setup {

@@ -1,23 +1,21 @@
 // The git layer's pushCommit is a compare-and-swap: it sends nothing when the remote branch does
 // not hold the value the caller checked, and native git on the remote confirms nothing moved.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess } from '../../src/git/index.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { startGitServer, type GitServer } from './git-http-server.js';
 import { makeRemote, runJson } from './setup.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');
 
 let server: GitServer;
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups = cleanupAfterEach();
 beforeAll(async () => {
   server = await startGitServer();
 });
 afterAll(async () => {
   await server.close();
-});
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
 });
 
 describe('pushCommit', () => {

@@ -9,6 +9,7 @@ import type { RunReport } from '../../src/report/types.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
 import type { GitServer } from './git-http-server.js';
+import type { Cleanup } from '../support/cleanups.js';
 
 export interface Clone {
   readonly dir: string;
@@ -37,7 +38,7 @@ export interface Remote {
 
 let counter = 0;
 
-export async function makeRemote(server: GitServer, files: Record<string, RepoFile>, cleanups: (() => Promise<void>)[]): Promise<Remote> {
+export async function makeRemote(server: GitServer, files: Record<string, RepoFile>, cleanups: Cleanup[]): Promise<Remote> {
   const bare = server.bare(`acme/widgets-${++counter}.git`);
   const seed = await gitRepo(files);
   cleanups.push(seed.cleanup);

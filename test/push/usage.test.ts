@@ -1,18 +1,16 @@
 // Where a push goes (remote URL, credentials), and the flag mistakes that stop a run before it starts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeRepo, openRepo } from '../../src/git/index.js';
 import { resolvePushTarget } from '../../src/cli/push.js';
 import { UsageError } from '../../src/errors.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupAfterEach();
 
 async function repoWith(...config: [string, string][]): Promise<TestRepo> {
   const r = await gitRepo({ 'a.txt': 'v1\n' });
