@@ -5,31 +5,20 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
-import { effectiveChanges, listPaths } from './objects.js';
-import type { Changes, FileState, Workspace } from './types.js';
+import { OverlayWorkspace } from './overlay.js';
+import type { FileState, Workspace } from './types.js';
 
 export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
 
-export class DiskWorkspace implements Workspace {
-  private overlay = new Map<string, FileState | null>();
-  private sorted: string[] | null = null;
-
+export class DiskWorkspace extends OverlayWorkspace implements Workspace {
   constructor(
     readonly root: string,
     private readonly repo: Repo,
-    private readonly base: ReadonlyMap<string, TreeEntry>,
+    base: ReadonlyMap<string, TreeEntry>,
     private readonly scan: Scanner,
     private readonly release: (keep: boolean) => Promise<void>,
-  ) {}
-
-  paths(): readonly string[] {
-    if (this.sorted === null) this.sorted = listPaths(this.base, this.overlay);
-    return this.sorted;
-  }
-
-  mode(path: string): string | undefined {
-    if (this.overlay.has(path)) return this.overlay.get(path)?.mode;
-    return this.base.get(path)?.mode;
+  ) {
+    super(base);
   }
 
   async read(path: string): Promise<Uint8Array | null> {
@@ -43,26 +32,21 @@ export class DiskWorkspace implements Workspace {
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
     const mode = this.mode(path) ?? '100644';
-    if (this.mode(path) === undefined) this.sorted = null;
     await writeAtomic(join(this.root, path), bytes, mode);
-    this.overlay.set(path, { bytes, mode });
+    this.record(path, { bytes, mode });
   }
 
   async sync(): Promise<void> {
-    this.overlay = new Map(await this.scan());
-    this.sorted = null;
-  }
-
-  changes(): Changes {
-    return effectiveChanges(this.base, this.overlay);
+    this.resetOverlay(new Map(await this.scan()));
   }
 
   async revert(paths: readonly string[]): Promise<void> {
+    const next = new Map(this.overlay);
     for (const path of paths) {
       await this.put(path, await this.baseState(path));
-      this.overlay.delete(path);
+      next.delete(path);
     }
-    this.sorted = null;
+    this.resetOverlay(next);
   }
 
   async snapshot(): Promise<() => Promise<void>> {
@@ -73,8 +57,7 @@ export class DiskWorkspace implements Workspace {
       for (const path of touched) {
         await this.put(path, saved.has(path) ? saved.get(path)! : await this.baseState(path));
       }
-      this.overlay = saved;
-      this.sorted = null;
+      this.resetOverlay(saved);
     };
   }
 

@@ -2,19 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitError, hashBlob, openRepo, readBlob, writeBlob } from '../../src/git/index.js';
-import { gitEnv, gitRepo, type TestRepo } from '../support/git-repo.js';
+import { gitEnv, type TestRepo } from '../support/git-repo.js';
+import { reposAfterEach } from '../support/cleanups.js';
 
-const repos: TestRepo[] = [];
-afterEach(async () => {
-  for (const r of repos.splice(0)) await r.cleanup();
-});
-async function repo(...args: Parameters<typeof gitRepo>): Promise<TestRepo> {
-  const r = await gitRepo(...args);
-  repos.push(r);
-  return r;
-}
+const repo = reposAfterEach();
 
 /** Every blob reachable from any ref, with native git's idea of its content. */
 function allBlobs(r: TestRepo): string[] {

@@ -4,19 +4,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { openRepo, readRef, resolveCommit } from '../../src/git/index.js';
-import { gitRepo, runGit, type TestRepo } from '../support/git-repo.js';
+import { runGit, type TestRepo } from '../support/git-repo.js';
+import { reposAfterEach } from '../support/cleanups.js';
 
-const repos: TestRepo[] = [];
+const repo = reposAfterEach();
 const dirs: string[] = [];
-afterEach(async () => {
-  for (const r of repos.splice(0)) await r.cleanup();
+afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-async function repo(...args: Parameters<typeof gitRepo>): Promise<TestRepo> {
-  const r = await gitRepo(...args);
-  repos.push(r);
-  return r;
-}
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'scion-open-'));
   dirs.push(d);

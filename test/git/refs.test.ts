@@ -1,18 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitIdentity, isValidRefName, openRepo, readRef, updateRef } from '../../src/git/index.js';
-import { gitRepo, type TestRepo } from '../support/git-repo.js';
+import { type TestRepo } from '../support/git-repo.js';
+import { reposAfterEach } from '../support/cleanups.js';
 
-const repos: TestRepo[] = [];
-afterEach(async () => {
-  for (const r of repos.splice(0)) await r.cleanup();
-});
-async function repo(...args: Parameters<typeof gitRepo>): Promise<TestRepo> {
-  const r = await gitRepo(...args);
-  repos.push(r);
-  return r;
-}
+const repo = reposAfterEach();
 
 /** A repo with two commits: `first` (the initial one) and `second` on main. */
 async function twoCommits(packed = false): Promise<{ r: TestRepo; first: string; second: string }> {

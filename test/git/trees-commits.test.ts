@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   commitBytes,
   commitTree,
@@ -13,17 +13,10 @@ import {
   type DryRunObjects,
   type TreeChange,
 } from '../../src/git/index.js';
-import { gitRepo, type TestRepo } from '../support/git-repo.js';
+import { type TestRepo } from '../support/git-repo.js';
+import { reposAfterEach } from '../support/cleanups.js';
 
-const repos: TestRepo[] = [];
-afterEach(async () => {
-  for (const r of repos.splice(0)) await r.cleanup();
-});
-async function repo(...args: Parameters<typeof gitRepo>): Promise<TestRepo> {
-  const r = await gitRepo(...args);
-  repos.push(r);
-  return r;
-}
+const repo = reposAfterEach();
 
 /** `git ls-tree -r` as "mode path oid" lines, in git's index order. */
 function lsTree(r: TestRepo, tree: string): string[] {
