@@ -24,6 +24,14 @@ export const ERROR_KINDS = [
   'command-failed',
   'agent',
   'branch-diverged',
+  'expectation',
+  'timeout',
+  'interrupted',
+  'locked',
+  'environment',
+  'push-failed',
+  'pr-failed',
+  'clone-failed',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

@@ -2,12 +2,12 @@
 // modules behind them are internal.
 import { runRecipes, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
-import type { RunReport } from './report/types.js';
+import type { RunReport } from './model/types.js';
 
 export { defineRecipe, loadRecipe, recipeJsonSchema, type Recipe, type RecipeInput, type Step } from './recipe/index.js';
 export { runRecipes, type LoadedRecipe } from './runner/run-recipes.js';
 export type { RunContext, RunEvent, RunOptions, PlannedJob } from './runner/types.js';
-export type { RunReport, JobReport, JobStatus, CommitReport, FileReport, ErrorReport, SkipReport, Usage } from './report/types.js';
+export type { RunReport, JobReport, JobStatus, CommitReport, FileReport, ErrorReport, SkipReport, Usage } from './model/types.js';
 export {
   applyEdits,
   writeContent,

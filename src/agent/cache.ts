@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Usage } from '../report/types.js';
+import type { Usage } from '../model/types.js';
 import { TOOLSET_VERSION } from './tools/schemas.js';
 
 export interface CachedChange {

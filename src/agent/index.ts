@@ -2,7 +2,7 @@
 // other step. This wrapper checks what can be checked before any request, builds the step's shared
 // state, and hands over to the per-file or per-job worker.
 import { failure, type Failure } from '../errors.js';
-import type { Usage } from '../report/types.js';
+import type { Usage } from '../model/types.js';
 import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
 import { Mutex } from './mutex.js';

@@ -3,7 +3,7 @@
 // passes the same gate and the same engine as a recipe's edits.
 import type { EngineOptions } from '../core/types.js';
 import type { Failure, Result } from '../errors.js';
-import type { Usage } from '../report/types.js';
+import type { Usage } from '../model/types.js';
 
 export interface AgentStepConfig {
   readonly prompt: string;

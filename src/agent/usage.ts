@@ -1,5 +1,5 @@
 // Token and cost totals: one meter per step, and one per conversation (what its cache entry records).
-import type { Usage } from '../report/types.js';
+import type { Usage } from '../model/types.js';
 import { costOf, type Price, type TokenCounts } from './prices.js';
 
 /** The usage fields of an API response (Message.usage). */

@@ -1,7 +1,7 @@
 // Progress of a run: a live listr2 task list on a terminal, plain line-per-event output elsewhere
 // (CI logs), nothing with --json on a terminal-less stdout. Always on stderr: stdout is for results.
 import { Listr } from 'listr2';
-import type { JobReport } from '../report/types.js';
+import type { JobReport } from '../model/types.js';
 import type { RunEvent } from '../runner/types.js';
 import type { CliIo } from './io.js';
 

@@ -18,7 +18,7 @@ import {
   type TransportFailure,
 } from '../git/index.js';
 import { parseRemoteUrl, type RemoteUrlOptions } from '../github/remote.js';
-import type { JobReport, RunReport } from '../report/types.js';
+import type { JobReport, RunReport } from '../model/types.js';
 import { decideBranch, type BranchState, type ChainCommit } from '../runner/branch.js';
 import { isScionCommitOf } from '../runner/commit-plan.js';
 

@@ -2,7 +2,7 @@
 // GITHUB_STEP_SUMMARY). The environment comes in as an argument; only the append touches the disk.
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../model/types.js';
 
 export type AppendFile = (path: string, data: string) => Promise<void>;
 

@@ -2,7 +2,7 @@
 // PR body of that job alone.
 import { renderPrBody } from '../report/markdown.js';
 import { reportTitle } from '../report/summary-data.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../model/types.js';
 import type { PullRequestSpec } from './pulls.js';
 
 export interface PrsFromReportOptions {

@@ -30,7 +30,17 @@ export const FIX_HINTS: Readonly<Record<ErrorKind, string>> = {
     "The command exited non-zero: rerun with `--keep-worktrees` and run it in the job's worktree to see why, then fix the code or the command.",
   agent: 'The model gave up or ran out of turns: raise `maxTurns`, make the prompt more specific, or narrow `files`.',
   'branch-diverged':
-    'Someone committed on the branch: merge or close its pull request, or rerun with `--force` to overwrite the branch.',
+    'Someone else committed on the branch: merge or close its pull request, or (when the branch is a scion branch someone added to) rerun with `--force` to overwrite it.',
+  expectation:
+    "The step changed fewer or more files than its `expect` allows: the code drifted from the recipe; check the step's old_string and files against the base.",
+  timeout: "The step ran past its `timeout`: raise the step's `timeout`, simplify the regular expression, or narrow `files`.",
+  interrupted: 'The run was interrupted before this job finished: run the same command again; finished jobs are kept.',
+  locked: 'Another scion run is working on this job right now: wait for it to finish (the message names its pid), then run again.',
+  environment:
+    'The machine refused the operation (disk full, permission, read-only file system, ownership, missing object): fix what the message names, then run again.',
+  'push-failed': 'The push was refused: check the remote URL, that the token may push to it, and that it is sent over HTTPS.',
+  'pr-failed': 'The pull request could not be created or updated: check the token\'s permissions and the message from the host.',
+  'clone-failed': 'The repository could not be cloned or fetched: check its URL, that it exists, and the token for it.',
 };
 
 export function fixHint(kind: ErrorKind): string {

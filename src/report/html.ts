@@ -4,8 +4,9 @@
 import { html as diffHtml, parse as parseDiff } from 'diff2html';
 import { fixHint } from './hints.js';
 import { DIFF2HTML_CSS, REPORT_CSS, REPORT_SCRIPT } from './html-assets.js';
-import { formatUsage, jobCounts, jobLabel, num, plural, recipesOf, reportTitle, statusLine, sumUsage, usageIsZero } from './summary-data.js';
-import type { FileReport, JobReport, RunReport } from './types.js';
+import { formatUsage, jobCounts, jobLabel, num, plural, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { sumUsage, usageIsZero } from '../model/usage.js';
+import type { FileReport, JobReport, RunReport } from '../model/types.js';
 import { unifiedDiff } from './unified.js';
 
 export interface HtmlOptions {

@@ -2,8 +2,9 @@
 // to try, the skipped list and the agent cost line.
 import { fixHint } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
-import { formatUsage, jobCounts, jobLabel, num, plural, sumUsage, usageIsZero } from './summary-data.js';
-import type { JobReport, JobStatus, RunReport } from './types.js';
+import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { sumUsage, usageIsZero } from '../model/usage.js';
+import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 
 const STATUS_BADGE: Readonly<Record<JobStatus, string>> = {
   changed: '✅ changed',

@@ -11,7 +11,7 @@ import {
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdFence, mdText } from './md.js';
 import { filesByGroup, jobCounts, jobLabel, num, plural, recipesOf, reportTitle, statusLine } from './summary-data.js';
-import type { CommitReport, FileReport, JobReport, RunReport } from './types.js';
+import type { CommitReport, FileReport, JobReport, RunReport } from '../model/types.js';
 import { unifiedDiff } from './unified.js';
 
 /** GitHub's limit on a pull-request body. */

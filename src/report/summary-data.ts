@@ -1,5 +1,5 @@
 // Figures every renderer shows the same way: a job's label, its line counts, the run's totals.
-import type { JobReport, JobStatus, RunReport, Usage } from './types.js';
+import type { JobReport, JobStatus, RunReport, Usage } from '../model/types.js';
 
 /** `recipe` when the job is the recipe's only job, else `recipe/job`. */
 export function jobLabel(job: JobReport): string {
@@ -20,34 +20,6 @@ export function jobCounts(job: JobReport): LineCounts {
     removed += f.removed;
   }
   return { files: job.files.length, added, removed };
-}
-
-export function usageIsZero(u: Usage): boolean {
-  return (
-    u.costUsd === 0 &&
-    u.inputTokens === 0 &&
-    u.outputTokens === 0 &&
-    (u.cacheReadTokens ?? 0) === 0 &&
-    (u.cacheWriteTokens ?? 0) === 0
-  );
-}
-
-export function sumUsage(usages: readonly Usage[]): Usage {
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let cacheReadTokens = 0;
-  let cacheWriteTokens = 0;
-  let costUsd = 0;
-  const cachedFiles: string[] = [];
-  for (const u of usages) {
-    inputTokens += u.inputTokens;
-    outputTokens += u.outputTokens;
-    cacheReadTokens += u.cacheReadTokens ?? 0;
-    cacheWriteTokens += u.cacheWriteTokens ?? 0;
-    costUsd += u.costUsd;
-    cachedFiles.push(...(u.cachedFiles ?? []));
-  }
-  return { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd, cachedFiles };
 }
 
 /** "12,345 input / 678 output tokens (cache: 9 read, 10 written), $0.0123" */

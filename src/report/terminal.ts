@@ -2,8 +2,9 @@
 // `scion run`. Plain text unless `color` is set.
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHint } from './hints.js';
-import { formatUsage, jobCounts, jobLabel, plural, statusLine, sumUsage, usageIsZero } from './summary-data.js';
-import type { FileReport, JobReport, JobStatus, RunReport } from './types.js';
+import { formatUsage, jobCounts, jobLabel, plural, statusLine } from './summary-data.js';
+import { sumUsage, usageIsZero } from '../model/usage.js';
+import type { FileReport, JobReport, JobStatus, RunReport } from '../model/types.js';
 import { hunkHeader } from './unified.js';
 
 export interface TerminalOptions {

@@ -1,7 +1,7 @@
 // Unified diff text from the report's jsdiff-style hunks, in the shape `git diff` prints, so
 // GitHub's ```diff highlighting and diff2html's parser both read it.
 import type { Hunk } from '../core/types.js';
-import type { FileReport } from './types.js';
+import type { FileReport } from '../model/types.js';
 
 /** `@@ -a,b +c,d @@`; a side with no lines names the line before it, as diff(1) does. */
 export function hunkHeader(h: Hunk): string {

@@ -1,7 +1,7 @@
 // Per-file figures for the report: group, lines added/removed and the hunks, from base to result.
 import { decodeText, makePatch } from '../core/index.js';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
-import type { FileReport } from '../report/types.js';
+import type { FileReport } from '../model/types.js';
 import type { Changes } from '../workspace/types.js';
 
 export async function fileReports(

@@ -5,7 +5,7 @@ import PQueue from 'p-queue';
 import { UsageError } from '../errors.js';
 import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identity, type Repo, type TreeEntry } from '../git/index.js';
 import { expandJobs, matcher, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
-import type { JobReport, RunReport } from '../report/types.js';
+import type { JobReport, RunReport } from '../model/types.js';
 import { jobId, runJob } from './job.js';
 import { hashingStore, writingStore } from './objects.js';
 import { stepLabel } from './steps/index.js';

@@ -3,7 +3,7 @@
 import { checkPath, type EngineOptions } from '../core/index.js';
 import { failure, type Failure, type Result, ok, fail } from '../errors.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
-import type { ErrorReport, SkipReport, Usage } from '../report/types.js';
+import type { ErrorReport, SkipReport, Usage } from '../model/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { RunContext } from './types.js';
 

@@ -1,5 +1,6 @@
 // What the runner takes and what it tells the outside while it works.
-import type { JobReport } from '../report/types.js';
+import type { JobReport } from '../model/types.js';
+import type { Redactor } from '../redact.js';
 
 export interface RunOptions {
   /** Any folder inside the repository (a linked worktree too). */
@@ -12,8 +13,15 @@ export interface RunOptions {
   readonly shard?: { readonly index: number; readonly count: number };
   readonly keepWorktrees?: boolean;
   readonly force?: boolean;
-  /** Bypass the agent response cache. */
+  /** Bypass the agent response cache (and the step cache). */
   readonly noCache?: boolean;
+  /** Run only the jobs whose name matches one of these globs (`--job`). */
+  readonly jobs?: readonly string[];
+  /**
+   * Aborts the run (SIGINT/SIGTERM at the CLI): no job starts after it fires; running jobs end their
+   * child processes, write no ref and report kind `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface PlannedJob {
@@ -37,4 +45,6 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly onEvent?: (e: RunEvent) => void;
   readonly now?: () => Date;
+  /** Masks secrets in command output before it enters a report (SPEC §7). Default: built from `env`. */
+  readonly redact?: Redactor;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubOutputs, outputEntry } from '../../src/github/outputs.js';
 import { renderSummary } from '../../src/report/markdown.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { job, sampleReport } from '../report/sample.js';
 
 /** Reads a GITHUB_OUTPUT file the way the Actions runner does: `k=v` lines and `k<<DELIM` blocks. */

@@ -1,6 +1,6 @@
 // Every error kind a recipe can reach, each as a user would meet it, and the onError rules.
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRecipe, planRecipe, runRecipe } from '../../src/index.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 
 const root = new URL('../..', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 // Several jobs: `each` expansion, named jobs, shards, concurrency.
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';

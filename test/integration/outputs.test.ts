@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -1,7 +1,7 @@
 // Jobs with files on disk: run steps, verify, kept worktrees, `scion worktrees`.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { pullRequestsFor } from '../../src/github/prs-from-report.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';

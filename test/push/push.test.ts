@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { startGitServer, type GitServer } from './git-http-server.js';

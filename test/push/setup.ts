@@ -5,7 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
 import type { GitServer } from './git-http-server.js';

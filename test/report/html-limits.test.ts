@@ -2,7 +2,7 @@
 // but not rendered, and the page says so.
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
 
 const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join('\n') + '\n';

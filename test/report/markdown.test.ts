@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../src/errors.js';
 import { FIX_HINTS } from '../../src/report/hints.js';
 import { renderPrBody, renderSummary } from '../../src/report/markdown.js';
-import type { FileReport, RunReport } from '../../src/report/types.js';
+import type { FileReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
 
 /** Every ```diff block of a body: its fence, its text; asserts each one is closed. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { renderJson } from '../../src/report/json.js';
-import { mergeReports } from '../../src/report/merge.js';
-import { parseRunReport } from '../../src/report/parse.js';
-import type { RunReport } from '../../src/report/types.js';
+import { mergeReports } from '../../src/model/merge.js';
+import { parseRunReport } from '../../src/model/parse.js';
+import type { RunReport } from '../../src/model/types.js';
 import { job, sampleReport } from './sample.js';
 
 const shard = (names: string[], over: Partial<RunReport> = {}): RunReport => ({

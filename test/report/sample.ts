@@ -1,6 +1,6 @@
 // Run reports shaped like the runner's: hunks come from jsdiff's structuredPatch over real text.
 import { structuredPatch } from 'diff';
-import type { FileReport, JobReport, RunReport } from '../../src/report/types.js';
+import type { FileReport, JobReport, RunReport } from '../../src/model/types.js';
 
 export function fileReport(path: string, before: string, after: string, group = 'rest'): FileReport {
   const patch = structuredPatch(`a/${path}`, `b/${path}`, before, after, '', '', { context: 3 });

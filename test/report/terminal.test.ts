@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlanDiff, renderSummaryText } from '../../src/report/terminal.js';
-import type { FileReport } from '../../src/report/types.js';
+import type { FileReport } from '../../src/model/types.js';
 import { fileReport, sampleReport } from './sample.js';
 
 const ANSI = /\x1b\[/;

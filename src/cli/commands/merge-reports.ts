@@ -5,9 +5,9 @@ import { UsageError } from '../../errors.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody } from '../../report/markdown.js';
-import { mergeReports } from '../../report/merge.js';
-import { parseRunReport } from '../../report/parse.js';
-import type { RunReport } from '../../report/types.js';
+import { mergeReports } from '../../model/merge.js';
+import { parseRunReport } from '../../model/parse.js';
+import type { RunReport } from '../../model/types.js';
 import type { CliIo } from '../io.js';
 
 export async function mergeReportsCmd(io: CliIo, files: readonly string[], o: { report?: string; prBody?: string; html?: string }): Promise<number> {

@@ -7,8 +7,8 @@ import { closeRepo, openRepo, remoteHeadBranch, remoteUrl, type Repo } from '../
 import { pullRequestsFor } from '../../github/prs-from-report.js';
 import { GitHubApiError, parseRemoteUrl, upsertPullRequests, type PullRequestResult, type PullRequestSpec } from '../../github/pulls.js';
 import { githubRequest } from '../../github/request.js';
-import { parseRunReport } from '../../report/parse.js';
-import type { RunReport } from '../../report/types.js';
+import { parseRunReport } from '../../model/parse.js';
+import type { RunReport } from '../../model/types.js';
 import type { CliIo } from '../io.js';
 import { githubHosts, shownUrl } from '../push.js';
 

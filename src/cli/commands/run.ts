@@ -8,7 +8,7 @@ import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
-import type { RunReport } from '../../report/types.js';
+import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
 import { useColor, type CliIo } from '../io.js';
 import { loadAll } from '../load.js';

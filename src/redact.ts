@@ -1,0 +1,61 @@
+// One redaction pass (SPEC §7): secret values from the environment and credentials in URLs are
+// replaced by `***` wherever text leaves scion (reports, PR bodies, step summaries, HTML,
+// annotations, the terminal). Built once from the environment and handed down; never read from
+// `process.env` here, so the same text redacts the same way in a test and in a run.
+
+export type Redactor = (text: string) => string;
+
+/** Variables that always hold secrets, whatever their name says. */
+const ALWAYS = new Set(['GITHUB_TOKEN', 'GIT_TOKEN', 'GITLAB_TOKEN', 'ANTHROPIC_API_KEY', 'GH_TOKEN']);
+
+/** `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*_KEY` (case-insensitive). */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|_KEY$/i;
+
+/** Shorter values would blank out ordinary words ("1", "true"): no real credential is this short. */
+const MIN_SECRET_LENGTH = 6;
+
+/** The secret values named by the environment, longest first (so a value containing another is masked whole). */
+export function secretsOf(env: Readonly<Record<string, string | undefined>>, extra: readonly string[] = []): string[] {
+  const found = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
+    if (ALWAYS.has(name) || SECRET_NAME.test(name)) found.add(value);
+  }
+  for (const value of extra) if (value.length >= MIN_SECRET_LENGTH) found.add(value);
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+// `scheme://user:password@host` and `https://token@host`: the userinfo part goes, the host stays.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:'"<>]+:[^\s/@'"<>]*|[^\s/@:'"<>]+)@(?=[^\s/@'"<>])/gi;
+
+function maskUrlCredentials(text: string): string {
+  return text.replace(URL_USERINFO, (whole: string, scheme: string, userinfo: string) => {
+    // ssh://git@host names a user, not a credential; http(s) userinfo is a token or a password.
+    const isHttp = /^https?:\/\//i.test(scheme);
+    return isHttp || userinfo.includes(':') ? `${scheme}***@` : whole;
+  });
+}
+
+/** A redactor for the secrets of `env` (plus `extra` values, e.g. a token given by flag). */
+export function makeRedactor(env: Readonly<Record<string, string | undefined>>, extra: readonly string[] = []): Redactor {
+  const secrets = secretsOf(env, extra);
+  return (text) => {
+    let out = text;
+    for (const s of secrets) if (out.includes(s)) out = out.split(s).join('***');
+    return out.includes('://') ? maskUrlCredentials(out) : out;
+  };
+}
+
+/** Applies `redact` to every string inside a JSON-like value (a report), leaving its shape alone. */
+export function redactDeep<T>(value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, redact);
+    return out as T;
+  }
+  return value;
+}
+
+export const noRedaction: Redactor = (text) => text;
