@@ -60,10 +60,18 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void>
   const okRun = await runCommand(ctx, step, 'run');
   await ctx.ws.sync();
   if (!okRun) return;
-  // Earlier steps cannot have changed a denied path, so any denied change now is the command's.
-  const denied = [...ctx.ws.changes().keys()].filter((p) => ctx.isDenied(p));
+  // Earlier steps cannot have changed a denied or unselected path, so any such change is the command's.
+  const changed = [...ctx.ws.changes().keys()];
+  const denied = changed.filter((p) => ctx.isDenied(p));
   for (const path of denied) {
     reportError(ctx, path, failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }));
   }
-  await ctx.ws.revert(denied);
+  // The worktree holds the whole tree, but the job owns only its selection: what the command did
+  // elsewhere (a lockfile, build output not ignored) is put back and listed under `skipped`, not committed.
+  const outside = changed.filter((p) => !ctx.isDenied(p) && !ctx.selected(p));
+  for (const path of outside) {
+    ctx.skipped.push({ step: ctx.index, file: path, reason: 'outside-selection' });
+    ctx.log(`${path} changed outside the job's files selection; not committed`);
+  }
+  await ctx.ws.revert([...denied, ...outside]);
 }
