@@ -7,6 +7,7 @@ import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identi
 import { expandJobs, matcher, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { jobId, runJob } from './job.js';
+import { interruptedReport } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
 import { needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -69,7 +70,8 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport> =>
-        runJob({
+        // Once the run is interrupted no job starts; those still queued report `interrupted`.
+        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : runJob({
           repo,
           recipe: job.recipe,
           job,

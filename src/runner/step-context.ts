@@ -26,6 +26,8 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
+  /** Fires on an interrupt (or the step's timeout): a running command is ended with its process group. */
+  readonly signal?: AbortSignal;
   log(message: string): void;
   addUsage(u: Usage): void;
 }
