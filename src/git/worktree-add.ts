@@ -23,6 +23,11 @@ export interface AddWorktreeOptions {
   entries?: TreeEntry[];
   /** Check out this branch (short name; it must already point at `commit`) instead of a detached HEAD. */
   branch?: string;
+  /**
+   * Text of git's `locked` marker, written first and left in place: the worktree stays locked (native
+   * `git worktree prune` leaves it alone) until its owner unlocks it. Omitted: locked only while made.
+   */
+  lockedBy?: string;
 }
 
 export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Worktree> {
@@ -32,7 +37,7 @@ export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Wo
   const path = claimFolder(resolve(o.path));
   const { id, adminDir } = claimAdminDir(repo, path);
   try {
-    writeFileSync(join(adminDir, 'locked'), 'initializing\n');
+    writeFileSync(join(adminDir, 'locked'), o.lockedBy ?? 'initializing\n');
     writeFileSync(join(path, '.git'), `gitdir: ${adminDir}\n`);
     writeFileSync(join(adminDir, 'commondir'), '../..\n');
     writeFileSync(join(adminDir, 'gitdir'), `${join(path, '.git')}\n`);
@@ -40,7 +45,7 @@ export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Wo
     const entries = o.entries ?? listTreeSync(repo, tree);
     const index = await checkoutEntries(repo, path, entries);
     writeIndexFile(join(adminDir, 'index'), index);
-    unlinkSync(join(adminDir, 'locked'));
+    if (o.lockedBy === undefined) unlinkSync(join(adminDir, 'locked'));
   } catch (err) {
     rmSync(path, { recursive: true, force: true });
     rmSync(adminDir, { recursive: true, force: true });

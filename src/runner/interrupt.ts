@@ -1,6 +1,6 @@
 // What an interrupted job reports (SPEC §1): status failed with kind `interrupted`, no ref, no
 // commits and no worktree left on disk. A job the interrupt caught before it started reports the same.
-import { failure } from '../errors.js';
+import { failure, type Failure } from '../errors.js';
 import type { JobSpec } from '../recipe/index.js';
 import type { ErrorReport, JobReport, SkipReport, Usage } from '../model/types.js';
 
@@ -16,12 +16,17 @@ export interface InterruptedJob {
 }
 
 export function interruptedReport(o: InterruptedJob): JobReport {
+  const f = failure('interrupted', `The run was interrupted before ${o.job.recipe.name}/${o.job.name} finished; no branch was written. Run it again.`);
+  return unfinishedReport(o, f);
+}
+
+/** A job that ended without writing anything, because of `why` (an interrupt, another run's lock). */
+export function unfinishedReport(o: InterruptedJob, why: Failure): JobReport {
   const { job } = o;
   const errors = [...(o.errors ?? [])];
-  // A command ended by the interrupt has already said so; otherwise the interrupt is the job's error.
-  if (!errors.some((e) => e.kind === 'interrupted')) {
-    const f = failure('interrupted', `The run was interrupted before ${job.recipe.name}/${job.name} finished; no branch was written. Run it again.`);
-    errors.push({ step: o.step, file: null, kind: f.kind, message: f.message });
+  // A command ended by the interrupt has already said so; otherwise `why` is the job's error.
+  if (!errors.some((e) => e.kind === why.kind)) {
+    errors.push({ step: o.step, file: null, kind: why.kind, ...(why.code === undefined ? {} : { code: why.code }), message: why.message });
   }
   return {
     recipe: job.recipe.name,

@@ -15,7 +15,7 @@ import { needsDisk, runStep, stepLabel } from './steps/index.js';
 import { runCommand } from './steps/run.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
-import { interruptedReport } from './interrupt.js';
+import { interruptedReport, unfinishedReport } from './interrupt.js';
 
 export interface JobInput {
   readonly repo: Repo;
@@ -51,7 +51,16 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   const selected = (p: string) => inRecipe(p) && inJob(p);
   const isDenied = recipe.deny.length > 0 ? matcher({ include: recipe.deny, exclude: [] }) : () => false;
   const disk = recipe.steps.some(needsDisk) || recipe.verify.length > 0;
-  const made = await makeWorkspace(repo, { base: input.base, entries: input.entries, needsDisk: disk, keep, dryRun, id: worktreeId(recipe.name, job.name) });
+  const making = await makeWorkspace(repo, {
+    base: input.base, entries: input.entries, needsDisk: disk, keep, dryRun, id: worktreeId(recipe.name, job.name), branch: job.branch, job: id,
+  });
+  if (!making.ok) {
+    // Another live run holds this job (kind `locked`): this one leaves it alone.
+    const report = unfinishedReport({ job, base: input.base, step: 0, started }, making.error);
+    ctx.onEvent?.({ type: 'job-end', job: id, report });
+    return report;
+  }
+  const made = making.value;
   const { ws } = made;
   let keepOnDisk = keep;
 

@@ -1,12 +1,17 @@
 // Choosing and making a job's workspace: objects only when nothing needs files on disk, a real
 // linked worktree when commands run or the user keeps worktrees, a scratch copy in a dry run.
-import { rm, writeFile, unlink } from 'node:fs/promises';
+// A job that writes (not a dry run) first takes its job lock (job-lock.ts); the lock is released
+// when the workspace is disposed, after its worktree is gone.
+import { createHash } from 'node:crypto';
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fail, ok, type Result } from '../errors.js';
 import { addWorktree, listWorktrees, removeWorktree, worktreeChanges, type Repo, type TreeEntry } from '../git/index.js';
 import { DiskWorkspace } from '../workspace/disk.js';
 import { ObjectWorkspace } from '../workspace/objects.js';
 import { createScratchWorkspace } from '../workspace/scratch.js';
 import type { Workspace } from '../workspace/types.js';
+import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-lock.js';
 
 export const WORKTREE_PREFIX = 'scion-';
 
@@ -14,9 +19,28 @@ export function worktreesDir(repo: Repo): string {
   return join(repo.commonDir, 'scion-worktrees');
 }
 
+const MAX_NAME = 80;
+
+/**
+ * A worktree id per (recipe, job), injective: `a+b`, `a@b`, `a-b`, `a=b` each get their own. Letters
+ * in lower case, digits and `-` stay; every other byte (upper case too, so a case-folding file
+ * system keeps them apart, and `.`, so no id ends in git's `.lock`) becomes `_` + two hex digits.
+ * `__` (which escaping never yields) separates recipe and job. Long names keep a prefix and a hash.
+ */
 export function worktreeId(recipe: string, job: string): string {
-  const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
-  return recipe === job ? `${WORKTREE_PREFIX}${slug(recipe)}` : `${WORKTREE_PREFIX}${slug(recipe)}--${slug(job)}`;
+  const name = recipe === job ? escapeName(recipe) : `${escapeName(recipe)}__${escapeName(job)}`;
+  if (name.length <= MAX_NAME) return `${WORKTREE_PREFIX}${name}`;
+  const hash = createHash('sha1').update(`${recipe}\0${job}`).digest('hex').slice(0, 16);
+  return `${WORKTREE_PREFIX}${name.slice(0, MAX_NAME - 18)}_h${hash}`;
+}
+
+function escapeName(s: string): string {
+  let out = '';
+  for (const byte of Buffer.from(s, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[a-z0-9-]/.test(c) ? c : `_${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
 }
 
 export interface MadeWorkspace {
@@ -27,33 +51,65 @@ export interface MadeWorkspace {
 
 export async function makeWorkspace(
   repo: Repo,
-  o: { base: string; entries: ReadonlyMap<string, TreeEntry>; needsDisk: boolean; keep: boolean; dryRun: boolean; id: string },
-): Promise<MadeWorkspace> {
+  o: { base: string; entries: ReadonlyMap<string, TreeEntry>; needsDisk: boolean; keep: boolean; dryRun: boolean; id: string; branch: string; job: string },
+): Promise<Result<MadeWorkspace>> {
   if (o.dryRun) {
-    return { ws: o.needsDisk ? await createScratchWorkspace(repo, o.entries) : new ObjectWorkspace(repo, o.entries), worktree: null };
+    return ok({ ws: o.needsDisk ? await createScratchWorkspace(repo, o.entries) : new ObjectWorkspace(repo, o.entries), worktree: null });
   }
-  if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries), worktree: null };
+  const locked = acquireJobLock(repo, { branch: o.branch, job: o.job });
+  if (!locked.ok) return fail(locked.error);
+  const lock = locked.value;
+  try {
+    return ok(await makeWriting(repo, o, lock));
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+async function makeWriting(
+  repo: Repo,
+  o: { base: string; entries: ReadonlyMap<string, TreeEntry>; needsDisk: boolean; keep: boolean; id: string; job: string },
+  lock: JobLock,
+): Promise<MadeWorkspace> {
+  if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries, async () => lock.release()), worktree: null };
 
   const path = join(worktreesDir(repo), o.id);
-  // A worktree kept by an earlier run of this job is ours to replace.
-  const old = (await listWorktrees(repo)).find((w) => w.id === o.id || w.path === path);
-  if (old) await removeWorktree(repo, old.path);
-  await rm(path, { recursive: true, force: true });
+  // Holding the job's lock, whatever worktree this job left (kept by an earlier run, or half made or
+  // still locked by a run that was killed) is ours to replace.
+  await clearWorktree(repo, o.id, path);
 
   const list = [...o.entries.values()];
-  const wt = await addWorktree(repo, { path, commit: o.base, entries: list });
-  // git's own `locked` marker: `git worktree prune` and `scion worktrees --prune` leave a running job alone.
-  const lock = join(wt.adminDir, 'locked');
-  await writeFile(lock, `scion job running (pid ${process.pid})\n`);
+  // git's own `locked` marker, with the owner's pid and start time: native `git worktree prune`
+  // leaves a running job alone, `scion worktrees` tells a live job from a dead one.
+  const wt = await addWorktree(repo, { path, commit: o.base, entries: list, lockedBy: formatOwner(currentOwner(), o.job) });
+  const marker = join(wt.adminDir, 'locked');
   const ws = new DiskWorkspace(
     wt.path,
     repo,
     o.entries,
     () => worktreeChanges(repo, wt, list),
     async (keep) => {
-      await unlink(lock).catch(() => undefined);
-      if (!keep) await removeWorktree(repo, wt);
+      try {
+        await unlink(marker).catch(() => undefined);
+        if (!keep) await removeWorktree(repo, wt);
+      } finally {
+        lock.release();
+      }
     },
   );
   return { ws, worktree: wt };
+}
+
+/** Removes the job's worktree (listed or not: an admin dir without its gitdir file too) and its folder. */
+export async function clearWorktree(repo: Repo, id: string, path: string): Promise<void> {
+  for (const w of await listWorktrees(repo)) {
+    if (w.id !== id && w.path !== path) continue;
+    await unlink(join(repo.commonDir, 'worktrees', w.id, 'locked')).catch(() => undefined);
+    // A folder whose .git file points elsewhere is left where it is (removeWorktree refuses it);
+    // the admin dir and scion's own folder for this id go below either way.
+    await removeWorktree(repo, w.id).catch(() => undefined);
+  }
+  await rm(join(repo.commonDir, 'worktrees', id), { recursive: true, force: true });
+  await rm(path, { recursive: true, force: true });
 }

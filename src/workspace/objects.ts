@@ -10,6 +10,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
   constructor(
     private readonly repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
+    private readonly release: () => Promise<void> = async () => undefined,
   ) {
     super(base);
   }
@@ -38,5 +39,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
     return async () => this.resetOverlay(new Map(saved));
   }
 
-  async dispose(): Promise<void> {}
+  async dispose(): Promise<void> {
+    await this.release();
+  }
 }

@@ -1,5 +1,6 @@
 // Process checks for fault tests: is a pid still a live process (a zombie waiting for its reaper
 // counts as gone), and polling for a condition another process brings about.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -39,4 +40,33 @@ export async function pidsIn(dir: string, files: readonly string[]): Promise<num
   };
   await waitFor(() => files.every((f) => read(f) !== null));
   return files.map((f) => read(f)!);
+}
+
+const ENTRY = new URL('./cli-entry.ts', import.meta.url).pathname;
+// tsx's loader by its file URL: `--import tsx` would be resolved from the child's cwd (the test repo).
+const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+
+/** Starts `scion <args>` as a child process (its own process, not the test's) in `cwd`. */
+export function spawnScion(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+    cwd,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Resolves with the exit code (or the signal's name) once the process has ended. */
+export function exited(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.signalCode !== null) return Promise.resolve(child.signalCode);
+  return new Promise((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig ?? -1)));
+}
+
+/** SIGKILL to a whole process group (a run command scion started in its own group, orphaned by kill -9). */
+export function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }

@@ -1,28 +1,44 @@
-// `scion worktrees [--prune]`: scion's linked worktrees; --prune removes those of finished jobs
-// (a running job holds git's `locked` marker on its worktree).
-import { existsSync } from 'node:fs';
+// `scion worktrees [--prune]`: scion's linked worktrees; --prune removes those of finished jobs and
+// of jobs whose run is gone (killed, crashed), and clears job locks whose owner is gone. A job is
+// running only while the owner named in its worktree's `locked` marker is alive (job-lock.ts).
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { listWorktrees, openRepo, removeWorktree } from '../../git/index.js';
+import { locksDir, markerOwner, ownerAlive, parseOwner } from '../../runner/job-lock.js';
 import { WORKTREE_PREFIX } from '../../runner/workspaces.js';
 import type { CliIo } from '../io.js';
 
 export async function worktreesCmd(io: CliIo, o: { repo: string; prune: boolean }): Promise<number> {
   const repo = await openRepo(resolve(io.cwd, o.repo));
+  if (o.prune) await clearStaleLocks(locksDir(repo));
   const ours = (await listWorktrees(repo)).filter((w) => w.id.startsWith(WORKTREE_PREFIX));
   if (ours.length === 0) {
     io.stdout.write('No scion worktrees.\n');
     return 0;
   }
   for (const w of ours) {
-    const running = existsSync(join(repo.commonDir, 'worktrees', w.id, 'locked'));
-    const state = running ? 'running' : w.exists ? 'finished' : 'missing';
+    const marker = join(repo.commonDir, 'worktrees', w.id, 'locked');
+    const owner = markerOwner(await readFile(marker, 'utf8').catch(() => null));
+    const running = owner !== null && owner !== 'stale';
+    const state = running ? 'running' : owner === 'stale' ? 'stale' : w.exists ? 'finished' : 'missing';
     const at = w.branch ?? (w.head ? w.head.slice(0, 12) : '?');
     if (o.prune && !running) {
-      await removeWorktree(repo, w.path);
+      // A stale marker is the lock of a run that is gone: cleared with its worktree.
+      if (owner === 'stale') await unlink(marker).catch(() => undefined);
+      await removeWorktree(repo, w.id);
       io.stdout.write(`removed  ${w.path}  ${at}\n`);
     } else {
-      io.stdout.write(`${state.padEnd(8)} ${w.path}  ${at}\n`);
+      io.stdout.write(`${state.padEnd(8)} ${w.path}  ${at}${running ? `  (pid ${owner.pid})` : ''}\n`);
     }
   }
   return 0;
+}
+
+async function clearStaleLocks(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const file = join(dir, name);
+    const owner = parseOwner(await readFile(file, 'utf8').catch(() => ''));
+    // Leftovers of an interrupted lock handover (.new, .stale) have no live owner either.
+    if (owner === null ? !name.endsWith('.lock') : !ownerAlive(owner)) await unlink(file).catch(() => undefined);
+  }
 }

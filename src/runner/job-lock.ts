@@ -1,0 +1,169 @@
+// ONE lock per job, covering its branch and its worktree (SPEC §1, §7): a file created with O_EXCL
+// under <common>/scion/locks/, named after the branch, holding its owner: pid, the process's start
+// time (Linux: /proc/<pid>/stat field 22, so a recycled pid is not mistaken for the owner) and host.
+// The job's worktree carries the same owner line in git's `locked` marker, so native git leaves a
+// running job's worktree alone and `scion worktrees` can tell a live job from a dead one.
+// An owner that is gone (kill -9, a crash, a reboot) leaves a stale lock: the next run of the job and
+// `scion worktrees --prune` recognise it and clear it.
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fail, failure, ok, type Result } from '../errors.js';
+import type { Repo } from '../git/index.js';
+
+export interface LockOwner {
+  readonly pid: number;
+  /** Start time in clock ticks since boot (/proc/<pid>/stat field 22); null where it cannot be read. */
+  readonly start: string | null;
+  readonly host: string;
+}
+
+export interface JobLock {
+  readonly path: string;
+  readonly owner: LockOwner;
+  release(): void;
+}
+
+/** The start time of a process (Linux), null elsewhere or when it is gone. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null; // field 3 (state) is index 0, so field 22 is index 19
+  } catch {
+    return null;
+  }
+}
+
+let self: LockOwner | undefined;
+export function currentOwner(): LockOwner {
+  self ??= { pid: process.pid, start: processStart(process.pid), host: hostname() };
+  return self;
+}
+
+/** The one-line form kept in the lock file and in the worktree's `locked` marker. */
+export function formatOwner(o: LockOwner, what: string): string {
+  return `scion pid=${o.pid} start=${o.start ?? '-'} host=${o.host} job=${what}\n`;
+}
+
+export function parseOwner(text: string): LockOwner | null {
+  const m = /^scion pid=(\d+) start=(\S+) host=(\S+)/.exec(text);
+  if (!m) return null;
+  return { pid: Number(m[1]), start: m[2] === '-' ? null : m[2]!, host: m[3]! };
+}
+
+/**
+ * Whether the owner may still be running. Another host's lock cannot be judged from here: it is
+ * taken as live. On this host: the pid exists (EPERM means it does, owned by someone else) and, where
+ * start times can be read, started when the lock says.
+ */
+export function ownerAlive(o: LockOwner): boolean {
+  if (o.host !== hostname()) return true;
+  try {
+    process.kill(o.pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (o.start === null) return true;
+  const now = processStart(o.pid);
+  return now === null || now === o.start;
+}
+
+/** A worktree's `locked` marker text: null (no marker), 'stale' (its owner is gone or unknown), or the live owner. */
+export function markerOwner(text: string | null): LockOwner | 'stale' | null {
+  if (text === null) return null;
+  const o = parseOwner(text);
+  return o !== null && ownerAlive(o) ? o : 'stale';
+}
+
+export function locksDir(repo: Repo): string {
+  return join(repo.commonDir, 'scion', 'locks');
+}
+
+/** Takes the job's lock, clearing a stale one; kind `locked` (naming the owner's pid) when a live run holds it. */
+export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): Result<JobLock> {
+  const dir = locksDir(repo);
+  mkdirSync(dir, { recursive: true });
+  // encodeURIComponent is injective and keeps the name one path component.
+  const path = join(dir, `${encodeURIComponent(o.branch)}.lock`);
+  const me = currentOwner();
+  const line = formatOwner(me, o.job);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // Written whole beside the lock, then linked into place (atomic, fails if the lock exists): a
+    // lock file is never seen half written.
+    const tmp = `${path}.${randomBytes(6).toString('hex')}.new`;
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(tmp, path);
+      return ok({ path, owner: me, release: () => releaseIf(path, line) });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
+    const text = readText(path);
+    if (text === null) continue; // released meanwhile
+    const owner = parseOwner(text);
+    if (owner !== null && ownerAlive(owner)) {
+      return fail(
+        failure(
+          'locked',
+          `Another scion run (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}) is working on ${o.job} (branch ${o.branch}); wait for it to finish and run again.`,
+          { pid: owner.pid, host: owner.host, branch: o.branch, lock: path },
+        ),
+      );
+    }
+    breakStale(path, text);
+  }
+  return fail(failure('locked', `The lock ${path} of ${o.job} keeps changing hands; another scion run is starting this job. Run again when it is done.`, { lock: path }));
+}
+
+/**
+ * Removes a stale lock without removing a fresh one another run took meanwhile: the file is moved
+ * aside, and moved back (link fails if a newer lock is already there) when it is not the one judged.
+ */
+function breakStale(path: string, judged: string): void {
+  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  if (readText(aside) !== judged) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // A newer lock is in place already.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // gone
+  }
+}
+
+function releaseIf(path: string, line: string): void {
+  if (readText(path) === line) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone
+    }
+  }
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
