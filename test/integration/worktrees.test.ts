@@ -133,4 +133,31 @@ verify:
     r.git('worktree', 'remove', wt);
     r.git('fsck', '--strict');
   });
+
+  it('job names that differ only in punctuation or case get worktrees of their own', async () => {
+    // `each` takes directory names as they are, so job names may hold any character a folder may.
+    const names = ['A-b', 'a+b', 'a-b', 'a.b', 'a=b', 'a@b', 'a_b'];
+    const r = await gitRepo(Object.fromEntries(names.map((n) => [`pkgs/${n}/job.txt`, 'none\n'])));
+    cleanups.push(r.cleanup);
+    const recipe = recipeFile(`name: names
+jobs:
+  - each: "pkgs/*"
+steps:
+  - run: 'echo "$SCION_JOB" > "pkgs/$SCION_JOB/job.txt"'
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json', '--keep-worktrees'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(0);
+    const jobs = (JSON.parse(res.stdout) as RunReport).jobs;
+    expect(jobs.map((j) => [j.name, j.status])).toEqual(names.map((n) => [n, 'changed']));
+    expect(new Set(jobs.map((j) => j.worktree)).size).toBe(names.length);
+    for (const j of jobs) {
+      expect(r.git('show', `${j.branch}:pkgs/${j.name}/job.txt`)).toBe(j.name);
+      expect(r.git('-C', j.worktree!, 'status', '--porcelain')).toBe('');
+    }
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(names.length + 1);
+    await scion(['worktrees', '--prune', '--repo', r.dir], { cwd: r.dir });
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+    r.git('fsck', '--strict');
+  });
 });
