@@ -14,6 +14,7 @@ export { gitIdentity, type IdentityOptions } from './identity.js';
 export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
 export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
 export { worktreeChanges, type FileState } from './worktree-changes.js';
+export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
 export { GitError, type GitErrorCode } from './errors.js';

@@ -12,6 +12,7 @@ import type { TreeEntry } from './list-tree.js';
 import { parentDir } from './paths.js';
 import type { Repo } from './repo.js';
 import type { Worktree } from './worktree-admin.js';
+import { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 
 export type FileState = { bytes: Uint8Array; mode: string } | null;
 
@@ -23,6 +24,8 @@ export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly T
   const seen = new Set<string>();
   const out = new Map<string, FileState>();
   const pause = breather();
+  // Bytes are taken as `git add` would store them (core.autocrlf, .gitattributes text/eol).
+  const clean = worktreeCleaner(repo, wt.path);
   let rules = IgnoreRules.empty();
   const exclude = readText(join(repo.commonDir, 'info', 'exclude'));
   if (exclude !== null) rules = rules.with(exclude, '');
@@ -55,10 +58,10 @@ export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly T
         const abs = join(absDir, d.name);
         if (tracked) {
           seen.add(rel);
-          const changed = trackedChange(abs, tracked, index);
+          const changed = trackedChange(abs, tracked, index, clean);
           if (changed) out.set(rel, changed);
         } else if (!parentIgnored && !here.ignored(rel, false)) {
-          out.set(rel, readState(abs, lstatSync(abs, { bigint: true })));
+          out.set(rel, readState(abs, lstatSync(abs, { bigint: true }), rel, null, clean));
         }
       }
       const p = pause();
@@ -71,14 +74,14 @@ export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly T
 }
 
 /** The file's new state when it differs from `tracked`, else null. */
-function trackedChange(abs: string, tracked: TreeEntry, index: IndexFile | null): FileState {
+function trackedChange(abs: string, tracked: TreeEntry, index: IndexFile | null, clean: CleanFilter): FileState {
   const st = lstatSync(abs, { bigint: true });
   const mode = diskMode(st);
   const entry = index?.entries.get(tracked.path);
   if (entry && index && entry.oid === tracked.oid && mode === tracked.mode && entry.mode === parseInt(mode, 8)) {
     if (statMatches(entry, statData(st)) && st.mtimeNs < index.mtimeNs) return null;
   }
-  const state = readState(abs, st);
+  const state = readState(abs, st, tracked.path, tracked.oid, clean);
   return state.mode !== tracked.mode || hashBlob(state.bytes) !== tracked.oid ? state : null;
 }
 
@@ -87,8 +90,8 @@ export function diskMode(st: BigIntStats): string {
   return st.mode & 0o100n ? '100755' : '100644';
 }
 
-function readState(abs: string, st: BigIntStats): { bytes: Uint8Array; mode: string } {
-  const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : readFileSync(abs);
+function readState(abs: string, st: BigIntStats, path: string, baseOid: string | null, clean: CleanFilter): { bytes: Uint8Array; mode: string } {
+  const bytes = st.isSymbolicLink() ? readlinkSync(abs, { encoding: 'buffer' }) : clean(path, readFileSync(abs), baseOid);
   return { bytes, mode: diskMode(st) };
 }
 

@@ -22,6 +22,9 @@ export class DiskWorkspace extends OverlayWorkspace implements Workspace {
   }
 
   async read(path: string): Promise<Uint8Array | null> {
+    // A changed file reads as the job recorded it: after a command, as `git add` would store it
+    // (CRLF made LF under core.autocrlf), which is what will be committed.
+    if (this.overlay.has(path)) return this.overlay.get(path)?.bytes ?? null;
     try {
       return new Uint8Array(await readFile(join(this.root, path)));
     } catch (e) {

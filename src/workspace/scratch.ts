@@ -4,7 +4,7 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hashBlob, readBlob, type Repo, type TreeEntry } from '../git/index.js';
+import { hashBlob, readBlob, worktreeCleaner, type Repo, type TreeEntry } from '../git/index.js';
 import { DiskWorkspace } from './disk.js';
 import type { FileState } from './types.js';
 
@@ -28,6 +28,7 @@ export async function createScratchWorkspace(repo: Repo, base: ReadonlyMap<strin
     );
   }
   const scan = async (): Promise<Map<string, FileState | null>> => {
+    const clean = worktreeCleaner(repo, root);
     const out = new Map<string, FileState | null>();
     const seen = new Set<string>();
     for (const path of await walk(root)) {
@@ -37,7 +38,7 @@ export async function createScratchWorkspace(repo: Repo, base: ReadonlyMap<strin
       const entry = base.get(path);
       if (entry && stats.get(path) === statKey(st)) continue;
       const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o111 ? '100755' : '100644';
-      const bytes = st.isSymbolicLink() ? new Uint8Array(Buffer.from(await readlink(file))) : new Uint8Array(await readFile(file));
+      const bytes = st.isSymbolicLink() ? new Uint8Array(Buffer.from(await readlink(file))) : clean(path, new Uint8Array(await readFile(file)), entry?.oid ?? null);
       if (entry && entry.mode === mode && hashBlob(bytes) === entry.oid) continue;
       out.set(path, { bytes, mode });
     }

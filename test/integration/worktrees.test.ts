@@ -1,9 +1,12 @@
 // Jobs with files on disk: run steps, verify, kept worktrees, `scion worktrees`.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
-import { gitRepo } from '../support/git-repo.js';
+import { gitEnv, gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 
@@ -158,6 +161,52 @@ steps:
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(names.length + 1);
     await scion(['worktrees', '--prune', '--repo', r.dir], { cwd: r.dir });
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+    r.git('fsck', '--strict');
+  });
+
+  it('files a run step writes are committed as `git add` stores them (core.autocrlf, .gitattributes)', async () => {
+    const r = await gitRepo({
+      'src/a.ts': 'a\n',
+      'legacy.md': 'old\r\n',
+      '.gitattributes': '*.txt text\n*.bin -text\n*.crlf eol=crlf\nauto/* text=auto\nraw/** binary\n',
+    });
+    cleanups.push(r.cleanup);
+    r.git('config', 'core.autocrlf', 'true');
+    const command = [
+      "printf 'a\\r\\nb\\r\\n' > src/a.ts",
+      "printf 'x\\r\\n' > x.txt",
+      "printf 'y\\r\\n' > y.bin",
+      "printf 'z\\r\\n' > z.crlf",
+      "printf 'n\\000\\r\\n' > src/nul.dat",
+      "printf 'lone\\rcr\\r\\n' > src/lone.c",
+      "printf 'l\\r\\nm\\r\\n' > legacy.md",
+      'mkdir -p auto raw',
+      "printf 'q\\r\\n' > auto/q.c",
+      "printf 'r\\r\\n' > raw/r.c",
+    ].join(' && ');
+    const recipe = recipeFile(`name: crlf\nsteps:\n  - run: ${JSON.stringify(command)}\n`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(0);
+
+    // The judge: the same command in a native worktree, then `git add -A`.
+    const native = join(r.dir, '..', `${basename(r.dir)}-native`);
+    cleanups.push(() => rm(native, { recursive: true, force: true }));
+    r.git('worktree', 'add', '-q', '--detach', native, 'main');
+    execFileSync('/bin/sh', ['-c', command], { cwd: native });
+    r.git('-C', native, 'add', '-A');
+    const staged = r.git('-C', native, 'ls-files', '-s').split('\n').map((l) => l.replace(/^(\d+) (\w+) \d+\t/, '$1 $2 '));
+    const committed = r.git('ls-tree', '-r', 'scion/crlf').split('\n').map((l) => l.replace(/^(\d+) blob (\w+)\t/, '$1 $2 '));
+    expect(committed).toEqual(staged);
+    // Spot checks of the rules themselves.
+    const blob = (spec: string) => execFileSync('git', ['cat-file', '-p', spec], { cwd: r.dir, env: gitEnv(), encoding: 'latin1' });
+    expect(blob('scion/crlf:src/a.ts')).toBe('a\nb\n');
+    expect(blob('scion/crlf:x.txt')).toBe('x\n');
+    expect(blob('scion/crlf:z.crlf')).toBe('z\n');
+    expect(blob('scion/crlf:y.bin')).toBe('y\r\n');
+    expect(blob('scion/crlf:src/lone.c')).toBe('lone\rcr\r\n');
+    expect(blob('scion/crlf:legacy.md')).toBe('l\r\nm\r\n');
+    expect(blob('scion/crlf:raw/r.c')).toBe('r\r\n');
     r.git('fsck', '--strict');
   });
 });
