@@ -88,11 +88,14 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
+  /** In a campaign (SPEC §9): the job's repository, `<host>/<owner>/<name>` (a local one: its path). */
+  readonly repo?: string;
 }
 
 export interface RunReport {
   readonly version: 1;
-  readonly repo: string;
+  /** The repository the run worked on; null for a campaign across many (each job names its own). */
+  readonly repo: string | null;
   readonly dryRun: boolean;
   readonly jobs: readonly JobReport[];
 }

@@ -44,7 +44,7 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 <body data-view="line-by-line">
 <header>
 <h1>${esc(title)}</h1>
-${descriptions(report)}<p class="meta">${esc(statusLine(report))} · repository <code>${esc(report.repo)}</code></p>
+${descriptions(report)}<p class="meta">${esc(statusLine(report))} · ${report.repo === null ? `${esc(String(new Set(report.jobs.map((j) => j.repo)).size))} repositories` : `repository <code>${esc(report.repo)}</code>`}</p>
 ${report.dryRun ? '<p class="dry-run"><strong>Dry run:</strong> nothing was committed; the diffs show what a run would change.</p>\n' : ''}</header>
 ${failures(report)}
 ${skippedNotice(skipped)}<section id="jobs">
