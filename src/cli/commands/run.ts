@@ -18,12 +18,9 @@ import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
 import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
-  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (shard === null) throw new UsageError(`--shard ${flags.shard} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
-  if (flags.concurrency !== undefined && !(Number.isInteger(flags.concurrency) && flags.concurrency >= 1)) {
-    throw new UsageError(`--concurrency ${flags.concurrency} must be a whole number of at least 1.`);
-  }
-  const dryRun = mode === 'plan' || flags.dryRun;
+  // The flags were checked by yargs (options.ts) before this handler was reached.
+  const shard = flags.shard === undefined ? undefined : (parseShard(flags.shard) ?? undefined);
+  const dryRun = mode === 'plan' || flags.dryRun === true;
   // Push and PR settings are checked before anything runs: a bad remote or a missing token is exit 2.
   const remote = await prepareRemote(io, flags, dryRun);
   try {
@@ -79,7 +76,8 @@ async function runAndPublish(
         dryRun,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         ...(shard ? { shard } : {}),
-        keepWorktrees: flags.keepWorktrees,
+        keepWorktrees: flags.keepWorktrees === true,
+        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
         force: flags.force,
         noCache: !flags.cache,
       },
