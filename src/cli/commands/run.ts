@@ -7,6 +7,7 @@ import { githubOutputs } from '../../github/outputs.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
+import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
@@ -131,9 +132,18 @@ async function runAndPublish(
   });
 
   if (flags.json) io.stdout.write(renderJson(report));
-  else {
+  else if (flags.patch) {
+    // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.
+    io.stdout.write(
+      renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
+    );
+    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr') }));
+  } else {
     const color = useColor(io);
-    if (dryRun) {
+    if (flags.stat) {
+      const stat = renderStat(report, { width: io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80 });
+      if (stat !== '') io.stdout.write(`${stat}\n`);
+    } else if (dryRun) {
       for (const job of report.jobs) {
         if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
       }
