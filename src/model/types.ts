@@ -35,7 +35,9 @@ export interface ErrorReport {
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
-  readonly reason: 'already-applied';
+  /** already-applied: an edit found its change in place; outside-selection: a `run` command changed a
+   *  file outside the job's `files` selection, and the change was put back (not committed). */
+  readonly reason: 'already-applied' | 'outside-selection';
 }
 
 export interface Usage {

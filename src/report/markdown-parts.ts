@@ -56,7 +56,7 @@ export function failuresSection(report: RunReport, heading: string, maxMessage?:
 
 export function skippedList(job: JobReport): string {
   if (job.skipped.length === 0) return '';
-  const items = job.skipped.map((s) => `- step ${s.step}, ${mdCode(s.file)}: already applied\n`);
+  const items = job.skipped.map((s) => `- step ${s.step}, ${mdCode(s.file)}: ${s.reason === 'outside-selection' ? 'changed outside the files selection, not committed' : 'already applied'}\n`);
   return `Skipped (the change is already in the base): ${plural(job.skipped.length, 'edit')}\n\n${items.join('')}\n`;
 }
 

@@ -15,6 +15,7 @@ import { needsDisk, runStep, stepLabel } from './steps/index.js';
 import { runCommand } from './steps/run.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
+import { interruptedReport } from './interrupt.js';
 
 export interface JobInput {
   readonly repo: Repo;
@@ -59,6 +60,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       recipe, job, index, ws, run: ctx, dryRun, selected, isDenied, schemaFor: input.schemaFor, errors, skipped,
       gitDir: repo.commonDir,
       noCache: options.noCache ?? false,
+      ...(options.signal ? { signal: options.signal } : {}),
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
       addUsage: (u) => {
         usage = sumUsage([usage, u]);
@@ -66,16 +68,21 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     });
 
     let stopped = false;
+    // An interrupt stops the job at the next step boundary (a running command is ended at once).
+    const interrupted = () => options.signal?.aborted === true;
+    let reached = 0;
     for (const [index, step] of recipe.steps.entries()) {
+      reached = index;
+      if (interrupted()) break;
       ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: stepLabel(step) });
       const undo = await ws.snapshot();
       const before = errors.length;
       await runStep(stepCtx(index), step);
       const failed = errors.length > before;
       // onError: stop drops the failed step whole and keeps what earlier steps did.
-      if (failed && recipe.onError === 'stop') await undo();
+      if ((failed && recipe.onError === 'stop') || interrupted()) await undo();
       ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: errors.length - before });
-      if (failed && recipe.onError === 'stop') {
+      if ((failed && recipe.onError === 'stop') || interrupted()) {
         stopped = true;
         break;
       }
@@ -86,12 +93,21 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const undo = await ws.snapshot();
       for (const [k, v] of recipe.verify.entries()) {
         const index = recipe.steps.length + k;
+        reached = index;
+        if (interrupted()) break;
         ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: `verify ${v.run}` });
         const passed = await runCommand(stepCtx(index), { command: v.run }, 'verify');
         ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: passed ? 0 : 1 });
         if (!passed) break;
       }
       await undo();
+    }
+
+    if (interrupted()) {
+      keepOnDisk = false;
+      const report = interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage });
+      ctx.onEvent?.({ type: 'job-end', job: id, report });
+      return report;
     }
 
     const changes = ws.changes();
