@@ -30,6 +30,8 @@ export interface ErrorReport {
   readonly kind: ErrorKind;
   readonly code?: number;
   readonly message: string;
+  /** The fix for this error when the kind's general hint does not fit it (else absent). */
+  readonly hint?: string;
 }
 
 export interface SkipReport {

@@ -11,6 +11,7 @@ import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
 import { buildTrees, writeCommits, type ObjectStore } from './objects.js';
 import { reportError, type StepContext } from './step-context.js';
+import { fencedWorkspace, runBounded, stepLimitMs, VERIFY_TIMEOUT_SECONDS, type Bounds, type BoundedOutcome } from './step-bounds.js';
 import { needsDisk, runStep, stepLabel } from './steps/index.js';
 import { runCommand } from './steps/run.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -28,6 +29,12 @@ export interface JobInput {
   readonly options: RunOptions;
   readonly ctx: RunContext;
   readonly store: ObjectStore;
+}
+
+/** Where a step's errors and skips go: the job's lists, or the step's own until it is known to have ended in time. */
+interface StepSink {
+  readonly errors: ErrorReport[];
+  readonly skipped: SkipReport[];
 }
 
 export function jobId(job: JobSpec): string {
@@ -55,8 +62,12 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   let keepOnDisk = keep;
 
   try {
-    const stepCtx = (index: number): StepContext => ({
-      recipe, job, index, ws, run: ctx, dryRun, selected, isDenied, schemaFor: input.schemaFor, errors, skipped,
+    const idle: Bounds = { signal: options.signal ?? new AbortController().signal, deadline: null };
+    const stepCtx = (index: number, b: Bounds = idle, sink: StepSink = { errors, skipped }): StepContext => ({
+      recipe, job, index, ws: b === idle ? ws : fencedWorkspace(ws, b.signal), run: ctx, dryRun, selected, isDenied, schemaFor: input.schemaFor,
+      errors: sink.errors, skipped: sink.skipped,
+      signal: b.signal,
+      deadline: b.deadline,
       gitDir: repo.commonDir,
       noCache: options.noCache ?? false,
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
@@ -64,18 +75,35 @@ export async function runJob(input: JobInput): Promise<JobReport> {
         usage = sumUsage([usage, u]);
       },
     });
+    /** Runs one step or verify command under its limit; what it reported, or the timeout/interrupt that ended it. */
+    const bounded = async (index: number, label: string, limitMs: number | null, body: (c: StepContext) => Promise<void>): Promise<StepSink & { ended: BoundedOutcome }> => {
+      const own: StepSink = { errors: [], skipped: [] };
+      const ended = await runBounded(limitMs, options.signal, (b) => body(stepCtx(index, b, own)));
+      if (ended === 'done') return { ...own, ended };
+      // A stopped step's own reports go with it: it is undone whole.
+      const f = ended === 'timeout'
+        ? failure('timeout', `The step ${label} ran past its timeout of ${(limitMs ?? 0) / 1000} s and was stopped; nothing it changed was kept.`, { timeoutSeconds: (limitMs ?? 0) / 1000 })
+        : failure('interrupted', `The run was interrupted during the step ${label}; nothing it changed was kept.`);
+      const sink: StepSink = { errors: [], skipped: [] };
+      reportError(stepCtx(index, idle, sink), null, f);
+      return { ...sink, ended };
+    };
 
     let stopped = false;
     for (const [index, step] of recipe.steps.entries()) {
-      ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: stepLabel(step) });
+      const label = stepLabel(step);
+      ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
       const undo = await ws.snapshot();
-      const before = errors.length;
-      await runStep(stepCtx(index), step);
-      const failed = errors.length > before;
-      // onError: stop drops the failed step whole and keeps what earlier steps did.
-      if (failed && recipe.onError === 'stop') await undo();
-      ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: errors.length - before });
-      if (failed && recipe.onError === 'stop') {
+      const own = await bounded(index, label, stepLimitMs(step), (c) => runStep(c, step));
+      errors.push(...own.errors);
+      skipped.push(...own.skipped);
+      const failed = own.errors.length > 0;
+      const cut = own.ended !== 'done' || own.errors.some((e) => e.kind === 'timeout');
+      // onError: stop drops the failed step whole and keeps what earlier steps did; a step stopped
+      // by its timeout (or an interrupt) is dropped whole whatever onError says.
+      if (failed && (recipe.onError === 'stop' || cut)) await undo();
+      ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.errors.length });
+      if ((failed && recipe.onError === 'stop') || own.ended === 'interrupted') {
         stopped = true;
         break;
       }
@@ -86,10 +114,14 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const undo = await ws.snapshot();
       for (const [k, v] of recipe.verify.entries()) {
         const index = recipe.steps.length + k;
-        ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: `verify ${v.run}` });
-        const passed = await runCommand(stepCtx(index), { command: v.run }, 'verify');
-        ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: passed ? 0 : 1 });
-        if (!passed) break;
+        const label = `verify ${v.run}`;
+        ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
+        const own = await bounded(index, label, VERIFY_TIMEOUT_SECONDS * 1000, async (c) => {
+          await runCommand(c, { command: v.run }, 'verify');
+        });
+        errors.push(...own.errors);
+        ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: own.errors.length });
+        if (own.errors.length > 0) break;
       }
       await undo();
     }
