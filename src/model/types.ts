@@ -40,6 +40,18 @@ export interface SkipReport {
   readonly reason: 'already-applied';
 }
 
+/** What one step did in a job (verify commands are not listed). */
+export interface StepReport {
+  /** 0-based index in `steps`. */
+  readonly step: number;
+  /** The step's kind: edit, replace, write, notebook, run, agent or transform. */
+  readonly kind: string;
+  /** Files whose content or mode the step changed. */
+  readonly changed: number;
+  /** Files the step found already applied (see `skipped`). */
+  readonly alreadyApplied: number;
+}
+
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -84,6 +96,8 @@ export interface JobReport {
   readonly files: readonly FileReport[];
   readonly errors: readonly ErrorReport[];
   readonly skipped: readonly SkipReport[];
+  /** Per step that ran: how many files it changed, so a summary can name the steps that changed nothing. */
+  readonly steps?: readonly StepReport[];
   readonly usage: Usage;
   readonly durationMs: number;
   /** Set by `run --push`. */

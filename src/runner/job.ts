@@ -1,10 +1,10 @@
 // One job, start to end: workspace, steps in order, verify, commits per group, the branch ref.
 // Planning (what would be committed) is separate from writing; a dry run skips the writer.
-import { failure } from '../errors.js';
+import { failure, type Failure } from '../errors.js';
 import { branchCheckedOut, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
-import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
+import { matcher, stepKind, type JobSpec, type Recipe, type Step } from '../recipe/index.js';
 import type { Changes } from '../workspace/types.js';
-import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, Usage } from '../model/types.js';
+import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, StepReport, Usage } from '../model/types.js';
 import { sumUsage } from '../model/usage.js';
 import { decideBranch, readBranchState } from './branch.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
@@ -52,6 +52,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   const errors: ErrorReport[] = [];
   let usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const skipped: SkipReport[] = [];
+  const stepReports: StepReport[] = [];
   const inRecipe = matcher(recipe.files);
   const inJob = matcher(job.files);
   const selected = (p: string) => inRecipe(p) && inJob(p);
@@ -94,14 +95,20 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const label = stepLabel(step);
       ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
       const undo = await ws.snapshot();
+      const before = new Map(ws.changes());
       const own = await bounded(index, label, stepLimitMs(step), (c) => runStep(c, step));
+      const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(own.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };
+      const missed = own.ended === 'done' && own.errors.length === 0 ? expectationMiss(step, label, count) : null;
+      if (missed) reportError(stepCtx(index, idle, own), null, missed);
       errors.push(...own.errors);
       skipped.push(...own.skipped);
       const failed = own.errors.length > 0;
       const cut = own.ended !== 'done' || own.errors.some((e) => e.kind === 'timeout');
       // onError: stop drops the failed step whole and keeps what earlier steps did; a step stopped
       // by its timeout (or an interrupt) is dropped whole whatever onError says.
-      if (failed && (recipe.onError === 'stop' || cut)) await undo();
+      const undone = failed && (recipe.onError === 'stop' || cut);
+      if (undone) await undo();
+      stepReports.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
       ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.errors.length });
       if ((failed && recipe.onError === 'stop') || own.ended === 'interrupted') {
         stopped = true;
@@ -187,6 +194,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       files,
       errors,
       skipped,
+      steps: stepReports,
       usage,
       durationMs: Date.now() - started,
     };
@@ -210,3 +218,32 @@ function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes, oid
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+
+/** Paths whose state (content, mode, presence) differs between two views of a job's changes. */
+function changedBetween(before: Changes, after: Changes): number {
+  let n = 0;
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a === b) continue;
+    const same = a !== undefined && b !== undefined && a !== null && b !== null && a.mode === b.mode && Buffer.from(a.bytes).equals(b.bytes);
+    if (!same) n++;
+  }
+  return n;
+}
+
+/** SPEC §2 `expect`: files changed plus those found already applied must lie in [min, max]. */
+function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number }): Failure | null {
+  const e = step.expect;
+  if (!e) return null;
+  const n = c.changed + c.alreadyApplied;
+  if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
+  const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
+  const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
+  return failure('expectation', `The step ${label} changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}; its expect wants ${range}.`, {
+    changed: c.changed,
+    alreadyApplied: c.alreadyApplied,
+    ...(e.min === undefined ? {} : { min: e.min }),
+    ...(e.max === undefined ? {} : { max: e.max }),
+  });
+}
