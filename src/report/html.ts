@@ -2,7 +2,7 @@
 // diffs rendered by diff2html twice (line by line and side by side) with a button to switch.
 // No network: CSS and script are inlined and a Content-Security-Policy forbids any fetch.
 import { html as diffHtml, parse as parseDiff } from 'diff2html';
-import { fixHint } from './hints.js';
+import { fixHintFor } from './hints.js';
 import { DIFF2HTML_CSS, REPORT_CSS, REPORT_SCRIPT } from './html-assets.js';
 import { formatUsage, jobCounts, jobLabel, num, plural, recipesOf, reportTitle, statusLine } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
@@ -77,7 +77,7 @@ function failures(report: RunReport): string {
         `<li><span class="kind">${esc(e.kind)}</span>${e.code === undefined ? '' : ` (code ${e.code})`} in ` +
         `<a href="#job-${i}">${esc(jobLabel(job))}</a> <code>${esc(job.branch)}</code>, step ${e.step}` +
         `${e.file === null ? '' : `, <code>${esc(e.file)}</code>`}: ${esc(e.message)}` +
-        `<div class="fix">Fix: ${withCode(fixHint(e.kind))}</div></li>`,
+        `<div class="fix">Fix: ${withCode(fixHintFor(e))}</div></li>`,
     ),
   );
   if (items.length === 0) {

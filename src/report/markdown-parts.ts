@@ -1,6 +1,6 @@
 // Pieces shared by the PR body and the step summary: the jobs table, the failure list with the fix
 // to try, the skipped list and the agent cost line.
-import { fixHint } from './hints.js';
+import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
 import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
@@ -39,7 +39,7 @@ export function failureItems(job: JobReport, maxMessage = 500): string[] {
     const code = e.code === undefined ? '' : ` (code ${e.code})`;
     return (
       `- **${mdText(jobLabel(job))}** (${mdCode(job.branch)}), ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n` +
-      `  - Fix: ${fixHint(e.kind)}\n`
+      `  - Fix: ${fixHintFor(e)}\n`
     );
   });
 }
