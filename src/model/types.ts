@@ -38,6 +38,17 @@ export interface SkipReport {
   readonly reason: 'already-applied';
 }
 
+/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
+export interface DiagnosticReport {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly severity: string;
+  readonly message: string;
+  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
+  readonly source?: string;
+}
+
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -88,6 +99,10 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
+  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  readonly repo?: string;
+  /** What the failing `verify` command reported (SPEC §10). */
+  readonly diagnostics?: readonly DiagnosticReport[];
 }
 
 export interface RunReport {
