@@ -54,6 +54,17 @@ export interface StepReport {
   readonly alreadyApplied: number;
 }
 
+/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
+export interface DiagnosticReport {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly severity: string;
+  readonly message: string;
+  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
+  readonly source?: string;
+}
+
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -106,8 +117,10 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
-  /** In a campaign (SPEC §9): the job's repository, `<host>/<owner>/<name>` (a local one: its path). */
+  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
   readonly repo?: string;
+  /** What the failing `verify` command reported (SPEC §10). */
+  readonly diagnostics?: readonly DiagnosticReport[];
 }
 
 export interface RunReport {
