@@ -50,6 +50,9 @@ export interface LoopResult {
   readonly fixErrors: readonly { readonly file: string | null; readonly failure: Failure }[];
 }
 
+/** The commit group of the fix rounds' edits. */
+export const FIX_GROUP = 'fix';
+
 const ZERO: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export const passed = (r: CommandRun): boolean => r.status === 0 && !r.aborted;

@@ -1,7 +1,7 @@
 // The verify/fix loop with its I/O passed in: a command that fails until a marker is in the file.
 import { describe, expect, it } from 'vitest';
 import { failure } from '../../src/errors.js';
-import { fixChanges } from '../../src/verify/fix-commit.js';
+import { changesBetween } from '../../src/verify/changes-between.js';
 import { verifyWithFix, type FailedRun, type LoopIO } from '../../src/verify/loop.js';
 import { parseDiagnostics } from '../../src/verify/diagnostics.js';
 
@@ -71,13 +71,13 @@ describe('verifyWithFix', () => {
   });
 });
 
-describe('fixChanges', () => {
+describe('changesBetween', () => {
   const s = (t: string, mode = '100644') => ({ bytes: Buffer.from(t), mode });
-  it('is what the fix changed on top of the steps, a file put back to its base included', () => {
+  it('is what the fix changed on top of the steps, a file put back to its base included', async () => {
     const base = new Map([['c.ts', s('c0')], ['d.ts', s('d0')]]);
     const before = new Map([['a.ts', s('a1')], ['b.ts', s('b1')], ['c.ts', s('c1')]]);
     const after = new Map([['a.ts', s('a1')], ['b.ts', s('b2')], ['d.ts', null], ['e.ts', s('e2', '100755')]]);
-    const out = fixChanges(before, after, (p) => base.get(p) ?? null);
+    const out = await changesBetween(before, after, async (p) => base.get(p) ?? null);
     expect([...out].map(([p, st]) => [p, st === null ? null : Buffer.from(st.bytes).toString()])).toEqual([
       ['b.ts', 'b2'],
       ['c.ts', 'c0'],
