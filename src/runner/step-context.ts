@@ -26,14 +26,26 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
-  /** Fires on an interrupt (or the step's timeout): a running command is ended with its process group. */
-  readonly signal?: AbortSignal;
+  /**
+   * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted
+   * (RunOptions.signal). Whatever the step waits on (child processes, workers, requests) must stop.
+   */
+  readonly signal: AbortSignal;
+  /** Epoch ms at which the step's own `timeout` runs out; null when it has none. */
+  readonly deadline: number | null;
   log(message: string): void;
   addUsage(u: Usage): void;
 }
 
 export function reportError(ctx: StepContext, file: string | null, f: Failure): void {
-  ctx.errors.push({ step: ctx.index, file, kind: f.kind, ...(f.code === undefined ? {} : { code: f.code }), message: f.message });
+  ctx.errors.push({
+    step: ctx.index,
+    file,
+    kind: f.kind,
+    ...(f.code === undefined ? {} : { code: f.code }),
+    message: f.message,
+    ...(f.hint === undefined ? {} : { hint: f.hint }),
+  });
 }
 
 const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
