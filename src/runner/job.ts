@@ -81,7 +81,6 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       deadline: b.deadline,
       gitDir: repo.commonDir,
       noCache: options.noCache ?? false,
-      ...(options.signal ? { signal: options.signal } : {}),
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
       addUsage: (u) => {
         usage = sumUsage([usage, u]);

@@ -79,4 +79,20 @@ describe('interrupting a run (library)', () => {
     expect(existsSync(join(dir, 'ran'))).toBe(false);
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
   });
+
+  it('a run step past its timeout is ended with its whole process group: kind timeout', async () => {
+    const r = await gitRepo({ 'src/a.ts': 'const a = 1;\n' });
+    cleanups.push(r.cleanup);
+    const dir = mkdtempSync(join(tmpdir(), 'scion-int-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const command = `trap '' TERM; echo $$ > ${dir}/sh.pid; sleep 30 & echo $! > ${dir}/sleep.pid; wait $!; touch ${dir}/marker`;
+    const recipes = await load(`name: slow\nsteps:\n  - run: ${JSON.stringify(command)}\n    timeout: 1\n`);
+    // A run signal that never fires: the step's own deadline must still end the command.
+    const report = await runRecipes(recipes, { repo: r.dir, signal: new AbortController().signal }, { env: { PATH: process.env['PATH'] } });
+    const pids = await pidsIn(dir, ['sh.pid', 'sleep.pid']);
+    await waitFor(() => pids.every((pid) => !isAlive(pid)));
+    expect(existsSync(join(dir, 'marker'))).toBe(false);
+    expect(report.jobs.map((j) => [j.status, j.head, j.errors.map((e) => e.kind)])).toEqual([['failed', null, ['timeout']]]);
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+  });
 });

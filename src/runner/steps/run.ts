@@ -4,6 +4,7 @@
 import { failure, ScionError, type ErrorKind } from '../../errors.js';
 import { reportError, type StepContext } from '../step-context.js';
 import { spawnGroup } from '../process-group.js';
+import { StepTimeout } from '../step-bounds.js';
 
 export interface RunStep {
   readonly command: string;
@@ -43,8 +44,9 @@ function commandEnv(ctx: StepContext, step: RunStep): Record<string, string | un
   return { ...ctx.run.env, ...step.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
 }
 
-/** The kind an abort reason stands for: a step timeout passes a ScionError of kind `timeout`; anything else is an interrupt. */
+/** The kind an abort reason stands for: the step's own deadline (StepTimeout) is a `timeout`; anything else is an interrupt. */
 export function abortKind(reason: unknown): ErrorKind {
+  if (reason instanceof StepTimeout) return 'timeout';
   return reason instanceof ScionError ? reason.kind : 'interrupted';
 }
 
