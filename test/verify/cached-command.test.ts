@@ -35,7 +35,10 @@ async function setup() {
   const entries = new Map((await listTree(repo, baseTree)).map((e) => [e.path, e]));
   let n = 0;
   const workspace = async (): Promise<Workspace> => {
-    const made = await makeWorkspace(repo, { base, entries, needsDisk: true, keep: false, dryRun: false, id: `scion-test-${++n}` });
+    const id = `scion-test-${++n}`;
+    const making = await makeWorkspace(repo, { base, entries, needsDisk: true, keep: false, dryRun: false, id, branch: `scion/${id}`, job: id });
+    if (!making.ok) throw new Error(making.error.message);
+    const made = making.value;
     cleanups.push(() => made.ws.dispose(false));
     return made.ws;
   };
