@@ -21,6 +21,8 @@ export interface ListTreeOptions {
   prefixes?: readonly string[];
 }
 
+const sub = (path: string): string => `${path}/`;
+
 /** Sorted by path in git's index order (UTF-8 bytes). */
 export async function listTree(repo: Repo, tree: string, opts: ListTreeOptions = {}): Promise<TreeEntry[]> {
   return listTreeSync(repo, tree, opts);
@@ -38,9 +40,10 @@ export function listTreeSync(repo: Repo, tree: string, opts: ListTreeOptions = {
       if (!isValidComponent(e.name)) assertValidPath(dir + e.name);
       const path = dir + e.name;
       if (e.mode === TREE_MODE) {
-        const sub = `${path}/`;
-        if (!prefixes || prefixes.some((p) => sub.startsWith(p) || p.startsWith(sub))) walk(e.oid, sub);
-      } else if (!prefixes || prefixes.some((p) => path.startsWith(p))) {
+        const subdir = sub(path);
+        if (!prefixes || prefixes.some((p) => subdir.startsWith(p) || p.startsWith(subdir))) walk(e.oid, subdir);
+      } else if (!prefixes || prefixes.some((p) => path.startsWith(p) || p.startsWith(sub(path)))) {
+        // A file standing where a prefix needs a folder is listed too: a write under it would replace it.
         out.push({ path, oid: e.oid, mode: canonicalMode(e.mode) });
       }
     }

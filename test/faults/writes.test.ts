@@ -82,4 +82,19 @@ steps:
     expect(r.git('for-each-ref', 'refs/heads/scion')).toBe('');
     expect(r.git('ls-tree', '-r', '--name-only', 'HEAD', 'src')).toBe('src/deep/f3.txt\nsrc/f1.txt\nsrc/f2.txt');
   });
+
+  it('a file outside the selection standing where a selected path needs a folder is not replaced', async () => {
+    const r = await baseRepo();
+    const recipe = recipeFile(`name: under-file
+files: { include: ["a/b/**"] }
+steps:
+  - write: { file: a/b/c.md, content: "x\\n" }
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(1);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.errors.map((e) => [e.file, e.kind])).toEqual([['a/b/c.md', 'file-exists']]);
+    expect(r.git('for-each-ref', 'refs/heads/scion')).toBe('');
+  });
 });
