@@ -1,8 +1,7 @@
 // Recipe → jobs: each job gets a name, a file selection and a branch. Pure: the caller lists directories.
-import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
 import { branchNameProblem } from './branch-name.js';
-import { matcher, type SelectionLike } from './globs.js';
+import { escapeGlob, globTest, matcher, type SelectionLike } from './globs.js';
 import type { Recipe } from './schema.js';
 import { renderTemplate } from './templates.js';
 
@@ -39,7 +38,7 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
       continue;
     }
     // Dot-directories (.github, .vscode) are rarely meant by "packages/*"-style patterns.
-    const isMatch = picomatch(entry.each.replace(/\/+$/, ''), { dot: false });
+    const isMatch = globTest([entry.each.replace(/\/+$/, '')], { dot: false });
     const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(byCodePoint);
     if (matched.length === 0) {
       throw new UsageError(
@@ -97,9 +96,11 @@ function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
   }
 }
 
+/** A job glob under its `each` directory, whose name is literal: `app/(marketing)` is no glob group. */
 function under(dir: string, glob: string): string {
   const g = glob.replace(/^(\.\/)+/, '');
-  return g.startsWith('!') ? `!${dir}/${g.slice(1)}` : `${dir}/${g}`;
+  const d = escapeGlob(dir);
+  return g.startsWith('!') ? `!${d}/${g.slice(1)}` : `${d}/${g}`;
 }
 
 function copy(sel: SelectionLike): { include: string[]; exclude: string[] } {

@@ -1,7 +1,7 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
-import picomatch from 'picomatch';
 import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
+import { globTest } from '../../recipe/globs.js';
 import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
 
@@ -63,5 +63,5 @@ function compileGlob(ctx: ToolContext, pattern: string): (path: string) => boole
   const root = ctx.files.root;
   let p = pattern.trim().replace(/^(\.\/)+/, '');
   if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
-  return picomatch(p, { dot: true });
+  return globTest([p], { dot: true });
 }
