@@ -2,7 +2,7 @@
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
 import yargs from 'yargs';
 import { UsageError } from '../errors.js';
-import { recipeJsonSchema } from '../recipe/index.js';
+import { PlanError, recipeJsonSchema } from '../recipe/index.js';
 import { listCmd } from './commands/list.js';
 import { mergeReportsCmd } from './commands/merge-reports.js';
 import { prCmd } from './commands/pr.js';
@@ -150,7 +150,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 function reportError(io: CliIo, e: unknown): number {
-  if (e instanceof UsageError) {
+  if (e instanceof UsageError || e instanceof PlanError) {
     io.stderr.write(`scion: ${e.message}\n`);
     for (const p of e.problems) io.stderr.write(`  ${p}\n`);
     return 2;
