@@ -34,10 +34,16 @@ export interface ErrorReport {
   readonly hint?: string;
 }
 
+export type SkipReason = 'already-applied' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
+
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
-  readonly reason: 'already-applied';
+  /**
+   * already-applied: the change is in the file already. binary: a binary file without the match.
+   * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
+   */
+  readonly reason: SkipReason;
 }
 
 /** What one step did in a job (verify commands are not listed). */
