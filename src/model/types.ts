@@ -34,7 +34,7 @@ export interface ErrorReport {
   readonly hint?: string;
 }
 
-export type SkipReason = 'already-applied' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
+export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
 
 export interface SkipReport {
   readonly step: number;
@@ -42,6 +42,8 @@ export interface SkipReport {
   /**
    * already-applied: the change is in the file already. binary: a binary file without the match.
    * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
+   * outside-selection: a `run` command changed a file outside the job's `files` selection, and the
+   * change was put back (not committed).
    */
   readonly reason: SkipReason;
 }
@@ -56,6 +58,17 @@ export interface StepReport {
   readonly changed: number;
   /** Files the step found already applied (see `skipped`). */
   readonly alreadyApplied: number;
+}
+
+/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
+export interface DiagnosticReport {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly severity: string;
+  readonly message: string;
+  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
+  readonly source?: string;
 }
 
 export interface Usage {
@@ -110,11 +123,16 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
+  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  readonly repo?: string;
+  /** What the failing `verify` command reported (SPEC §10). */
+  readonly diagnostics?: readonly DiagnosticReport[];
 }
 
 export interface RunReport {
   readonly version: 1;
-  readonly repo: string;
+  /** The repository the run worked on; null for a campaign across many (each job names its own). */
+  readonly repo: string | null;
   readonly dryRun: boolean;
   readonly jobs: readonly JobReport[];
 }

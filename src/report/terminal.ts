@@ -80,7 +80,8 @@ function jobLines(job: JobReport, p: Paint, labelWidth: number, branchWidth: num
   ].join(', ');
   const out = [`${status} ${visible(jobLabel(job)).padEnd(labelWidth)}  ${visible(job.branch).padEnd(branchWidth)}  ${facts}`];
   for (const e of job.errors) {
-    const where = `step ${e.step}${e.file === null ? '' : `, ${visible(e.file)}`}`;
+    // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).
+    const where = `step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
     // A multi-line message (a command's output) stays multi-line, indented under its error.
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');
     out.push(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`);

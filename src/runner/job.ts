@@ -16,6 +16,7 @@ import { needsDisk, runStep, stepLabel } from './steps/index.js';
 import { runCommand } from './steps/run.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
+import { interruptedReport } from './interrupt.js';
 
 export interface JobInput {
   readonly repo: Repo;
@@ -91,7 +92,12 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     };
 
     let stopped = false;
+    // An interrupt stops the job at the next step boundary (a running command is ended at once).
+    const interrupted = () => options.signal?.aborted === true;
+    let reached = 0;
     for (const [index, step] of recipe.steps.entries()) {
+      reached = index;
+      if (interrupted()) break;
       const label = stepLabel(step);
       ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
       const undo = await ws.snapshot();
@@ -121,6 +127,8 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const undo = await ws.snapshot();
       for (const [k, v] of recipe.verify.entries()) {
         const index = recipe.steps.length + k;
+        reached = index;
+        if (interrupted()) break;
         const label = `verify ${v.run}`;
         ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
         const own = await bounded(index, label, VERIFY_TIMEOUT_SECONDS * 1000, async (c) => {
@@ -131,6 +139,13 @@ export async function runJob(input: JobInput): Promise<JobReport> {
         if (own.errors.length > 0) break;
       }
       await undo();
+    }
+
+    if (interrupted()) {
+      keepOnDisk = false;
+      const report = interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage });
+      ctx.onEvent?.({ type: 'job-end', job: id, report });
+      return report;
     }
 
     const changes = ws.changes();

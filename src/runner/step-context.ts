@@ -58,15 +58,9 @@ export function guardPath(ctx: StepContext, raw: string): Result<string> {
   const checked = checkPath(raw, { isDenied: ctx.isDenied });
   if (!checked.ok) return checked;
   const path = checked.value;
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    const dir = parts.slice(0, i).join('/');
-    const mode = ctx.ws.mode(dir);
-    if (mode === '120000') return fail(failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path }));
-  }
-  const mode = ctx.ws.mode(path);
-  if (mode === '120000') return fail(failure('unsupported', `${path} is a symlink; scion never rewrites symlinks.`, { path }));
-  if (mode === '160000') return fail(failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path }));
+  // The workspace's one "does this write remove anything?" check (symlinks, submodules, folders).
+  const writable = ctx.ws.writable(path);
+  if (!writable.ok) return writable;
   if (!ctx.selected(path)) {
     return fail(failure('denied', `${path} is not in this job's files selection; widen files.include or narrow the step.`, { path }));
   }
