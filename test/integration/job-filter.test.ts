@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRecipe, PlanError } from '../../src/recipe/index.js';
 import { runRecipes, type LoadedRecipe } from '../../src/runner/run-recipes.js';
+import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
@@ -43,5 +44,18 @@ describe('--job', () => {
     expect((err as PlanError).message).toContain('"wbe" matches no job');
     expect((err as PlanError).message).toContain('bump/api, bump/cli, bump/docs, bump/web');
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
+  });
+
+  it('through the CLI: --job picks, and an unmatched --job exits 2 having written nothing', async () => {
+    const { r } = await setup();
+    const recipe = recipeFile('name: bump\njobs:\n  - each: "packages/*"\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
+    const bad = await scion(['run', recipe, '--repo', r.dir, '--job', 'wbe'], { cwd: r.dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"wbe" matches no job; the jobs are: bump/api, bump/cli, bump/docs, bump/web');
+    expect(bad.stderr).not.toContain('internal error');
+    expect(r.git('branch', '--list', 'scion/*')).toBe('');
+    const ok = await scion(['run', recipe, '--repo', r.dir, '--job', 'api', '--job', 'web', '--json'], { cwd: r.dir });
+    expect(ok.code).toBe(0);
+    expect(r.git('branch', '--list', 'scion/*', '--format=%(refname:short)')).toBe('scion/bump/api\nscion/bump/web');
   });
 });
