@@ -40,7 +40,10 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
       if (!d.ok) continue;
       const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now());
       if (!hit.ok) {
-        const f = failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`);
+        const f =
+          hit.reason === 'timeout'
+            ? failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`)
+            : failure('unsupported', `the pattern could not run on ${path}: ${hit.message}`);
         ctx.refused('grep', null, f);
         return refusal(f, 'Use a simpler pattern without nested quantifiers such as (a+)+, or narrow the search with glob.');
       }
