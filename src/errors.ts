@@ -49,6 +49,8 @@ export const SEED_CODES: Readonly<Partial<Record<ErrorKind, number>>> = {
   'not-found': 8,
   'not-unique': 9,
   'too-large': 10,
+  // The seed's step 14 (a JSON or schema check of the result) carries 10 too (SPEC §4).
+  'invalid-result': 10,
 };
 
 /** An expected failure, as a value. `data` holds the facts a caller may act on (count, path, …). */

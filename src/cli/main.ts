@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { UsageError } from '../errors.js';
-import { recipeJsonSchema } from '../recipe/index.js';
+import { PlanError, recipeJsonSchema } from '../recipe/index.js';
 import { listCmd } from './commands/list.js';
 import { mergeReportsCmd } from './commands/merge-reports.js';
 import { prCmd } from './commands/pr.js';
@@ -199,7 +199,7 @@ function packageVersion(): string {
 }
 
 function reportError(io: CliIo, e: unknown): number {
-  if (e instanceof UsageError) {
+  if (e instanceof UsageError || e instanceof PlanError) {
     io.stderr.write(`scion: ${e.message}\n`);
     for (const p of e.problems) io.stderr.write(`  ${p}\n`);
     return 2;

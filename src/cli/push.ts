@@ -19,8 +19,7 @@ import {
 } from '../git/index.js';
 import { parseRemoteUrl, type RemoteUrlOptions } from '../github/remote.js';
 import type { JobReport, RunReport } from '../model/types.js';
-import { decideBranch, type BranchState, type ChainCommit } from '../runner/branch.js';
-import { isScionCommitOf } from '../runner/commit-plan.js';
+import { branchStateAt, decideBranch, type BranchState } from '../runner/branch.js';
 
 /** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */
 export interface PushTarget {
@@ -40,8 +39,6 @@ export interface PushOptions {
   /** One line per pushed branch. */
   readonly say: (line: string) => void;
 }
-
-const MAX_CHAIN = 1000;
 
 /** Hosts parseRemoteUrl accepts as GitHub: GITHUB_SERVER_URL's host when set (GitHub Enterprise). */
 export function githubHosts(env: Readonly<Record<string, string | undefined>>): RemoteUrlOptions {
@@ -99,7 +96,7 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
     if (!eligible(job)) {
       jobs.push(job);
     } else if (!listed.ok) {
-      jobs.push(failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, listed.error, 'push')));
+      jobs.push(failJob(job, o, 'push-failed', transportMessage(job.branch, o.target, listed.error, 'push')));
     } else {
       const done = await pushJob(repo, job, listed.value.get(job.branch) ?? null, held, o);
       if (done.pushed) {
@@ -142,9 +139,9 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
     // What is there now must be readable before it may be replaced: fetch it if scion lacks it.
     if (!(await hasCommit(repo, remoteSha))) {
       const fetched = await fetchBranch(repo, o.target.access, remote, job.branch);
-      if (!fetched.ok) return failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, fetched.error, 'fetch'));
+      if (!fetched.ok) return failJob(job, o, 'push-failed', transportMessage(job.branch, o.target, fetched.error, 'fetch'));
       if (!(await hasCommit(repo, remoteSha))) {
-        return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was reading it; run again.`);
+        return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was reading it; run again.`, MOVED_HINT);
       }
     }
     const theirs = await chainFrom(repo, remoteSha, job.recipe, job.name);
@@ -175,9 +172,9 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
   });
   if (!pushed.ok) {
     if (pushed.error.reason === 'moved') {
-      return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`);
+      return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`, MOVED_HINT);
     }
-    return failJob(job, o, 'command-failed', transportMessage(job.branch, o.target, pushed.error, 'push'));
+    return failJob(job, o, 'push-failed', transportMessage(job.branch, o.target, pushed.error, 'push'));
   }
   o.say(`pushed ${job.branch} to ${remote} at ${short(local)} (${remoteSha === null ? 'new branch' : `replaced ${short(remoteSha)}`})`);
   return { ...job, pushed: { remote, ref, sha: local, previous: remoteSha, sent: true } };
@@ -185,22 +182,7 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
 
 /** The scion commits of this recipe and job from `sha` down, bottom first (the runner's rule). */
 async function chainFrom(repo: Repo, sha: string, recipe: string, job: string): Promise<BranchState> {
-  const chain: ChainCommit[] = [];
-  let cur: string | null = sha;
-  while (cur !== null && chain.length < MAX_CHAIN) {
-    let c;
-    try {
-      c = await readCommit(repo, cur);
-    } catch (e) {
-      // A parent outside a shallow clone: the chain ends here.
-      if (e instanceof GitError) break;
-      throw e;
-    }
-    if (c.parents.length !== 1 || !isScionCommitOf(c.message, recipe, job)) break;
-    chain.unshift({ sha: cur, tree: c.tree, message: c.message, parent: c.parents[0] ?? null });
-    cur = c.parents[0] ?? null;
-  }
-  return { head: sha, chain };
+  return branchStateAt(repo, sha, recipe, job);
 }
 
 async function hasCommit(repo: Repo, sha: string): Promise<boolean> {
@@ -213,8 +195,10 @@ async function hasCommit(repo: Repo, sha: string): Promise<boolean> {
   }
 }
 
-function failJob(job: JobReport, o: PushOptions, kind: ErrorKind, message: string): JobReport {
-  return { ...job, status: 'failed', errors: [...job.errors, { step: o.stepOf(job), file: null, kind, message }] };
+const MOVED_HINT = 'The remote branch moved while scion was pushing: run again, so scion looks at the new commits first; --force does not help here.';
+
+function failJob(job: JobReport, o: PushOptions, kind: ErrorKind, message: string, hint?: string): JobReport {
+  return { ...job, status: 'failed', errors: [...job.errors, { step: o.stepOf(job), file: null, kind, message, ...(hint ? { hint } : {}) }] };
 }
 
 /** One sentence: what failed, what the server said, what to do. */

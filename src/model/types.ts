@@ -34,12 +34,18 @@ export interface ErrorReport {
   readonly hint?: string;
 }
 
+export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
+
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
-  /** already-applied: an edit found its change in place; outside-selection: a `run` command changed a
-   *  file outside the job's `files` selection, and the change was put back (not committed). */
-  readonly reason: 'already-applied' | 'outside-selection';
+  /**
+   * already-applied: the change is in the file already. binary: a binary file without the match.
+   * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
+   * outside-selection: a `run` command changed a file outside the job's `files` selection, and the
+   * change was put back (not committed).
+   */
+  readonly reason: SkipReason;
 }
 
 /** What one step did in a job (verify commands are not listed). */

@@ -11,11 +11,31 @@ const tidy = (glob: string): string => glob.replace(/^(\.\/)+/, '');
 
 /** True for a repository-relative POSIX path that matches an include glob and no exclude glob. */
 export function matcher(sel: SelectionLike): (path: string) => boolean {
-  const opts = { dot: true };
-  // picomatch with an empty list matches nothing: that is what an empty include should mean.
-  const inc = sel.include.length > 0 ? picomatch(sel.include.map(tidy), opts) : () => false;
-  const exc = sel.exclude.length > 0 ? picomatch(sel.exclude.map(tidy), opts) : () => false;
+  // An empty list matches nothing: that is what an empty include should mean.
+  const inc = globTest(sel.include.map(tidy), { dot: true });
+  const exc = globTest(sel.exclude.map(tidy), { dot: true });
   return (path) => inc(path) && !exc(path);
+}
+
+/**
+ * picomatch's globs as one test, true when any glob matches. Its regular expressions use `.` for
+ * "any character", which skips a newline: compiled with the `s` flag, a path holding a newline or a
+ * tab (git allows both) is matched like any other (SPEC §7).
+ */
+export function globTest(globs: readonly string[], opts: { dot: boolean }): (path: string) => boolean {
+  const res = globs.map((g) => {
+    const re = picomatch.makeRe(g, opts);
+    return new RegExp(re.source, re.flags.includes('s') ? re.flags : `${re.flags}s`);
+  });
+  if (res.length === 0) return () => false;
+  return (path) => res.some((re) => re.test(path));
+}
+
+const GLOB_SPECIAL = /[\\*?[\]{}()!+@|,]/g;
+
+/** A literal name inside a glob: every character picomatch would read as syntax is escaped. */
+export function escapeGlob(name: string): string {
+  return name.replace(GLOB_SPECIAL, (c) => `\\${c}`);
 }
 
 /**

@@ -1,8 +1,7 @@
 // Recipe → jobs: each job gets a name, a file selection and a branch. Pure: the caller lists directories.
-import picomatch from 'picomatch';
-import { UsageError } from '../errors.js';
 import { branchNameProblem } from './branch-name.js';
-import { matcher, type SelectionLike } from './globs.js';
+import { PlanError } from './plan-error.js';
+import { escapeGlob, globTest, matcher, type SelectionLike } from './globs.js';
 import type { Recipe } from './schema.js';
 import { renderTemplate } from './templates.js';
 
@@ -27,7 +26,7 @@ interface Draft {
 /**
  * One job per `jobs` entry, an `each` entry giving one job per matching directory of `dirs` (every
  * directory of the base tree, POSIX, no trailing slash) in sorted order. No jobs: one job named after
- * the recipe. Throws UsageError for duplicate job names or branches, a bad branch name, or an `each`
+ * the recipe. Throws PlanError for duplicate job names or branches, a bad branch name, or an `each`
  * that matches no directory.
  */
 export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
@@ -39,10 +38,11 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
       continue;
     }
     // Dot-directories (.github, .vscode) are rarely meant by "packages/*"-style patterns.
-    const isMatch = picomatch(entry.each.replace(/\/+$/, ''), { dot: false });
+    const isMatch = globTest([entry.each.replace(/\/+$/, '')], { dot: false });
     const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(byCodePoint);
     if (matched.length === 0) {
-      throw new UsageError(
+      throw new PlanError(
+        'each-matches-nothing',
         `Recipe "${recipe.name}": jobs each "${entry.each}" matches no directory of the base tree; fix the glob or remove the entry.`,
       );
     }
@@ -72,6 +72,32 @@ export function jobMatcher(job: Pick<JobSpec, 'recipe' | 'files'>): (path: strin
   return (path) => inRecipe(path) && inJob(path);
 }
 
+/**
+ * Branch names the recipe gives, checked before any repository is read (`scion validate`, loading):
+ * the default job's and each named job's branch, and for `each` entries the template with a sample
+ * directory name (the real names are checked again when the jobs are expanded).
+ */
+export function branchProblems(recipe: Recipe): { readonly path: (string | number)[]; readonly message: string }[] {
+  const several = recipe.jobs.length > 1 || recipe.jobs.some((j) => 'each' in j);
+  const names: { name: string; path: (string | number)[]; sample: boolean }[] =
+    recipe.jobs.length === 0
+      ? [{ name: recipe.name, path: ['branch'], sample: false }]
+      : recipe.jobs.map((j, i) => ('name' in j ? { name: j.name, path: ['jobs', i, 'name'], sample: false } : { name: 'job', path: ['jobs', i, 'each'], sample: true }));
+  const out: { path: (string | number)[]; message: string }[] = [];
+  const seen = new Set<string>();
+  for (const n of names) {
+    const branch = branchFor(recipe, n.name, several);
+    const bad = branchNameProblem(branch);
+    if (!bad) continue;
+    const path = recipe.branch !== undefined ? ['branch'] : n.path;
+    const message = `the branch ${n.sample ? `of a job of this entry (e.g. "${branch}")` : `"${branch}"`} ${bad}; a branch must be a valid git branch name (git check-ref-format)`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    out.push({ path, message });
+  }
+  return out;
+}
+
 function branchFor(recipe: Recipe, job: string, several: boolean): string {
   let tpl = recipe.branch ?? (several ? 'scion/{{recipe}}/{{job}}' : 'scion/{{recipe}}');
   // Several jobs on one branch would overwrite each other: each needs its own.
@@ -80,26 +106,36 @@ function branchFor(recipe: Recipe, job: string, several: boolean): string {
 }
 
 function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
+  const badNames: string[] = [];
+  for (const j of jobs) {
+    const bad = branchNameProblem(j.branch);
+    if (bad) badNames.push(`job "${j.name}": branch "${j.branch}" ${bad}`);
+  }
+  if (badNames.length > 0) {
+    throw new PlanError(
+      'bad-branch',
+      `Recipe "${recipe.name}" gives ${badNames.length === 1 ? 'a branch name' : 'branch names'} git refuses: ${badNames.join('; ')}. Change the recipe's branch template (or the job's name).`,
+      badNames,
+    );
+  }
   const problems: string[] = [];
   const dupes = (values: string[]) => [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
   for (const name of dupes(jobs.map((j) => j.name))) problems.push(`several jobs are named "${name}"`);
-  const branches = jobs.map((j) => j.branch);
-  for (const b of dupes(branches)) problems.push(`several jobs share the branch "${b}"`);
-  for (const j of jobs) {
-    const bad = branchNameProblem(j.branch);
-    if (bad) problems.push(`job "${j.name}": branch "${j.branch}" ${bad}`);
-  }
+  for (const b of dupes(jobs.map((j) => j.branch))) problems.push(`several jobs share the branch "${b}"`);
   if (problems.length > 0) {
-    throw new UsageError(
+    throw new PlanError(
+      'conflicting-jobs',
       `Recipe "${recipe.name}" has conflicting jobs: ${problems.join('; ')}. Give each job a unique name and branch.`,
       problems,
     );
   }
 }
 
+/** A job glob under its `each` directory, whose name is literal: `app/(marketing)` is no glob group. */
 function under(dir: string, glob: string): string {
   const g = glob.replace(/^(\.\/)+/, '');
-  return g.startsWith('!') ? `!${dir}/${g.slice(1)}` : `${dir}/${g}`;
+  const d = escapeGlob(dir);
+  return g.startsWith('!') ? `!${d}/${g.slice(1)}` : `${d}/${g}`;
 }
 
 function copy(sel: SelectionLike): { include: string[]; exclude: string[] } {

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { branchProblems } from './jobs.js';
 import { importDefault } from './load-module.js';
 import { locate } from './locate.js';
 import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
@@ -58,6 +59,8 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
     for (const raw of issuesToProblems(result.error.issues, data)) problems.push(toProblem(file, raw, place));
   }
   if (problems.length > 0 || !result.success) return { ok: false, file, problems: sortProblems(problems) };
+  const branches = branchProblems(result.data).map((b): RawProblem => ({ path: b.path, message: b.message, at: 'value' }));
+  if (branches.length > 0) return { ok: false, file, problems: sortProblems(branches.map((raw) => toProblem(file, raw, place))) };
 
   const schemas = await resolveSchemas(result.data, dirname(file));
   if (!schemas.ok) return { ok: false, file, problems: schemas.problems.map((raw) => toProblem(file, raw, place)) };

@@ -1,5 +1,6 @@
 // Recipe problems: zod issues turned into one readable line each, with the path of the field at fault.
 import type { z } from 'zod';
+import { recipeJsonSchema } from './json-schema.js';
 import { STEP_KINDS } from './schema-steps.js';
 
 /** One thing wrong with a recipe file. `line` and `col` are 1-based; `path` is "" for the whole file. */
@@ -75,14 +76,21 @@ export function issuesToProblems(
         out.push({ path, message: twoKinds, at: 'value' });
         continue;
       }
-      for (const key of issue.keys) out.push({ path: [...path, key], message: `unknown key "${key}"`, at: 'key' });
+      for (const key of issue.keys) {
+        const near = closest(key, knownKeys(path));
+        out.push({ path: [...path, key], message: `unknown key "${key}"${near ? `; did you mean "${near}"?` : ''}`, at: 'key' });
+      }
     } else if (issue.code === 'invalid_union') {
       const value = valueAt(data, path);
       const meant = issue.errors.find((branch) => branchFits(branch, value));
       if (meant) out.push(...issuesToProblems(meant, data, path));
       else {
         const found = isRecord(value) ? ` (found: ${Object.keys(value).join(', ') || 'nothing'})` : '';
-        out.push({ path, message: issue.message + found, at: 'value' });
+        // `rnu:` in a step: name the kind that was meant.
+        const meantKind = isRecord(value) && path.length === 2 && path[0] === 'steps'
+          ? Object.keys(value).map((k) => closest(k, STEP_KINDS)).find((k) => k !== null)
+          : undefined;
+        out.push({ path, message: issue.message + found + (meantKind ? `; did you mean "${meantKind}"?` : ''), at: 'value' });
       }
     } else {
       out.push({ path, message: issue.message, at: 'value' });
@@ -100,4 +108,53 @@ function stepWithSeveralKinds(path: readonly PathSegment[], value: unknown): str
   const kinds = Object.keys(value).filter((k) => (STEP_KINDS as readonly string[]).includes(k));
   if (kinds.length < 2) return null;
   return `a step has exactly one of the keys ${STEP_KINDS.join(', ')}; split this one into ${kinds.length} steps (found: ${kinds.join(', ')})`;
+}
+
+type JsonNode = { properties?: Record<string, JsonNode>; items?: JsonNode; anyOf?: JsonNode[]; oneOf?: JsonNode[] };
+
+let schemaRoot: JsonNode | undefined;
+
+/** The keys the recipe format allows in the mapping at `path`, read off the JSON Schema. */
+function knownKeys(path: readonly PathSegment[]): string[] {
+  schemaRoot ??= recipeJsonSchema() as JsonNode;
+  let nodes: JsonNode[] = [schemaRoot];
+  const expand = (ns: JsonNode[]): JsonNode[] => ns.flatMap((n) => [n, ...expand([...(n.anyOf ?? []), ...(n.oneOf ?? [])])]);
+  for (const seg of path) {
+    nodes = expand(nodes).flatMap((n) => {
+      const next = typeof seg === 'number' ? n.items : n.properties?.[seg];
+      return next ? [next] : [];
+    });
+  }
+  const keys = new Set(expand(nodes).flatMap((n) => Object.keys(n.properties ?? {})));
+  // Module recipes may hold transform steps, which the file formats' schema leaves out.
+  if (path.length === 2 && path[0] === 'steps') for (const k of STEP_KINDS) keys.add(k);
+  return [...keys];
+}
+
+/** The known key nearest to a mistyped one (edit distance with transpositions), when near enough. */
+export function closest(typed: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = editDistance(typed.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  const limit = Math.max(1, Math.min(3, Math.floor(typed.length / 3)));
+  return best !== null && bestD <= limit ? best : null;
+}
+
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }

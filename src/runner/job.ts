@@ -170,20 +170,20 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const built = await buildTrees(input.store, input.baseTree, plan);
       const trees = built.commits;
       const ref = `refs/heads/${job.branch}`;
-      const state = await readBranchState(repo, ref, recipe.name, job.name);
+      const state = await readBranchState(repo, ref, recipe.name, job.name, input.base);
       let holder: string | null = null;
       const decision = decideBranch(state, input.base, trees, options.force ?? false);
       outcome = decision.action === 'unchanged' ? 'unchanged' : 'changed';
       oids = built.oids;
       if (decision.action === 'diverged') {
-        reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, failure('branch-diverged', `Branch ${job.branch} holds commits scion did not write (head ${decision.head.slice(0, 12)}); merge or delete it, or rerun with --force to overwrite it.`, { branch: job.branch, head: decision.head }));
+        reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, divergedFailure(job.branch, decision.head, decision.scions));
         commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
       } else if (decision.action === 'unchanged') {
         head = decision.head;
         commits = decision.chain.map((c, i) => ({ sha: c.sha, group: plan[i]!.group, message: c.message, files: plan[i]!.files }));
       } else if (!dryRun && (holder = await branchCheckedOut(repo, ref)) !== null && holder !== made.worktree?.path) {
         // Moving a branch someone has checked out would leave their checkout out of step with it.
-        reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }));
+        reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }, CHECKED_OUT_HINT));
         commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
       } else if (dryRun) {
         commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
@@ -195,7 +195,9 @@ export async function runJob(input: JobInput): Promise<JobReport> {
           head = written.value.head;
           commits = plan.map((p, i) => ({ sha: written.value.shas[i]!, group: p.group, message: p.message, files: p.files }));
         } else {
-          reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, written.error);
+          // A ref in the way (`scion/a` when writing `scion/a/b`) or one moved meanwhile: --force does not help.
+          const e = written.error;
+          reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, e.kind === 'branch-diverged' && e.hint === undefined ? { ...e, hint: REF_CLASH_HINT } : e);
         }
       }
     }
@@ -270,4 +272,18 @@ function expectationMiss(step: Step, label: string, c: { changed: number; alread
     ...(e.min === undefined ? {} : { min: e.min }),
     ...(e.max === undefined ? {} : { max: e.max }),
   });
+}
+
+const CHECKED_OUT_HINT = 'Switch the checkout that holds the branch to another branch (or remove that worktree), then run again; --force does not change this.';
+const REF_CLASH_HINT =
+  'Another ref is in the way (a branch named like a folder of this one, or the branch moved meanwhile): rename or delete it, or change the recipe\'s `branch`, then run again; --force does not change this.';
+const NOT_SCIONS_HINT =
+  "This branch was not written by scion for this recipe and job, so scion never overwrites it: change the recipe's `branch`, or rename or delete that branch yourself.";
+
+/** The branch holds commits scion did not write: --force helps only on a scion branch someone added to. */
+function divergedFailure(branch: string, head: string, scions: boolean): Failure {
+  const at = head.slice(0, 12);
+  return scions
+    ? failure('branch-diverged', `Branch ${branch} holds commits scion did not write on top of its own (head ${at}); merge or delete them, or rerun with --force to overwrite them.`, { branch, head })
+    : failure('branch-diverged', `Branch ${branch} exists and was not written by scion for this recipe and job (head ${at}); scion never overwrites it, --force or not.`, { branch, head }, NOT_SCIONS_HINT);
 }

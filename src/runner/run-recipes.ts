@@ -2,9 +2,8 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { UsageError } from '../errors.js';
 import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identity, type Repo, type TreeEntry } from '../git/index.js';
-import { expandJobs, matcher, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
+import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport } from './interrupt.js';
@@ -35,7 +34,7 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
     const ref = options.base ?? recipe.base ?? 'HEAD';
     const sha = await resolveCommit(repo, ref);
     if (sha === null) {
-      throw new UsageError(`${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
+      throw new PlanError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
     }
     // A worktree holds the whole base tree (SPEC §3: `npx tsc` needs the root package.json); only
     // object-level jobs may list just the subtrees their selection can reach.
@@ -48,7 +47,10 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   }
 
   const shard = options.shard;
-  const mine = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
+  // --shard splits the full expanded list (SPEC §1: job k belongs to shard k mod N + 1), then --job
+  // picks from this shard: the same --shard over several machines covers every selected job once.
+  const sharded = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
+  const mine = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
   ctx.onEvent?.({
     type: 'jobs',
     jobs: mine.map(({ job }) => ({
@@ -88,6 +90,26 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
     ),
   );
   return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports };
+}
+
+/**
+ * The jobs whose name (or recipe/name) matches one of the --job globs. A pattern that matches no job
+ * of the whole run is a mistake (a typo must not end in a silent "0 jobs"): PlanError listing the names.
+ */
+function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly T[], patterns: readonly string[]): T[] {
+  const tests = patterns.map((p) => ({ p, test: globTest([p], { dot: true }) }));
+  const hits = (j: JobSpec, t: (s: string) => boolean) => t(j.name) || t(jobId(j));
+  const unmatched = tests.filter((t) => !all.some(({ job }) => hits(job, t.test))).map((t) => t.p);
+  if (unmatched.length > 0) {
+    const names = all.map(({ job }) => jobId(job));
+    const shown = names.slice(0, 50).join(', ') + (names.length > 50 ? `, … (${names.length - 50} more)` : '');
+    throw new PlanError(
+      'no-such-job',
+      `--job ${unmatched.map((p) => JSON.stringify(p)).join(', ')} matches no job; the jobs are: ${shown}.`,
+      unmatched.map((p) => `--job ${p} matches no job name`),
+    );
+  }
+  return mine.filter(({ job }) => tests.some((t) => hits(job, t.test)));
 }
 
 async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {

@@ -2,6 +2,7 @@
 // fires at its deadline or when the run is aborted; steps that wait on something (a child process, a
 // regex worker, the model) honour it. A step that ignores it (a transform that never settles) is
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
+import { failure, ScionError } from '../errors.js';
 import type { Step } from '../recipe/index.js';
 import type { Workspace } from '../workspace/types.js';
 
@@ -27,9 +28,10 @@ export interface Bounds {
   readonly deadline: number | null;
 }
 
-export class StepTimeout extends Error {
+/** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/run.ts reads the kind). */
+export class StepTimeout extends ScionError {
   constructor(readonly limitMs: number) {
-    super(`the step ran past its timeout of ${limitMs / 1000} s`);
+    super(failure('timeout', `the step ran past its timeout of ${limitMs / 1000} s`, { timeoutSeconds: limitMs / 1000 }));
     this.name = 'StepTimeout';
   }
 }

@@ -167,6 +167,6 @@ describe('refusals', () => {
   it("'invalid-result' when a schema no longer holds", () => {
     const jsonSchema = { type: 'object', properties: { cells: { maxItems: 2 } } };
     const f = editNotebook(file('a.ipynb', base), { source: 'x', type: 'code', mode: 'insert' }, { jsonSchema });
-    expectFailure(f, 'invalid-result');
+    expectFailure(f, 'invalid-result', 10);
   });
 });

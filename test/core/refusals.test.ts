@@ -82,18 +82,18 @@ describe('refusals with their codes', () => {
   });
 
   it("'invalid-result' when a JSON file that parsed would no longer parse", () => {
-    const f = expectFailure(applyEdits(file('package.json', '{ "a": 1, "b": 2 }\n'), edit(', "b": 2', ' "b": 2')), 'invalid-result');
-    expect(f.code).toBeUndefined();
+    const f = expectFailure(applyEdits(file('package.json', '{ "a": 1, "b": 2 }\n'), edit(', "b": 2', ' "b": 2')), 'invalid-result', 10);
+    expect(f.code).toBe(10);
     // A file that did not parse before (JSON with comments) is not judged.
     changed(applyEdits(file('tsconfig.json', '{ // c\n "a": 1 }\n'), edit('"a": 1', '"a": 2,')));
   });
 
   it("'invalid-result' when opts.jsonSchema no longer holds", () => {
     const jsonSchema = { type: 'object', properties: { port: { type: 'number' } }, required: ['port'] };
-    const f = expectFailure(applyEdits(file('cfg.json', '{ "port": 80 }\n'), edit('80', '"80"'), { jsonSchema }), 'invalid-result');
+    const f = expectFailure(applyEdits(file('cfg.json', '{ "port": 80 }\n'), edit('80', '"80"'), { jsonSchema }), 'invalid-result', 10);
     expect(f.message).toContain('/port');
     changed(applyEdits(file('cfg.json', '{ "port": 80 }\n'), edit('80', '8080'), { jsonSchema }));
-    expectFailure(writeContent(file('cfg.json', '{ "port": 80 }\n'), '{}\n', { jsonSchema }), 'invalid-result');
+    expectFailure(writeContent(file('cfg.json', '{ "port": 80 }\n'), '{}\n', { jsonSchema }), 'invalid-result', 10);
   });
 
   it("'encoding' for new text with a lone surrogate, which no encoding can write", () => {

@@ -1,6 +1,8 @@
 // Bounded time (SPEC §2 `timeout`, §7): regular expressions, transforms and commands end in kind
 // `timeout` within the step's limit, the job fails with a report, and nothing the step did is kept.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
@@ -94,12 +96,25 @@ describe('transforms in bounded time and with checked results', () => {
 });
 
 describe('run steps in bounded time', () => {
-  it('a command past its timeout fails the step with kind timeout', async () => {
+  it('a command past its timeout fails the step with kind timeout, and its process is ended', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
-    const res = await run(r, 'name: slow\nsteps:\n  - run: "echo changed > a.txt; sleep 3"\n    timeout: 0.5\n');
+    const dir = mkdtempSync(join(tmpdir(), 'scion-pid-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const res = await run(r, `name: slow\nsteps:\n  - run: "echo changed > a.txt; sleep 30 & echo $! > ${dir}/pid; wait"\n    timeout: 0.5\n`);
     expect(res.code).toBe(1);
     expect(res.job.errors.map((e) => e.kind)).toEqual(['timeout']);
     expect(res.job.files).toEqual([]);
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    // Gone, or a zombie where the container's init does not reap orphans: either way it no longer runs.
+    expect(processState(pid), `pid ${pid}`).toMatch(/^(gone|Z)$/);
   });
 });
+
+function processState(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? 'gone';
+  } catch {
+    return 'gone';
+  }
+}

@@ -74,6 +74,43 @@ describe('reruns', () => {
     expect(r.git('rev-parse', 'scion/bump^')).toBe(r.head());
   });
 
+  it("never overwrites a branch scion never wrote (a user's release), --force or not", async () => {
+    const r = await gitRepo({ 'a.txt': 'uses v1\n' });
+    cleanups.push(r.cleanup);
+    r.git('branch', 'release');
+    r.git('commit', '-q', '--allow-empty', '-m', 'release notes');
+    r.git('branch', '-f', 'release', 'HEAD');
+    const mine = r.git('rev-parse', 'release');
+    const recipe = recipeFile(`${RECIPE}branch: release\n`.replace('name: bump\n', 'name: bump\n'));
+    for (const extra of [[], ['--force']]) {
+      const res = await scion(['run', recipe, '--repo', r.dir, '--json', ...extra], { cwd: r.dir });
+      expect(res.code).toBe(1);
+      const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+      expect(job.errors.map((e) => e.kind)).toEqual(['branch-diverged']);
+      expect(job.errors[0]!.message).toContain('scion never overwrites it');
+      expect(job.errors[0]!.hint).not.toContain('--force');
+      expect(r.git('rev-parse', 'release')).toBe(mine);
+    }
+    // The human summary gives the advice that fits, not --force.
+    const human = await scion(['run', recipe, '--repo', r.dir, '--force'], { cwd: r.dir });
+    expect(human.stdout).toContain("change the recipe's `branch`");
+    expect(r.git('reflog', 'show', '--format=%gs', 'release').split('\n')).not.toContain(expect.stringContaining('scion'));
+  });
+
+  it('a ref in the way of the branch (scion/r when writing scion/r/a) fails with advice that is not --force', async () => {
+    const r = await gitRepo({ 'a/x.txt': 'v1\n', 'b/x.txt': 'v1\n' });
+    cleanups.push(r.cleanup);
+    r.git('branch', 'scion/r');
+    const recipe = recipeFile('name: r\njobs: [{ each: "*" }]\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json', '--force'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(1);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.errors.map((e) => e.kind)).toEqual(['branch-diverged']);
+    expect(job.errors[0]!.hint).toMatch(/Another ref is in the way.*--force does not change this/);
+    r.git('fsck', '--strict');
+  });
+
   it('a job with no change is empty and writes no ref; an edit already merged is skipped', async () => {
     const r = await gitRepo({ 'a.txt': 'uses v2\n' });
     cleanups.push(r.cleanup);

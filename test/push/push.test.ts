@@ -180,7 +180,7 @@ describe('run --push', () => {
     const job = none.report.jobs[0]!;
     expect(job.status).toBe('failed');
     expect(job.errors).toHaveLength(1);
-    expect(job.errors[0]).toMatchObject({ kind: 'command-failed', file: null });
+    expect(job.errors[0]).toMatchObject({ kind: 'push-failed', file: null });
     expect(job.errors[0]!.message).toContain('the server asks for credentials (HTTP 401');
     // The branch itself was written locally; only the push failed.
     expect(work.git('rev-parse', 'scion/bump')).toBe(job.head);

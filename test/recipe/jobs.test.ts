@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { expandJobs, jobMatcher, recipeSchema, type RecipeInput } from '../../src/recipe/index.js';
+import { expandJobs, jobMatcher, loadRecipe, PlanError, recipeSchema, type RecipeInput } from '../../src/recipe/index.js';
+import { recipeFile } from '../support/recipe-file.js';
 
 const recipe = (extra: Partial<RecipeInput> = {}) => recipeSchema.parse({ name: 'rn', steps: [{ run: 'make' }], ...extra });
 const DIRS = ['packages', 'packages/web', 'packages/api', 'packages/web/src', 'packages/.cache', 'apps', 'apps/site', 'docs'];
 
-function usageError(fn: () => unknown): UsageError {
+function planError(fn: () => unknown): PlanError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof UsageError) return err;
+    if (err instanceof PlanError) return err;
     throw err;
   }
-  throw new Error('expected a UsageError');
+  throw new Error('expected a PlanError');
 }
 
 describe('expandJobs', () => {
@@ -67,22 +67,47 @@ describe('expandJobs', () => {
     expect(expandJobs(recipe({ jobs: [{ name: 'only' }] }), DIRS).map((j) => [j.name, j.branch])).toEqual([['only', 'scion/rn']]);
   });
 
-  it('throws a UsageError naming duplicate job names', () => {
-    const err = usageError(() => expandJobs(recipe({ jobs: [{ name: 'web' }, { each: 'packages/*' }] }), DIRS));
+  it('throws a PlanError naming duplicate job names', () => {
+    const err = planError(() => expandJobs(recipe({ jobs: [{ name: 'web' }, { each: 'packages/*' }] }), DIRS));
     expect(err.message).toMatch(/"web"/);
     expect(err.problems).toContain('several jobs are named "web"');
   });
 
-  it('throws a UsageError for jobs that would share a branch', () => {
-    const err = usageError(() => expandJobs(recipe({ branch: 'fixed/{{job}}', jobs: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }), DIRS));
+  it('throws a PlanError for jobs that would share a branch', () => {
+    const err = planError(() => expandJobs(recipe({ branch: 'fixed/{{job}}', jobs: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }), DIRS));
     expect(err.problems).toEqual(['several jobs are named "a"', 'several jobs share the branch "fixed/a"']);
   });
 
   it('throws for a branch git would refuse, and for an each glob that matches nothing', () => {
-    const bad = usageError(() => expandJobs(recipe({ branch: 'bots/{{recipe}}.lock' }), DIRS));
+    const bad = planError(() => expandJobs(recipe({ branch: 'bots/{{recipe}}.lock' }), DIRS));
     expect(bad.problems[0]).toMatch(/\.lock/);
-    const none = usageError(() => expandJobs(recipe({ jobs: [{ each: 'services/*' }] }), DIRS));
+    expect(bad.code).toBe('bad-branch');
+    expect(bad.message).not.toContain('conflicting');
+    const none = planError(() => expandJobs(recipe({ jobs: [{ each: 'services/*' }] }), DIRS));
     expect(none.message).toMatch(/services\/\*.*matches no directory/);
+  });
+
+  it('refuses branch names git check-ref-format or git branch refuse', () => {
+    for (const branch of ['HEAD', '-x', 'scion/a..b', 'a@{1}', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', '.hidden/x', 'x/.y', 'x.lock', 'x/', 'x.', '@']) {
+      const err = planError(() => expandJobs(recipe({ branch }), DIRS));
+      expect(err.code, branch).toBe('bad-branch');
+    }
+    expect(expandJobs(recipe({ branch: 'release/2024-01_x' }), DIRS)[0]!.branch).toBe('release/2024-01_x');
+  });
+
+  it('validate names a bad branch with its place in the file, for the default, named and each jobs', async () => {
+    for (const [text, at] of [
+      ['name: r\nbranch: HEAD\nsteps: [{ run: make }]\n', '2:9'],
+      ['name: r\nbranch: "-x"\nsteps: [{ run: make }]\n', '2:9'],
+      ['name: r\nbranch: "scion/a..b/{{job}}"\njobs: [{ each: "packages/*" }]\nsteps: [{ run: make }]\n', '2:9'],
+      ['name: r\njobs: [{ name: a }, { name: b.lock }]\nsteps: [{ run: make }]\n', '2:'],
+    ] as const) {
+      const r = await loadRecipe(recipeFile(text));
+      expect(r.ok, text).toBe(false);
+      if (r.ok) continue;
+      expect(r.problems.map((p) => `${p.line}:${p.col}`).join(), text).toContain(at);
+      expect(r.problems[0]!.message, text).toMatch(/branch .* (is "HEAD"|starts with "-"|contains "\.\."|ending with "\.lock")/);
+    }
   });
 
   it('leaves dot-directories out of each matches', () => {

@@ -19,8 +19,8 @@ describe('loadRecipe: YAML', () => {
       lines('name: x', 'steps:', '  - edit:', '      file: a.ts', '      edits: [{ old_string: a, new_string: b }]', '      flie: b.ts'),
     );
     const ps = problemsOf(await loadRecipe(file));
-    expect(ps).toEqual([{ file, line: 6, col: 7, path: 'steps[0].edit.flie', message: 'unknown key "flie"' }]);
-    expect(formatProblem(ps[0]!)).toBe(`${file}:6:7: steps[0].edit.flie: unknown key "flie"`);
+    expect(ps).toEqual([{ file, line: 6, col: 7, path: 'steps[0].edit.flie', message: 'unknown key "flie"; did you mean "file"?' }]);
+    expect(formatProblem(ps[0]!)).toBe(`${file}:6:7: steps[0].edit.flie: unknown key "flie"; did you mean "file"?`);
   });
 
   it('reports three mistakes at once, each at its own position', async () => {
@@ -253,5 +253,31 @@ describe('loadRecipe: modules', () => {
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ line: 1, col: 1, path: '' });
     expect(broken[0]!.message).toMatch(/could not be loaded/);
+  });
+});
+
+describe('did you mean', () => {
+  it('suggests the nearest known key for a mistyped one, at every level', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const cases: [string, string][] = [
+      ['name: r\nstpes: [{ run: make }]\n', 'unknown key "stpes"; did you mean "steps"?'],
+      ['name: r\nsteps: [{ replace: { old_string: a, new_string: b, replaceAll: true } }]\n', 'did you mean "replace_all"?'],
+      ['name: r\nsteps: [{ run: make, timout: 3 }]\n', 'did you mean "timeout"?'],
+      ['name: r\nsteps: [{ rnu: make }]\n', 'did you mean "run"?'],
+      ['name: r\nfiles: { inclde: [a] }\nsteps: [{ run: make }]\n', 'did you mean "include"?'],
+    ];
+    for (const [text, want] of cases) {
+      const file = join(mkdtempSync(join(tmpdir(), 'scion-dym-')), 'r.yaml');
+      writeFileSync(file, text);
+      const r = await loadRecipe(file);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.problems.map((p) => p.message).join('\n')).toContain(want);
+    }
+    const far = join(mkdtempSync(join(tmpdir(), 'scion-dym-')), 'r.yaml');
+    writeFileSync(far, 'name: r\nsteps: [{ run: make }]\nzzzzz: 1\n');
+    const r = await loadRecipe(far);
+    expect(!r.ok && r.problems[0]!.message).toBe('unknown key "zzzzz"');
   });
 });

@@ -1,7 +1,7 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
-import picomatch from 'picomatch';
 import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
+import { globTest } from '../../recipe/globs.js';
 import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
 
@@ -40,7 +40,10 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
       if (!d.ok) continue;
       const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now());
       if (!hit.ok) {
-        const f = failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`);
+        const f =
+          hit.reason === 'timeout'
+            ? failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`)
+            : failure('unsupported', `the pattern could not run on ${path}: ${hit.message}`);
         ctx.refused('grep', null, f);
         return refusal(f, 'Use a simpler pattern without nested quantifiers such as (a+)+, or narrow the search with glob.');
       }
@@ -63,5 +66,5 @@ function compileGlob(ctx: ToolContext, pattern: string): (path: string) => boole
   const root = ctx.files.root;
   let p = pattern.trim().replace(/^(\.\/)+/, '');
   if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
-  return picomatch(p, { dot: true });
+  return globTest([p], { dot: true });
 }

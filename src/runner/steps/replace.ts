@@ -4,6 +4,7 @@
 import { applyEdits, RegexRunner, replaceRegexBounded, type Bounded, type RegexMatch } from '../../core/index.js';
 import { failure, fail, ok, type Result } from '../../errors.js';
 import { matcher } from '../../recipe/index.js';
+import type { SkipReason } from '../../model/types.js';
 import { REGEX_FILE_TIMEOUT_MS } from '../step-bounds.js';
 import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from '../step-context.js';
 
@@ -19,7 +20,15 @@ const PARALLEL_READS = 32;
 
 export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<void> {
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
-  const candidates = ctx.ws.paths().filter((p) => ctx.selected(p) && narrow(p) && isRegularFile(ctx.ws.mode(p)));
+  const candidates: string[] = [];
+  // Paths scion never edits are left alone and said so (SPEC §4 `unsupported` is for a step naming one).
+  for (const p of ctx.ws.paths()) {
+    if (!ctx.selected(p) || !narrow(p)) continue;
+    const mode = ctx.ws.mode(p);
+    if (isRegularFile(mode)) candidates.push(p);
+    else if (mode === '120000') skip(ctx, p, 'symlink');
+    else if (mode === '160000') skip(ctx, p, 'submodule');
+  }
   // User patterns run in a worker under a deadline (regex-runner.ts): one worker for the whole step.
   const regex = step.regex ? new RegexRunner() : null;
   const literal = literalProbe(step.old_string);
@@ -31,11 +40,20 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<v
       for (const [k, path] of batch.entries()) {
         const bytes = contents[k];
         if (!bytes) continue;
+        if (!refuseLfs(path, bytes).ok) {
+          skip(ctx, path, 'lfs-pointer');
+          continue;
+        }
+        let may: boolean;
         if (regex) {
           const probe = await regexProbe(ctx, regex, step.old_string, path, bytes);
           if (!probe.ok) return reportError(ctx, path, probe.error);
-          if (!probe.value) continue;
-        } else if (!literal(bytes)) continue;
+          may = probe.value;
+        } else may = literal(bytes);
+        if (!may) {
+          if (looksBinary(bytes)) skip(ctx, path, 'binary');
+          continue;
+        }
         if (ctx.signal.aborted) return;
         const stop = await replaceIn(ctx, step, path, bytes, regex);
         if (stop) return;
@@ -44,6 +62,16 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<v
   } finally {
     regex?.close();
   }
+}
+
+function skip(ctx: StepContext, file: string, reason: SkipReason): void {
+  ctx.skipped.push({ step: ctx.index, file, reason });
+}
+
+/** git's own test: a NUL byte in the first 8000 bytes (UTF-16 with a BOM is text). */
+function looksBinary(bytes: Uint8Array): boolean {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return false;
+  return bytes.subarray(0, 8000).includes(0);
 }
 
 /** The time one file's regular expression may take: the step's remaining time, else 10 s. */
@@ -86,6 +114,11 @@ async function replaceIn(ctx: StepContext, step: ReplaceStep, candidate: string,
   if (!result.ok) {
     // The probe is a necessary condition only: a file it let through may still lack the string.
     if (result.error.kind === 'not-found') return false;
+    // A binary file is an error only when it holds the match (a literal one, byte for byte).
+    if (result.error.kind === 'binary' && !regex && !Buffer.from(content).includes(Buffer.from(step.old_string, 'utf8'))) {
+      skip(ctx, path.value, 'binary');
+      return false;
+    }
     reportError(ctx, path.value, result.error);
     return result.error.kind === 'timeout' || result.error.kind === 'interrupted';
   }
