@@ -1,6 +1,6 @@
 // The git layer: objects, trees, commits, refs (lock + compare-and-swap) and linked worktrees, read
 // and written in git's own on-disk formats. The rest of scion reaches git only through these names.
-export { openRepo, closeRepo, type Repo } from './repo.js';
+export { openRepo, closeRepo, repoRefusal, type Repo, type OpenRepoOptions } from './repo.js';
 export { resolveCommit } from './resolve.js';
 export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
@@ -17,5 +17,5 @@ export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
 export { worktreeChanges, type FileState } from './worktree-changes.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
-export { GitError, type GitErrorCode } from './errors.js';
+export { GitError, environmentError, isEnvironmentErrno, type GitErrorCode } from './errors.js';
 export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type RemoteAccess, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';

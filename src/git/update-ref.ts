@@ -7,7 +7,7 @@ import { errnoCode, GitError } from './errors.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
 import { currentValue, isValidRefName, packedRefs, refPath } from './refs.js';
-import { repoState, type Repo } from './repo.js';
+import { assertWritable, repoState, type Repo } from './repo.js';
 
 export interface UpdateRefOptions {
   /** Append a reflog entry (logs/<ref>) so `git reflog` can show and undo the move. */
@@ -26,6 +26,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   for (const oid of [newOid, expectedOld]) {
     if (oid !== null && !isOid(oid)) throw new GitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
   }
+  assertWritable(repo);
   const store = repoState(repo).store;
   if (!store.has(newOid)) throw new GitError('missing-object', `Cannot point ${ref} at ${newOid}: no such object.`, { ref, oid: newOid });
   if (ref.startsWith('refs/heads/') && store.read(newOid).type !== 'commit') {

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identity, type Repo, type TreeEntry } from '../git/index.js';
 import { expandJobs, matcher, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
+import { guardJob } from './environment.js';
 import { jobId, runJob } from './job.js';
 import { hashingStore, writingStore } from './objects.js';
 import { stepLabel } from './steps/index.js';
@@ -26,7 +27,7 @@ interface BaseTree {
 const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
-  const repo = await openRepo(options.repo);
+  const repo = await openRepo(options.repo, { env: ctx.env });
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 
@@ -66,7 +67,7 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport> =>
-        runJob({
+        guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
           job,
@@ -78,7 +79,7 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
           options,
           ctx,
           store,
-        }),
+        })),
       ),
     ),
   );
