@@ -12,6 +12,8 @@ export type { Identity, FullIdentity } from './identity-format.js';
 export { readRef, isValidRefName } from './refs.js';
 export { updateRef, type UpdateRefOptions } from './update-ref.js';
 export { gitIdentity, type IdentityOptions } from './identity.js';
+export { commitSignatures, type Signatures, type SignatureOptions } from './signature.js';
+export { parseGitDate, type GitDate } from './git-date.js';
 export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
 export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
 export { worktreeChanges, type FileState } from './worktree-changes.js';

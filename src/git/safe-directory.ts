@@ -7,7 +7,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readConfigFile, type ConfigEntry } from './config.js';
+import { globalConfigFiles } from './config.js';
 import { GitError } from './errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -85,15 +85,7 @@ function isSafe(dir: string, env: Env): boolean {
 
 /** Every safe.directory value of the system, global and command-line config, in git's order. */
 function protectedValues(env: Env): (string | true)[] {
-  const home = env['HOME'] ?? homedir();
-  const files: ConfigEntry[][] = [];
-  if (!truthy(env['GIT_CONFIG_NOSYSTEM'])) files.push(readConfigFile(env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig'));
-  if (env['GIT_CONFIG_GLOBAL'] !== undefined) {
-    files.push(readConfigFile(env['GIT_CONFIG_GLOBAL']));
-  } else {
-    files.push(readConfigFile(join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'git', 'config')));
-    files.push(readConfigFile(join(home, '.gitconfig')));
-  }
+  const files = globalConfigFiles(env);
   const out: (string | true)[] = [];
   for (const entries of files) for (const e of entries) if (e.section === 'safe' && e.key === 'directory') out.push(e.value);
   out.push(...commandLineValues(env));
@@ -138,8 +130,4 @@ function normalize(p: string): string {
     real = resolve(base);
   }
   return star ? `${real}/*` : real;
-}
-
-function truthy(v: string | undefined): boolean {
-  return v !== undefined && /^(1|true|yes|on)$/i.test(v);
 }
