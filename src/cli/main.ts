@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { UsageError } from '../errors.js';
+import { GitError } from '../git/index.js';
 import { PlanError, recipeJsonSchema } from '../recipe/index.js';
 import { listCmd } from './commands/list.js';
 import { mergeReportsCmd } from './commands/merge-reports.js';
@@ -203,6 +204,12 @@ function reportError(io: CliIo, e: unknown): number {
     io.stderr.write(`scion: ${e.message}\n`);
     for (const p of e.problems) io.stderr.write(`  ${p}\n`);
     return 2;
+  }
+  // The git layer's coded errors that are the user's to fix: a bad --repo or base (exit 2), the
+  // machine refusing (exit 1). Neither is a bug.
+  if (e instanceof GitError && (e.code === 'not-a-repository' || e.code === 'bad-revision' || e.code === 'unsupported' || e.code === 'environment')) {
+    io.stderr.write(`scion: ${e.message}\n`);
+    return e.code === 'environment' ? 1 : 2;
   }
   const msg = e instanceof Error ? e.message : String(e);
   io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)'}.\n`);

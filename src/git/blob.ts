@@ -1,6 +1,6 @@
 // Blob contents in and out of the object store.
 import { GitError } from './errors.js';
-import { repoState, type Repo } from './repo.js';
+import { assertWritable, repoState, type Repo } from './repo.js';
 
 export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
   return readBlobSync(repo, oid);
@@ -14,5 +14,6 @@ export function readBlobSync(repo: Repo, oid: string): Buffer {
 }
 
 export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> {
+  assertWritable(repo);
   return repoState(repo).store.write('blob', bytes);
 }

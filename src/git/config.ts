@@ -1,6 +1,8 @@
 // A reader for git's config file format (Documentation/config.txt, "Syntax"): enough for the keys
 // scion needs (user.*, extensions.*, core.bare). `include`/`includeIf` are not followed.
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ConfigEntry {
   /** Lower-cased section name, with the subsection appended: `user`, `remote.origin`. */
@@ -84,4 +86,22 @@ export function configValue(entries: readonly ConfigEntry[], section: string, ke
   const k = key.toLowerCase();
   for (const e of entries) if (e.section === section && e.key === k) v = e.value;
   return v;
+}
+
+/**
+ * The system and global config files git reads, in its order: /etc/gitconfig (GIT_CONFIG_SYSTEM;
+ * none with GIT_CONFIG_NOSYSTEM), then GIT_CONFIG_GLOBAL or $XDG_CONFIG_HOME/git/config and
+ * ~/.gitconfig.
+ */
+export function globalConfigFiles(env: Readonly<Record<string, string | undefined>>): ConfigEntry[][] {
+  const home = env['HOME'] ?? homedir();
+  const files: ConfigEntry[][] = [];
+  if (!/^(1|true|yes|on)$/i.test(env['GIT_CONFIG_NOSYSTEM'] ?? '')) files.push(readConfigFile(env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig'));
+  if (env['GIT_CONFIG_GLOBAL'] !== undefined) {
+    files.push(readConfigFile(env['GIT_CONFIG_GLOBAL']));
+  } else {
+    files.push(readConfigFile(join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'git', 'config')));
+    files.push(readConfigFile(join(home, '.gitconfig')));
+  }
+  return files;
 }

@@ -1,6 +1,6 @@
 // The git layer: objects, trees, commits, refs (lock + compare-and-swap) and linked worktrees, read
 // and written in git's own on-disk formats. The rest of scion reaches git only through these names.
-export { openRepo, closeRepo, type Repo } from './repo.js';
+export { openRepo, closeRepo, repoRefusal, type Repo, type OpenRepoOptions } from './repo.js';
 export { resolveCommit } from './resolve.js';
 export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
@@ -12,11 +12,13 @@ export type { Identity, FullIdentity } from './identity-format.js';
 export { readRef, isValidRefName } from './refs.js';
 export { updateRef, type UpdateRefOptions } from './update-ref.js';
 export { gitIdentity, type IdentityOptions } from './identity.js';
+export { commitSignatures, type Signatures, type SignatureOptions } from './signature.js';
+export { parseGitDate, type GitDate } from './git-date.js';
 export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
 export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
 export { worktreeChanges, type FileState } from './worktree-changes.js';
 export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
-export { GitError, type GitErrorCode } from './errors.js';
+export { GitError, environmentError, isEnvironmentErrno, type GitErrorCode } from './errors.js';
 export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type RemoteAccess, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';

@@ -11,7 +11,7 @@ import { commitBytes, type NewCommit } from './commit.js';
 import { GitError } from './errors.js';
 import { hashObject } from './hash.js';
 import { writeKeptPack } from './pack-write.js';
-import { repoState, type Repo } from './repo.js';
+import { assertWritable, repoState, type Repo } from './repo.js';
 import { writeTreeWith, type DryRunObjects, type TreeChange } from './write-tree.js';
 
 export class ObjectBatch {
@@ -45,6 +45,7 @@ export class ObjectBatch {
   /** Writes the objects as one pack kept by a .keep file; they are readable through the repo at once. */
   persist(reason: string): void {
     if (this.objects.size === 0 || this.keepPath !== null) return;
+    assertWritable(this.repo);
     const written = writeKeptPack(repoState(this.repo).store.objectsDir, this.objects, reason);
     this.keepPath = written.keepPath;
     repoState(this.repo).store.refresh();

@@ -3,7 +3,7 @@
 // across all the jobs of a run (the role isomorphic-git's `cache` object would have played).
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { GitError, environmentError, errnoCode, onDisk } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
@@ -23,17 +23,30 @@ export class ObjectStore {
   /** Pack numbers key the shared cache, so a number is never reused for another pack. */
   private nextPackNo = 0;
 
-  constructor(readonly objectsDir: string) {
+  constructor(
+    readonly objectsDir: string,
+    /** The promisor remote when the repository is a partial clone (`git clone --filter`). */
+    private readonly promisor: string | null = null,
+  ) {
     this.dirs = [objectsDir, ...alternates(objectsDir, 0)];
   }
 
-  /** The object, or throws `missing-object`. */
+  /**
+   * The object, or throws `missing-object`; in a partial clone, where missing objects are expected
+   * (the promisor remote has them), `environment` with how to make them local.
+   */
   read(oid: string): RawObject {
     const found = this.tryRead(oid);
-    if (found === null) {
-      throw new GitError('missing-object', `Object ${oid} is not in the repository at ${this.objectsDir}; run \`git fsck\`.`, { oid });
+    if (found !== null) return found;
+    if (this.promisor !== null) {
+      const gitDir = dirname(this.objectsDir);
+      throw new GitError(
+        'environment',
+        `Object ${oid} is not in ${gitDir}: the repository is a partial clone (git clone --filter) and scion reads only objects that are local; run scion in a clone made without --filter, or fetch the objects first (\`git --git-dir=${gitDir} cat-file -p ${oid}\` fetches this one from ${this.promisor}).`,
+        { oid, path: gitDir, remote: this.promisor },
+      );
     }
-    return found;
+    throw new GitError('missing-object', `Object ${oid} is not in the repository at ${this.objectsDir}; run \`git fsck\`.`, { oid });
   }
 
   /**

@@ -69,7 +69,8 @@ export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, R
   return { idxPath, keepPath };
 }
 
-function objectHeader(type: number, size: number): Buffer {
+/** A pack entry's header: type and inflated size, as git's variable-length encoding. */
+export function objectHeader(type: number, size: number): Buffer {
   const bytes: number[] = [];
   let b = (type << 4) | (size & 15);
   let rest = Math.floor(size / 16);
@@ -82,7 +83,8 @@ function objectHeader(type: number, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function indexBytes(oids: readonly string[], offsets: ReadonlyMap<string, number>, crcs: ReadonlyMap<string, number>, packSha: Buffer): Buffer {
+/** The .idx (version 2) of a pack: `oids` sorted, with each object's offset and CRC-32. */
+export function indexBytes(oids: readonly string[], offsets: ReadonlyMap<string, number>, crcs: ReadonlyMap<string, number>, packSha: Buffer): Buffer {
   const n = oids.length;
   const large = oids.filter((o) => (offsets.get(o) as number) >= 0x80000000);
   const buf = Buffer.alloc(8 + 256 * 4 + n * 28 + large.length * 8 + 20);

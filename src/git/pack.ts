@@ -17,8 +17,15 @@ export interface RawObject {
 /** Reads a REF_DELTA base that may live in another pack or loose. */
 export type ExternalReader = (oid: string) => RawObject;
 
-/** Packs up to this size are read into memory whole; larger ones are read object by object. */
-const WHOLE_PACK_LIMIT = 512 * 1024 * 1024;
+/**
+ * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
+ * ones stay on disk and each object's compressed bytes are read at its offset (pread through an
+ * open handle, which also keeps a pack `git repack -d` deleted readable). Memory then follows what
+ * is read and the delta-base cache, not the size of the repository.
+ */
+export const packReading = { wholePackLimit: 16 * 1024 * 1024 };
+/** Larger than any buffer Node can make: a size beyond it is a damaged header. */
+const MAX_OBJECT = 2 ** 31 - 1;
 const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag'];
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
@@ -120,6 +127,22 @@ export class Pack {
     const hit = this.cache.get(key);
     if (hit) return hit;
     this.load();
+    if (offset < 12 || offset >= this.packSize - 20) throw this.corrupt(offset, 'offset outside the pack');
+    try {
+      return this.parseAt(offset, key, external, asBase);
+    } catch (err) {
+      // Damaged bytes must end as `corrupt`, whatever part of the parse trips over them.
+      if (err instanceof GitError || err instanceof PackGone) throw err;
+      throw this.corrupt(offset, (err as Error).message);
+    }
+  }
+
+  /** Whether the pack was read into memory whole (else it is read at offsets). */
+  get whole(): boolean {
+    return this.data !== null;
+  }
+
+  private parseAt(offset: number, key: number, external: ExternalReader, asBase: boolean): RawObject {
     const end = this.endOf(offset);
     const raw = this.slice(offset, end);
     let p = 0;
@@ -140,6 +163,7 @@ export class Pack {
         byte = raw[p++] as number;
         back = (back + 1) * 128 + (byte & 0x7f);
       }
+      if (back <= 0 || back > offset) throw this.corrupt(offset, 'delta base outside the pack');
       const base = this.readAt(offset - back, external, true);
       result = { type: base.type, data: applyDelta(base.data, this.inflate(raw.subarray(p), size, offset)) };
     } else if (typeNo === REF_DELTA) {
@@ -158,9 +182,11 @@ export class Pack {
   }
 
   private inflate(compressed: Buffer, size: number, offset: number): Buffer {
+    if (size > MAX_OBJECT) throw this.corrupt(offset, `object size ${size} is not believable`);
     let out: Buffer;
     try {
-      out = inflateSync(compressed, { chunkSize: Math.max(64, size + 1) });
+      // maxOutputLength: a damaged stream that inflates past its stated size stops there.
+      out = inflateSync(compressed, { chunkSize: Math.min(Math.max(64, size + 1), 64 * 1024 * 1024), maxOutputLength: size + 1 });
     } catch (err) {
       throw this.corrupt(offset, (err as Error).message);
     }
@@ -185,7 +211,7 @@ export class Pack {
       closeSync(fd);
       throw new GitError('corrupt', `${this.packPath} does not match its .idx file; run \`git fsck\`.`);
     }
-    if (this.packSize <= WHOLE_PACK_LIMIT) {
+    if (this.packSize <= packReading.wholePackLimit) {
       this.data = Buffer.allocUnsafe(this.packSize);
       let done = 0;
       while (done < this.packSize) done += readSync(fd, this.data, done, this.packSize - done, done);

@@ -3,10 +3,10 @@
 // in their own git dir and everything else (objects, refs, config) in the common dir.
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
 import { configValue, readConfigFile, type ConfigEntry } from './config.js';
 import { GitError } from './errors.js';
 import { ObjectStore } from './object-store.js';
+import { safeDirectoryRefusal, type Env } from './safe-directory.js';
 
 export interface Repo {
   /** The common .git dir (objects, refs, config). */
@@ -24,6 +24,8 @@ export interface RepoState {
   readonly store: ObjectStore;
   readonly config: readonly ConfigEntry[];
   packedRefs: { readonly stamp: string; readonly refs: ReadonlyMap<string, string> } | null;
+  /** Set when git would refuse the repository (safe.directory): nothing may be written to it. */
+  readonly refusal: GitError | null;
 }
 
 interface OpenedRepo extends Repo {
@@ -36,23 +38,54 @@ export function repoState(repo: Repo): RepoState {
   return state;
 }
 
-/** Any folder inside a repository, also inside a linked worktree or a bare repository. */
-export async function openRepo(dir: string): Promise<Repo> {
+export interface OpenRepoOptions {
+  /** The environment git would see (HOME, GIT_CONFIG_*, SUDO_UID): default process.env. */
+  readonly env?: Env;
+}
+
+/**
+ * Any folder inside a repository, also inside a linked worktree or a bare repository. A repository
+ * git would refuse for its owner (safe.directory) opens for reading, with `repoRefusal` set.
+ */
+export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise<Repo> {
   let start: string;
   try {
     start = realpathSync(resolve(dir));
   } catch {
-    throw new UsageError(`The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`);
+    throw new GitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
   }
   // A file inside the repository is fine too: start from its folder.
   const found = discover(lstatOrNull(start)?.isDirectory() === false ? dirname(start) : start);
-  if (!found) throw new UsageError(`${start} is not inside a git repository; pass --repo with a folder inside one.`);
+  if (!found) throw new GitError('not-a-repository', `${start} is not inside a git repository; pass --repo with a folder inside one.`, { path: start });
   const commonDir = commonDirOf(found.gitDir);
   const config = readConfigFile(join(commonDir, 'config'));
   checkSupported(commonDir, config);
-  const state: RepoState = { store: new ObjectStore(join(commonDir, 'objects')), config, packedRefs: null };
+  const refusal = safeDirectoryRefusal({ gitFile: found.gitFile, workTree: found.workTree, gitDir: found.gitDir }, opts.env ?? process.env);
+  const store = new ObjectStore(join(commonDir, 'objects'), partialCloneRemote(config));
+  const state: RepoState = { store, config, packedRefs: null, refusal };
   const repo: OpenedRepo = { commonDir, gitDir: found.gitDir, workTree: found.workTree, [STATE]: state };
   return Object.freeze(repo);
+}
+
+/** Why git would refuse this repository (another user's, not in safe.directory), or null. */
+export function repoRefusal(repo: Repo): GitError | null {
+  return repoState(repo).refusal;
+}
+
+/** Throws the refusal, if any: called before anything is written into the repository. */
+export function assertWritable(repo: Repo): void {
+  const refusal = repoState(repo).refusal;
+  if (refusal) throw refusal;
+}
+
+/** The promisor remote of a partial clone (`git clone --filter`), or null. */
+function partialCloneRemote(config: readonly ConfigEntry[]): string | null {
+  const ext = configValue(config, 'extensions', 'partialclone');
+  if (typeof ext === 'string' && ext !== '') return ext;
+  for (const e of config) {
+    if (e.section.startsWith('remote.') && e.key === 'promisor' && (e.value === true || /^(true|yes|on|1)$/i.test(e.value))) return e.section.slice(7);
+  }
+  return null;
 }
 
 /** Releases what the repository's object store holds in memory. The Repo must not be used after. */
@@ -60,18 +93,18 @@ export function closeRepo(repo: Repo): void {
   repoState(repo).store.close();
 }
 
-function discover(start: string): { gitDir: string; workTree: string | null } | null {
+function discover(start: string): { gitDir: string; workTree: string | null; gitFile: string | null } | null {
   for (let d = start; ; d = dirname(d)) {
     const dotGit = join(d, '.git');
     const st = lstatOrNull(dotGit);
-    if (st?.isDirectory() && looksLikeGitDir(dotGit)) return { gitDir: dotGit, workTree: d };
+    if (st?.isDirectory() && looksLikeGitDir(dotGit)) return { gitDir: dotGit, workTree: d, gitFile: null };
     if (st?.isFile()) {
       const gitDir = gitFileTarget(dotGit);
-      if (gitDir && looksLikeGitDir(gitDir)) return { gitDir, workTree: d };
-      throw new UsageError(`${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`);
+      if (gitDir && looksLikeGitDir(gitDir)) return { gitDir, workTree: d, gitFile: dotGit };
+      throw new GitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, { path: dotGit });
     }
     // Inside a .git dir or a bare repository.
-    if (looksLikeGitDir(d)) return { gitDir: d, workTree: basename(d) === '.git' ? dirname(d) : null };
+    if (looksLikeGitDir(d)) return { gitDir: d, workTree: basename(d) === '.git' ? dirname(d) : null, gitFile: null };
     if (dirname(d) === d) return null;
   }
 }
@@ -119,10 +152,10 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
 function checkSupported(commonDir: string, config: readonly ConfigEntry[]): void {
   const format = configValue(config, 'extensions', 'objectformat');
   if (typeof format === 'string' && format.toLowerCase() !== 'sha1') {
-    throw new UsageError(`${commonDir} uses ${format} object ids; scion supports SHA-1 repositories only.`);
+    throw new GitError('unsupported', `${commonDir} uses ${format} object ids; scion supports SHA-1 repositories only.`, { path: commonDir });
   }
   const refs = configValue(config, 'extensions', 'refstorage');
   if (typeof refs === 'string' && refs.toLowerCase() !== 'files') {
-    throw new UsageError(`${commonDir} stores refs as ${refs}; scion supports the "files" ref format only.`);
+    throw new GitError('unsupported', `${commonDir} stores refs as ${refs}; scion supports the "files" ref format only.`, { path: commonDir });
   }
 }

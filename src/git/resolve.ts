@@ -1,8 +1,10 @@
 // Revision names → commit oids, the subset of gitrevisions(7) a recipe's `base` needs: HEAD (of the
 // checkout the repo was opened from), @, branch, tag (peeled), remote-tracking branch, full ref
 // name, full or abbreviated sha, each optionally followed by ~N, ^ or ^N.
-import { UsageError } from '../errors.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCommit, tagTarget } from './commit.js';
+import { GitError } from './errors.js';
 import { readRefSync } from './refs.js';
 import { repoState, type Repo } from './repo.js';
 
@@ -15,16 +17,38 @@ export async function resolveCommit(repo: Repo, ref: string): Promise<string | n
   let oid = resolveName(repo, base === '@' ? 'HEAD' : base);
   if (oid === null) return null;
   oid = peelToCommit(repo, oid, ref);
+  const shallow = shallowCommits(repo);
+  // A shallow clone's boundary commits name parents the clone does not have (git grafts them away):
+  // walking past one is a history problem the user can fix, not a damaged repository.
+  const parentsOf = (c: string): string[] => {
+    if (shallow.has(c)) {
+      throw new GitError(
+        'environment',
+        `The base ${ref} is beyond the shallow clone's history (${repo.workTree ?? repo.commonDir} was cloned with --depth): fetch more history with \`git fetch --deepen N\`, or choose a base inside it.`,
+        { path: repo.workTree ?? repo.commonDir, revision: ref, shallow: c },
+      );
+    }
+    return parents(repo, c);
+  };
   for (const op of ops.match(/[~^]\d*/g) ?? []) {
     if (oid === null) return null;
     const n = op.length > 1 ? Number(op.slice(1)) : 1;
     if (op[0] === '~') {
-      for (let i = 0; i < n && oid !== null; i++) oid = parents(repo, oid)[0] ?? null;
+      for (let i = 0; i < n && oid !== null; i++) oid = parentsOf(oid)[0] ?? null;
     } else if (n > 0) {
-      oid = parents(repo, oid)[n - 1] ?? null;
+      oid = parentsOf(oid)[n - 1] ?? null;
     }
   }
   return oid;
+}
+
+/** The boundary commits of a shallow clone (`.git/shallow`), empty for a full one. */
+function shallowCommits(repo: Repo): ReadonlySet<string> {
+  try {
+    return new Set(readFileSync(join(repo.commonDir, 'shallow'), 'latin1').split('\n').filter((l) => l.length === 40));
+  } catch {
+    return new Set();
+  }
 }
 
 function resolveName(repo: Repo, name: string): string | null {
@@ -56,7 +80,7 @@ function expandShort(repo: Repo, prefix: string): string | null {
     return t === 'commit' || t === 'tag';
   });
   if (commitish.length === 1) return commitish[0] as string;
-  throw new UsageError(`The abbreviated sha ${prefix} is ambiguous; give more of its characters.`);
+  throw new GitError('bad-revision', `The abbreviated sha ${prefix} is ambiguous; give more of its characters.`, { revision: prefix });
 }
 
 function peelToCommit(repo: Repo, oid: string, asked: string): string {
@@ -66,10 +90,10 @@ function peelToCommit(repo: Repo, oid: string, asked: string): string {
     const obj = store.read(current);
     if (obj.type === 'commit') return current;
     const target = obj.type === 'tag' ? tagTarget(obj.data) : null;
-    if (target === null) throw new UsageError(`${asked} names a ${obj.type}, not a commit; give a branch, tag or commit.`);
+    if (target === null) throw new GitError('bad-revision', `${asked} names a ${obj.type}, not a commit; give a branch, tag or commit.`, { revision: asked });
     current = target;
   }
-  throw new UsageError(`${asked} is a chain of tags too long to follow.`);
+  throw new GitError('bad-revision', `${asked} is a chain of tags too long to follow.`, { revision: asked });
 }
 
 function parents(repo: Repo, oid: string): string[] {

@@ -1,16 +1,21 @@
 // Moving a ref the way git does, so scion is safe beside a native git in the same repository:
 // take <ref>.lock with O_EXCL, re-read the current value (loose or packed) under the lock, compare
 // with what the caller expects, write and fsync the lock, then rename it over the ref.
-import { appendFileSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { errnoCode, GitError } from './errors.js';
+import { configValue } from './config.js';
+import { environmentError, errnoCode, GitError, onDisk } from './errors.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
 import { currentValue, isValidRefName, packedRefs, refPath } from './refs.js';
-import { repoState, type Repo } from './repo.js';
+import { assertWritable, repoState, type Repo } from './repo.js';
 
 export interface UpdateRefOptions {
-  /** Append a reflog entry (logs/<ref>) so `git reflog` can show and undo the move. */
+  /**
+   * Append a reflog entry (logs/<ref>) so `git reflog` can show and undo the move, where git's
+   * core.logAllRefUpdates would (default: branches of non-bare repositories; a ref whose log
+   * already exists, always).
+   */
   log?: { who: Identity; message: string };
 }
 
@@ -26,6 +31,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   for (const oid of [newOid, expectedOld]) {
     if (oid !== null && !isOid(oid)) throw new GitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
   }
+  assertWritable(repo);
   const store = repoState(repo).store;
   if (!store.has(newOid)) throw new GitError('missing-object', `Cannot point ${ref} at ${newOid}: no such object.`, { ref, oid: newOid });
   if (ref.startsWith('refs/heads/') && store.read(newOid).type !== 'commit') {
@@ -39,7 +45,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   try {
     fd = openSync(lock, 'wx', 0o666);
   } catch (err) {
-    if (errnoCode(err) !== 'EEXIST') throw err;
+    if (errnoCode(err) !== 'EEXIST') throw environmentError(err, lock, 'create the lock file');
     throw new GitError(
       'locked',
       `Cannot update ${ref}: ${lock} exists. Another git process is changing it; if none is running, delete that file and try again.`,
@@ -60,12 +66,15 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
       );
     }
     const line = Buffer.from(`${newOid}\n`, 'latin1');
-    writeSync(fd, line, 0, line.length);
-    fsyncSync(fd);
+    const lockFd = fd;
+    onDisk(lock, 'write the lock file', () => {
+      writeSync(lockFd, line, 0, line.length);
+      fsyncSync(lockFd);
+    });
     closeSync(fd);
     fd = null;
-    if (opts.log) appendReflog(repo, ref, actual, newOid, opts.log);
-    renameSync(lock, path);
+    if (opts.log && shouldLog(repo, ref)) onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
+    onDisk(path, 'write the ref', () => renameSync(lock, path));
   } catch (err) {
     if (fd !== null) closeSync(fd);
     try {
@@ -99,7 +108,19 @@ function prepareDir(repo: Repo, ref: string, path: string, creating: boolean): v
       }
     }
   }
-  mkdirSync(dirname(path), { recursive: true });
+  onDisk(dirname(path), 'create the ref folder', () => mkdirSync(dirname(path), { recursive: true }));
+}
+
+/** git's core.logAllRefUpdates: "always", true (branches, remotes, notes, HEAD), false; default true unless bare. */
+function shouldLog(repo: Repo, ref: string): boolean {
+  const config = repoState(repo).config;
+  const v = configValue(config, 'core', 'logallrefupdates');
+  const bare = configValue(config, 'core', 'bare');
+  const on = v === undefined ? !(bare === true || (typeof bare === 'string' && /^(true|yes|on|1)$/i.test(bare))) : v === true || /^(true|yes|on|1|always)$/i.test(v);
+  if (typeof v === 'string' && v.toLowerCase() === 'always') return true;
+  if (on && /^(refs\/heads\/|refs\/remotes\/|refs\/notes\/|HEAD$)/.test(ref)) return true;
+  // Whatever the setting, a ref that already has a log keeps getting entries.
+  return existsSync(join(repo.commonDir, 'logs', ref));
 }
 
 function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: string, log: { who: Identity; message: string }): void {

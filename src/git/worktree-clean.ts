@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configValue } from './config.js';
-import { globToRegex } from './ignore.js';
+import { globToRegex } from './wildmatch.js';
 import { repoState, type Repo } from './repo.js';
 
 type Text = 'set' | 'unset' | 'auto';

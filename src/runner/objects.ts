@@ -1,8 +1,8 @@
 // From planned commits to git objects. The store decides whether objects are written (a run) or only
 // hashed (a dry run: `.git` must stay byte-identical); everything else is the same code.
 import { failure, fail, ok, type Result } from '../errors.js';
-import { hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo } from '../git/index.js';
-import type { PlannedCommit } from './commit-plan.js';
+import { GitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
+import { parseTrailers, type PlannedCommit } from './commit-plan.js';
 
 type Changes = ReadonlyMap<string, { oid: string; mode: string } | null>;
 
@@ -78,24 +78,38 @@ export async function buildTrees(objects: ObjectStore, baseTree: string, plan: r
   return { commits, oids };
 }
 
+/**
+ * Writes the commits (one kept pack with the job's blobs and trees) and moves the branch, with a
+ * reflog entry `scion: <recipe>/<job>` as git's own commands leave one. `identity` may carry the
+ * committer and dates the environment gave (GIT_COMMITTER_*, GIT_*_DATE: see commitSignatures);
+ * what it leaves undated is dated `now`, in UTC.
+ */
 export async function writeCommits(
   repo: Repo,
-  o: { ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity; now: Date },
+  o: { ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date },
 ): Promise<Result<{ head: string; shas: string[] }>> {
-  const who: Identity = { name: o.identity.name, email: o.identity.email, timestamp: Math.floor(o.now.getTime() / 1000), timezoneOffset: 0 };
+  const seconds = Math.floor(o.now.getTime() / 1000);
+  const dated = (who: Identity): Identity => ({ name: who.name, email: who.email, timestamp: who.timestamp ?? seconds, timezoneOffset: who.timestamp === undefined ? 0 : (who.timezoneOffset ?? 0) });
+  const author = dated(o.identity);
+  const committer = 'committer' in o.identity ? dated(o.identity.committer) : author;
   const shas: string[] = [];
   let parent = o.base;
   const batch = o.commits[0]?.objects ?? new ObjectBatch(repo);
   for (const c of o.commits) {
-    parent = batch.commit({ tree: c.tree, parents: [parent], message: c.message, author: who, committer: who });
+    parent = batch.commit({ tree: c.tree, parents: [parent], message: c.message, author, committer });
     shas.push(parent);
   }
-  batch.persist(`scion ${process.pid}: ${o.ref}`);
+  const trailers = parseTrailers(o.commits[0]?.message ?? '');
+  const message = `scion: ${trailers['Scion-Recipe'] ?? '?'}/${trailers['Scion-Job'] ?? '?'}`;
   try {
-    await updateRef(repo, o.ref, parent, o.expectedOld);
+    batch.persist(`scion ${process.pid}: ${o.ref}`);
+    await updateRef(repo, o.ref, parent, o.expectedOld, { log: { who: committer, message } });
   } catch (e) {
+    const branch = o.ref.replace('refs/heads/', '');
+    if (e instanceof GitError && e.code === 'environment') return fail(failure('environment', e.message, { ...e.data }));
+    if (e instanceof GitError && e.code === 'locked') return fail(failure('locked', `Could not move ${branch}: ${e.message}`, { ref: o.ref }));
     const why = e instanceof Error ? e.message : String(e);
-    return fail(failure('branch-diverged', `Could not move ${o.ref.replace('refs/heads/', '')}: ${why}`, { ref: o.ref }));
+    return fail(failure('branch-diverged', `Could not move ${branch}: ${why}`, { ref: o.ref }));
   } finally {
     // Reached by the ref now (or given up): the pack is git gc's like any other.
     batch.release();

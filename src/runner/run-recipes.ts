@@ -2,9 +2,10 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identity, type Repo, type TreeEntry } from '../git/index.js';
+import { commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
+import { guardJob } from './environment.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
@@ -26,7 +27,7 @@ interface BaseTree {
 const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
-  const repo = await openRepo(options.repo);
+  const repo = await openRepo(options.repo, { env: ctx.env });
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 
@@ -62,10 +63,16 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
     })),
   });
 
-  const identities = new Map<Recipe, Promise<Identity>>();
-  const identityOf = (recipe: Recipe) => {
-    if (!identities.has(recipe)) identities.set(recipe, resolveIdentity(repo, recipe));
-    return identities.get(recipe)!;
+  const identities = new Map<Recipe, Signatures>();
+  let saidUnsigned = false;
+  const identityOf = async (recipe: Recipe, job: string): Promise<Signatures> => {
+    if (!identities.has(recipe)) identities.set(recipe, commitSignatures(repo, { env: ctx.env, ...(recipe.author ? { author: recipe.author } : {}), fallback: FALLBACK_IDENTITY }));
+    const sig = identities.get(recipe)!;
+    if (sig.gpgSignIgnored && !saidUnsigned && !options.dryRun) {
+      saidUnsigned = true;
+      ctx.onEvent?.({ type: 'log', job, message: 'commit.gpgsign is true, but scion does not sign commits (nor run hooks): its commits are unsigned.' });
+    }
+    return sig;
   };
   const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
@@ -73,19 +80,19 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport> =>
         // Once the run is interrupted no job starts; those still queued report `interrupted`.
-        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : runJob({
+        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
           job,
           base: base.sha,
           baseTree: base.tree,
           entries: base.entries,
-          identity: await identityOf(job.recipe),
+          identity: await identityOf(job.recipe, jobId(job)),
           schemaFor: schemaLookup(job.recipe),
           options,
           ctx,
           store,
-        }),
+        })),
       ),
     ),
   );
@@ -121,11 +128,6 @@ async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): P
     for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
   }
   return { sha, tree, entries, dirs: [...dirs].sort() };
-}
-
-async function resolveIdentity(repo: Repo, recipe: Recipe): Promise<Identity> {
-  if (recipe.author) return recipe.author;
-  return (await gitIdentity(repo)) ?? FALLBACK_IDENTITY;
 }
 
 function schemaLookup(recipe: Recipe): (path: string) => object | undefined {

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRepo, worktreeChanges } from '../../src/git/index.js';
-import { gitRepo, type TestRepo } from '../support/git-repo.js';
+import { IgnoreRules } from '../../src/git/ignore.js';
+import { gitEnv, gitRepo, type TestRepo } from '../support/git-repo.js';
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -70,5 +72,37 @@ describe('worktreeChanges and .gitignore', () => {
     expect(native).not.toContain('app.log');
     expect(native.length).toBeGreaterThan(15);
     expect(native.length).toBeLessThan(PATHS.length);
+  });
+});
+
+describe('IgnoreRules against git check-ignore', () => {
+  it('agrees with git on tricky patterns and on a nested .gitignore overriding the top one', async () => {
+    const r = await gitRepo({ 'x.txt': 'x\n' });
+    repos.push(r);
+    const top = ['*.log', '!keep.log', 'build/', '/root-only.txt', 'docs/**/*.md', 'a/**/b', 'foo[0-9].txt', 'bar[!x].txt', '\\#hash', '**/deep/', 'x/*/y', '*.tmp/', '[]]x', '\\!bang', 'abc/**', 'sub/own.txt'].join('\n');
+    const sub = ['!*.log', 'local', '/anchored', 'keep.log'].join('\n');
+    writeFileSync(join(r.dir, '.gitignore'), `${top}\n`);
+    mkdirSync(join(r.dir, 'sub'), { recursive: true });
+    writeFileSync(join(r.dir, 'sub/.gitignore'), `${sub}\n`);
+    const rules = IgnoreRules.empty().with(top, '').with(sub, 'sub');
+    const paths = [
+      'debug.log', 'keep.log', 'sub/keep.log', 'sub/debug.log', 'sub/x/debug.log', 'build/out.js', 'root-only.txt', 'sub/root-only.txt',
+      'docs/a/b/c.md', 'docs/c.md', 'a/b', 'a/x/y/b', 'foo1.txt', 'fooa.txt', 'bara.txt', 'barx.txt', '#hash', 'q/deep/f', 'deep/f',
+      'x/m/y', 'x/m/n/y', 'd.tmp/f', ']x', '!bang', 'abc/def', 'abc', 'sub/local', 'sub/z/local', 'sub/anchored', 'sub/z/anchored', 'sub/own.txt',
+    ];
+    const git = new Map<string, boolean>();
+    const out = execFileSync('git', ['check-ignore', '--no-index', '--stdin', '-v', '-n'], { cwd: r.dir, env: gitEnv(), input: paths.join('\n'), encoding: 'utf8' });
+    for (const line of out.trimEnd().split('\n')) {
+      const [source, path] = line.split('\t') as [string, string];
+      const pattern = source.split(':').slice(2).join(':');
+      git.set(path, pattern !== '' && !pattern.startsWith('!'));
+    }
+    // A path is ignored when it or a parent folder is (git never looks inside an ignored folder).
+    const mine = (p: string): boolean => {
+      const parts = p.split('/');
+      for (let i = 1; i < parts.length; i++) if (rules.ignored(parts.slice(0, i).join('/'), true)) return true;
+      return rules.ignored(p, false);
+    };
+    expect(Object.fromEntries(paths.map((p) => [p, mine(p)]))).toEqual(Object.fromEntries(paths.map((p) => [p, git.get(p)])));
   });
 });

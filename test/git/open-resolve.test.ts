@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { openRepo, readRef, resolveCommit } from '../../src/git/index.js';
+import { GitError, openRepo, readRef, resolveCommit } from '../../src/git/index.js';
 import { runGit, type TestRepo } from '../support/git-repo.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
@@ -46,10 +45,11 @@ describe('openRepo', () => {
     expect(await resolveCommit(g, 'HEAD')).toBe(r.head());
   });
 
-  it('throws a UsageError for a folder outside any repository, and for a missing folder', async () => {
+  it('throws not-a-repository for a folder outside any repository, and for a missing folder', async () => {
     const d = tempDir();
     mkdirSync(join(d, 'sub'));
-    await expect(openRepo(join(d, 'sub'))).rejects.toBeInstanceOf(UsageError);
+    await expect(openRepo(join(d, 'sub'))).rejects.toBeInstanceOf(GitError);
+    await expect(openRepo(join(d, 'sub'))).rejects.toMatchObject({ code: 'not-a-repository' });
     await expect(openRepo(join(d, 'sub'))).rejects.toThrow(/not inside a git repository/);
     await expect(openRepo(join(d, 'nope'))).rejects.toThrow(/does not exist/);
   });
