@@ -5,6 +5,8 @@ export interface CliIo {
   readonly stderr: { write(s: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Fires on SIGINT/SIGTERM (installed by the process entry, src/cli/process.ts); absent in tests that do not interrupt. */
+  readonly signal?: AbortSignal;
 }
 
 export function processIo(): CliIo {

@@ -10,6 +10,7 @@ import { prCmd } from './commands/pr.js';
 import { runCmd } from './commands/run.js';
 import { validateCmd } from './commands/validate.js';
 import { worktreesCmd } from './commands/worktrees.js';
+import { EXIT_INTERRUPTED } from './exit.js';
 import { processIo, type CliIo } from './io.js';
 import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
@@ -161,7 +162,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stderr.write(`scion: ${msg}\nRun \`scion ${command !== undefined && COMMANDS.includes(command) ? `${command} ` : ''}--help\` for the options.\n`);
       return 2;
     }
-    return reportError(io, e);
+    const code = reportError(io, e);
+    return io.signal?.aborted ? EXIT_INTERRUPTED : code;
   }
   // --help and --version: yargs hands their text here instead of printing it.
   if (output) io.stdout.write(`${output}\n`);

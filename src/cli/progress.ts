@@ -86,7 +86,8 @@ function liveProgress(io: CliIo): Progress {
                 else j.finish = end;
               }),
           })),
-          { concurrent: true, exitOnError: false, renderer: 'default', rendererOptions: { collapseErrors: false } },
+          // The CLI owns SIGINT (src/cli/process.ts): listr2's own handler would exit 127.
+          { concurrent: true, exitOnError: false, registerSignalListeners: false, renderer: 'default', rendererOptions: { collapseErrors: false } },
         );
         running = list.run().catch(() => undefined);
         return;

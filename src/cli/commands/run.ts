@@ -14,6 +14,8 @@ import { runRecipes } from '../../runner/run-recipes.js';
 import { useColor, type CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
+import { RunTracker, settle } from '../interrupt.js';
+import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress } from '../progress.js';
 import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
 import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
@@ -67,29 +69,41 @@ async function runAndPublish(
   const loaded = await loadAll(recipes, io.cwd);
   const live = io.stderr.isTTY === true && !io.env['CI'];
   const progress = makeProgress(io, { live, quiet: false });
+  const tracker = new RunTracker();
+  const repoDir = resolve(io.cwd, flags.repo);
   let report: RunReport;
   try {
-    report = await runRecipes(
+    const run = runRecipes(
       loaded,
       {
-        repo: resolve(io.cwd, flags.repo),
+        repo: repoDir,
         ...(flags.base !== undefined ? { base: flags.base } : {}),
         dryRun,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         ...(shard ? { shard } : {}),
         keepWorktrees: flags.keepWorktrees === true,
-        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
         force: flags.force,
         noCache: !flags.cache,
+        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
       },
-      { env: io.env, onEvent: (e) => progress.onEvent(e) },
+      {
+        env: io.env,
+        onEvent: (e) => {
+          tracker.onEvent(e);
+          progress.onEvent(e);
+        },
+      },
     );
+    report = await settle(run, io.signal, () => tracker.report(repoDir, dryRun));
   } finally {
     await progress.done();
   }
+  const interrupted = io.signal?.aborted === true;
 
   let prFailed = false;
-  if (remote) {
+  // An interrupted run pushes nothing: the user asked it to stop.
+  if (remote && !interrupted) {
     // With --json, stdout carries the report alone.
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
@@ -150,6 +164,7 @@ async function runAndPublish(
     }
     io.stdout.write(renderSummaryText(report, { color }));
   }
+  if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
 }
 
