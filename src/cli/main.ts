@@ -2,7 +2,8 @@
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { UsageError } from '../errors.js';
+import { ScionError, UsageError } from '../errors.js';
+import { fixHint } from '../report/hints.js';
 import { recipeJsonSchema } from '../recipe/index.js';
 import { listCmd } from './commands/list.js';
 import { mergeReportsCmd } from './commands/merge-reports.js';
@@ -10,15 +11,18 @@ import { prCmd } from './commands/pr.js';
 import { runCmd } from './commands/run.js';
 import { validateCmd } from './commands/validate.js';
 import { worktreesCmd } from './commands/worktrees.js';
-import { EXIT_INTERRUPTED } from './exit.js';
-import { processIo, type CliIo } from './io.js';
+import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
+import { environmentError } from './files.js';
+import { atEdge, processIo, type CliIo } from './io.js';
 import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
 const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
 
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
+  // Everything below prints and writes through the redacting edge (SPEC §7).
+  const io = atEdge(given);
   let code = 0;
   const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);
   const args = helpCommand(argv);
@@ -160,7 +164,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         flags: () => flagsOf(command),
       });
       io.stderr.write(`scion: ${msg}\nRun \`scion ${command !== undefined && COMMANDS.includes(command) ? `${command} ` : ''}--help\` for the options.\n`);
-      return 2;
+      return EXIT_USAGE;
     }
     const code = reportError(io, e);
     return io.signal?.aborted ? EXIT_INTERRUPTED : code;
@@ -204,10 +208,18 @@ function reportError(io: CliIo, e: unknown): number {
   if (e instanceof UsageError) {
     io.stderr.write(`scion: ${e.message}\n`);
     for (const p of e.problems) io.stderr.write(`  ${p}\n`);
-    return 2;
+    return EXIT_USAGE;
+  }
+  // The machine refused (disk full, permission, read-only, a repository git will not touch): one
+  // sentence with the path and the fix, exit 1, and no "bug" — it is not one.
+  const env = e instanceof ScionError ? e : environmentError(e);
+  if (env !== undefined) {
+    io.stderr.write(`scion: ${env.message}\n`);
+    if (env.kind !== 'environment') io.stderr.write(`  fix: ${fixHint(env.kind)}\n`);
+    return EXIT_FAILED;
   }
   const msg = e instanceof Error ? e.message : String(e);
   io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)'}.\n`);
   if (io.env['SCION_DEBUG'] && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
-  return 1;
+  return EXIT_FAILED;
 }

@@ -1,6 +1,6 @@
 // `scion run` and `scion plan`: load, run, write the outputs asked for, summarise, exit 0/1.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, type Repo } from '../../git/index.js';
 import { githubOutputs } from '../../github/outputs.js';
@@ -11,7 +11,9 @@ import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
-import { useColor, type CliIo } from '../io.js';
+import { environmentError, writeOutputFile } from '../files.js';
+import { redactorOf, useColor, type CliIo } from '../io.js';
+import { redactDeep } from '../../redact.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
@@ -134,16 +136,24 @@ async function runAndPublish(
     }
   }
 
+  // One redaction pass over the report (its strings, before any renderer escapes them), and the
+  // files and streams redact again at the edge.
+  const redact = redactorOf(io);
+  report = redactDeep(report, redact);
   const out = (f: string) => resolve(io.cwd, f);
-  if (flags.report) await writeOut(out(flags.report), renderJson(report));
-  if (flags.prBody) await writeOut(out(flags.prBody), renderPrBody(report));
-  if (flags.html) await writeOut(out(flags.html), renderHtml(report));
-  await githubOutputs(io.env, {
-    report,
-    reportPath: flags.report ? out(flags.report) : null,
-    prBodyPath: flags.prBody ? out(flags.prBody) : null,
-    summary: renderSummary(report),
-  });
+  if (flags.report) await writeOutputFile(out(flags.report), renderJson(report), redact);
+  if (flags.prBody) await writeOutputFile(out(flags.prBody), renderPrBody(report), redact);
+  if (flags.html) await writeOutputFile(out(flags.html), renderHtml(report), redact);
+  await githubOutputs(
+    io.env,
+    {
+      report,
+      reportPath: flags.report ? out(flags.report) : null,
+      prBodyPath: flags.prBody ? out(flags.prBody) : null,
+      summary: renderSummary(report),
+    },
+    (path, data) => appendOutput(path, redact(data)),
+  );
 
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
@@ -168,7 +178,11 @@ async function runAndPublish(
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+/** GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are appended to (the runner reads them after the step). */
+async function appendOutput(path: string, data: string): Promise<void> {
+  try {
+    await appendFile(path, data, 'utf8');
+  } catch (e) {
+    throw environmentError(e, path, 'write') ?? e;
+  }
 }
