@@ -24,7 +24,7 @@ function unwritableDir(): { dir: string; errno: string } {
     return { dir, errno: 'EACCES' };
   }
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dir]);
-  cleanups.push(() => execFileSync('umount', [dir]));
+  cleanups.push(() => void execFileSync('umount', [dir]));
   return { dir, errno: 'EROFS' };
 }
 
@@ -65,7 +65,7 @@ describe('output files', () => {
     const r = await repo({ 'a.txt': 'v1\n' });
     const dir = mkdtempSync(join(tmpdir(), 'scion-full-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
-    cleanups.push(() => execFileSync('umount', [dir]));
+    cleanups.push(() => void execFileSync('umount', [dir]));
     writeFileSync(join(dir, 'report.json'), 'the previous report');
     try {
       writeFileSync(join(dir, 'filler'), Buffer.alloc(1 << 20));
