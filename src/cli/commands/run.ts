@@ -18,7 +18,7 @@ import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
-import { makeProgress } from '../progress.js';
+import { makeProgress, progressMode } from '../progress.js';
 import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
 import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
 
@@ -69,8 +69,7 @@ async function runAndPublish(
   remote: PreparedRemote | null,
 ): Promise<number> {
   const loaded = await loadAll(recipes, io.cwd);
-  const live = io.stderr.isTTY === true && !io.env['CI'];
-  const progress = makeProgress(io, { live, quiet: false });
+  const progress = makeProgress(io, progressMode(io));
   const tracker = new RunTracker();
   const repoDir = resolve(io.cwd, flags.repo);
   let report: RunReport;
