@@ -12,7 +12,7 @@ import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
 import { environmentError, writeOutputFile } from '../files.js';
-import { redactorOf, useColor, type CliIo } from '../io.js';
+import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
@@ -160,7 +160,7 @@ async function runAndPublish(
     io.stdout.write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr') }));
+    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
   } else {
     const color = useColor(io);
     if (flags.stat) {
@@ -171,10 +171,15 @@ async function runAndPublish(
         if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
       }
     }
-    io.stdout.write(renderSummaryText(report, { color }));
+    io.stdout.write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
   }
   if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
+}
+
+/** On a terminal the summary fits its width; elsewhere (a file, a CI log) it keeps plain columns. */
+function widthOf(stream: CliStream): { width?: number } {
+  return stream.isTTY === true ? { width: stream.columns || 80 } : {};
 }
 
 /** GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are appended to (the runner reads them after the step). */
