@@ -1,16 +1,11 @@
+// Each command's module is imported when that command runs (start-up: `scion --help` and
+// `scion validate` load neither isomorphic-git, diff2html, the SDK nor tsx).
 // The CLI owns the process: it parses argv, runs one command, maps every error to an exit code and
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { ScionError, UsageError } from '../errors.js';
 import { fixHint } from '../report/hints.js';
-import { recipeJsonSchema } from '../recipe/index.js';
-import { listCmd } from './commands/list.js';
-import { mergeReportsCmd } from './commands/merge-reports.js';
-import { prCmd } from './commands/pr.js';
-import { runCmd } from './commands/run.js';
-import { validateCmd } from './commands/validate.js';
-import { worktreesCmd } from './commands/worktrees.js';
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
 import { environmentError } from './files.js';
 import { atEdge, processIo, type CliIo } from './io.js';
@@ -41,7 +36,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
         .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
           .epilog(EPILOG),
       async (a) => {
-        code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
+        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
       },
     )
     .command(
@@ -53,7 +48,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           .example('$0 plan recipes/rename-logger.yaml --patch > change.patch', 'Write one patch that git apply accepts')
           .epilog(EPILOG),
       async (a) => {
-        code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
+        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
       },
     )
     .command(
@@ -61,7 +56,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       'Check recipes against the schema; print every problem with file:line:col',
       (y) => y.positional('recipe', { type: 'string', describe: 'Recipe files' }),
       async (a) => {
-        code = await validateCmd(io, recipesOf(a));
+        code = await (await import('./commands/validate.js')).validateCmd(io, recipesOf(a));
       },
     )
     .command(
@@ -69,7 +64,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       'List the recipes under ./recipes (name, description, jobs)',
       (y) => y.option('dir', { type: 'string', default: '.', describe: 'Project folder whose recipes/ folder to list' }),
       async (a) => {
-        code = await listCmd(io, a.dir);
+        code = await (await import('./commands/list.js')).listCmd(io, a.dir);
       },
     )
     .command(
@@ -80,7 +75,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           .option('prune', { type: 'boolean', default: false, describe: 'Remove the worktrees of finished jobs' })
           .option('repo', { type: 'string', default: '.', describe: 'The repository' }),
       async (a) => {
-        code = await worktreesCmd(io, { repo: a.repo, prune: a.prune });
+        code = await (await import('./commands/worktrees.js')).worktreesCmd(io, { repo: a.repo, prune: a.prune });
       },
     )
     .command(
@@ -94,7 +89,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           .option('html', { type: 'string', requiresArg: true, describe: 'Write the merged HTML report to FILE' }),
       async (a) => {
         const files = Array.isArray(a.reports) ? a.reports.map(String) : [String(a.reports)];
-        code = await mergeReportsCmd(io, files, {
+        code = await (await import('./commands/merge-reports.js')).mergeReportsCmd(io, files, {
           ...(a.report ? { report: a.report } : {}),
           ...(a.prBody ? { prBody: a.prBody } : {}),
           ...(a.html ? { html: a.html } : {}),
@@ -114,7 +109,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
           .example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
       async (a) => {
-        code = await prCmd(io, {
+        code = await (await import('./commands/pr.js')).prCmd(io, {
           report: a.report,
           repo: a.repo,
           ...(a.remote !== undefined ? { remote: a.remote } : {}),
@@ -128,7 +123,8 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       'schema',
       'Print the JSON Schema of recipe files (point your editor at it)',
       (y) => y,
-      () => {
+      async () => {
+        const { recipeJsonSchema } = await import('../recipe/index.js');
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
