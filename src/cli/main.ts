@@ -1,24 +1,25 @@
+// Each command's module is imported when that command runs (start-up: `scion --help` and
+// `scion validate` load neither isomorphic-git, diff2html, the SDK nor tsx).
 // The CLI owns the process: it parses argv, runs one command, maps every error to an exit code and
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { UsageError } from '../errors.js';
-import { GitError } from '../git/index.js';
-import { PlanError, recipeJsonSchema } from '../recipe/index.js';
-import { listCmd } from './commands/list.js';
-import { mergeReportsCmd } from './commands/merge-reports.js';
-import { prCmd } from './commands/pr.js';
-import { runCmd } from './commands/run.js';
-import { validateCmd } from './commands/validate.js';
-import { worktreesCmd } from './commands/worktrees.js';
-import { processIo, type CliIo } from './io.js';
+import { ScionError, UsageError } from '../errors.js';
+import { GitError } from '../git/errors.js';
+import { PlanError } from '../recipe/plan-error.js';
+import { fixHint } from '../report/hints.js';
+import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
+import { environmentError } from './files.js';
+import { atEdge, processIo, type CliIo } from './io.js';
 import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
 const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
 
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
+  // Everything below prints and writes through the redacting edge (SPEC §7).
+  const io = atEdge(given);
   let code = 0;
   const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);
   const args = helpCommand(argv);
@@ -37,7 +38,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
           .epilog(EPILOG),
       async (a) => {
-        code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
+        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
       },
     )
     .command(
@@ -49,7 +50,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .example('$0 plan recipes/rename-logger.yaml --patch > change.patch', 'Write one patch that git apply accepts')
           .epilog(EPILOG),
       async (a) => {
-        code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
+        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
       },
     )
     .command(
@@ -57,7 +58,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'Check recipes against the schema; print every problem with file:line:col',
       (y) => y.positional('recipe', { type: 'string', describe: 'Recipe files' }),
       async (a) => {
-        code = await validateCmd(io, recipesOf(a));
+        code = await (await import('./commands/validate.js')).validateCmd(io, recipesOf(a));
       },
     )
     .command(
@@ -65,7 +66,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'List the recipes under ./recipes (name, description, jobs)',
       (y) => y.option('dir', { type: 'string', default: '.', describe: 'Project folder whose recipes/ folder to list' }),
       async (a) => {
-        code = await listCmd(io, a.dir);
+        code = await (await import('./commands/list.js')).listCmd(io, a.dir);
       },
     )
     .command(
@@ -76,7 +77,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('prune', { type: 'boolean', default: false, describe: 'Remove the worktrees of finished jobs' })
           .option('repo', { type: 'string', default: '.', describe: 'The repository' }),
       async (a) => {
-        code = await worktreesCmd(io, { repo: a.repo, prune: a.prune });
+        code = await (await import('./commands/worktrees.js')).worktreesCmd(io, { repo: a.repo, prune: a.prune });
       },
     )
     .command(
@@ -90,7 +91,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('html', { type: 'string', requiresArg: true, describe: 'Write the merged HTML report to FILE' }),
       async (a) => {
         const files = Array.isArray(a.reports) ? a.reports.map(String) : [String(a.reports)];
-        code = await mergeReportsCmd(io, files, {
+        code = await (await import('./commands/merge-reports.js')).mergeReportsCmd(io, files, {
           ...(a.report ? { report: a.report } : {}),
           ...(a.prBody ? { prBody: a.prBody } : {}),
           ...(a.html ? { html: a.html } : {}),
@@ -110,7 +111,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
           .example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
       async (a) => {
-        code = await prCmd(io, {
+        code = await (await import('./commands/pr.js')).prCmd(io, {
           report: a.report,
           repo: a.repo,
           ...(a.remote !== undefined ? { remote: a.remote } : {}),
@@ -124,7 +125,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'schema',
       'Print the JSON Schema of recipe files (point your editor at it)',
       (y) => y,
-      () => {
+      async () => {
+        const { recipeJsonSchema } = await import('../recipe/index.js');
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
@@ -160,9 +162,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         flags: () => flagsOf(command),
       });
       io.stderr.write(`scion: ${msg}\nRun \`scion ${command !== undefined && COMMANDS.includes(command) ? `${command} ` : ''}--help\` for the options.\n`);
-      return 2;
+      return EXIT_USAGE;
     }
-    return reportError(io, e);
+    const code = reportError(io, e);
+    return io.signal?.aborted ? EXIT_INTERRUPTED : code;
   }
   // --help and --version: yargs hands their text here instead of printing it.
   if (output) io.stdout.write(`${output}\n`);
@@ -203,16 +206,24 @@ function reportError(io: CliIo, e: unknown): number {
   if (e instanceof UsageError || e instanceof PlanError) {
     io.stderr.write(`scion: ${e.message}\n`);
     for (const p of e.problems) io.stderr.write(`  ${p}\n`);
-    return 2;
+    return EXIT_USAGE;
+  }
+  // The machine refused (disk full, permission, read-only, a repository git will not touch): one
+  // sentence with the path and the fix, exit 1, and no "bug" — it is not one.
+  const env = e instanceof ScionError ? e : environmentError(e);
+  if (env !== undefined) {
+    io.stderr.write(`scion: ${env.message}\n`);
+    if (env.kind !== 'environment') io.stderr.write(`  fix: ${fixHint(env.kind)}\n`);
+    return EXIT_FAILED;
   }
   // The git layer's coded errors that are the user's to fix: a bad --repo or base (exit 2), the
   // machine refusing (exit 1). Neither is a bug.
   if (e instanceof GitError && (e.code === 'not-a-repository' || e.code === 'bad-revision' || e.code === 'unsupported' || e.code === 'environment')) {
     io.stderr.write(`scion: ${e.message}\n`);
-    return e.code === 'environment' ? 1 : 2;
+    return e.code === 'environment' ? EXIT_FAILED : EXIT_USAGE;
   }
   const msg = e instanceof Error ? e.message : String(e);
   io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)'}.\n`);
   if (io.env['SCION_DEBUG'] && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
-  return 1;
+  return EXIT_FAILED;
 }

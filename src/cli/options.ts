@@ -42,6 +42,8 @@ export const RUN_ONLY_OPTIONS = {
 
 /** `plan` only: the shapes its diff can take. */
 export const PLAN_ONLY_OPTIONS = {
+  // plan is a dry run already; `plan --dry-run` is accepted (and not listed) rather than refused.
+  'dry-run': { type: 'boolean', hidden: true },
   patch: { type: 'boolean', default: false, describe: 'Print one patch that `git apply` accepts (no line numbers, no colour), all jobs in order', group: 'Output:' },
   stat: { type: 'boolean', default: false, describe: 'Print `git diff --stat`-style lines per job instead of the diffs', group: 'Output:' },
 } as const satisfies Record<string, Options>;

@@ -1,6 +1,5 @@
 // Module recipes (.js/.mjs/.ts): the default export, loaded through tsx so TypeScript needs no build.
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 
 export type Imported = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -12,6 +11,8 @@ export async function importDefault(absFile: string): Promise<Imported> {
   let mod: Record<string, unknown>;
   try {
     // tsImport loads in its own namespace: a recipe edited between two loads is read afresh.
+    // Imported here, not at the top: tsx is heavy and only module recipes need it.
+    const { tsImport } = await import('tsx/esm/api');
     mod = (await tsImport(pathToFileURL(absFile).href, { parentURL: import.meta.url })) as Record<string, unknown>;
   } catch (err) {
     const msg = (err as Error).message?.split('\n')[0] ?? String(err);

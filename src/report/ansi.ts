@@ -1,4 +1,8 @@
 // Colour for terminal output, only when asked (the CLI decides from the TTY and NO_COLOR).
+// Kept instead of util.styleText: from Node 22 styleText decides by itself from process.stdout and
+// process.env (validateStream), which would overrule the CLI's decision for the stream it actually
+// writes (stderr for progress, a file for --patch) and the environment a test injects; six SGR
+// pairs are all scion uses.
 
 export interface Paint {
   readonly red: (s: string) => string;

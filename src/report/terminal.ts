@@ -1,5 +1,7 @@
 // What a person at a terminal reads: `scion plan`'s diffs with line numbers, and the summary after
 // `scion run`. Plain text unless `color` is set.
+import cliTruncate from 'cli-truncate';
+import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
 import { formatUsage, jobCounts, jobLabel, plural, statusLine } from './summary-data.js';
@@ -9,6 +11,8 @@ import { hunkHeader } from './unified.js';
 
 export interface TerminalOptions {
   readonly color: boolean;
+  /** The terminal's width: the summary fits it. Undefined off a terminal (plain columns, no wrapping). */
+  readonly width?: number;
 }
 
 /** Unified diffs with an old/new line-number gutter, one file after another. */
@@ -61,32 +65,106 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
   const p = paint(opts.color);
   const labelWidth = Math.max(0, ...report.jobs.map((j) => jobLabel(j).length));
   const branchWidth = Math.max(0, ...report.jobs.map((j) => j.branch.length));
+  const factsWidth = Math.max(0, ...report.jobs.map((j) => stringWidth(facts(j, paint(false)))));
+  const cols = columnsFor(labelWidth, branchWidth, factsWidth, opts.width);
   const lines: string[] = [];
-  for (const job of report.jobs) lines.push(...jobLines(job, p, labelWidth, branchWidth));
+  for (const job of report.jobs) lines.push(...jobLines(job, p, cols, opts.width));
+  lines.push(...idleSteps(report));
   const total = sumUsage(report.jobs.map((j) => j.usage));
-  if (!usageIsZero(total)) lines.push(`Agent usage: ${formatUsage(total)}`);
+  if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
   lines.push(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`));
   return `${lines.join('\n')}\n`;
 }
 
-function jobLines(job: JobReport, p: Paint, labelWidth: number, branchWidth: number): string[] {
+interface Columns {
+  readonly label: number;
+  readonly branch: number;
+}
+
+/** Label and branch columns; on a terminal narrower than they want, both give way (branch first). */
+function columnsFor(label: number, branch: number, factsWidth: number, width: number | undefined): Columns {
+  // status (9) + 3 gaps + the facts ("2 commits, 13 files, +120 -80, …").
+  const room = width === undefined ? Infinity : width - 1 - 9 - 5 - factsWidth;
+  if (label + branch <= room) return { label, branch };
+  const b = Math.max(12, Math.min(branch, room - Math.min(label, Math.max(12, Math.floor(room / 2)))));
+  return { label: Math.max(12, Math.min(label, room - b)), branch: b };
+}
+
+function cell(text: string, width: number): string {
+  const shown = stringWidth(text) > width ? cliTruncate(text, width, { position: 'middle' }) : text;
+  return shown + ' '.repeat(Math.max(0, width - stringWidth(shown)));
+}
+
+/**
+ * Steps that changed no file in any job where they ran (a `replace` whose text is gone, a typo in a
+ * glob): said once per recipe step, with the jobs it ran in, 1-based. Read from the report's
+ * per-step counts where the runner gives them.
+ */
+function idleSteps(report: RunReport): string[] {
+  const byStep = new Map<string, { recipe: string; step: number; kind: string; idle: number; ran: number }>();
+  for (const job of report.jobs) {
+    for (const s of job.steps ?? []) {
+      const key = `${job.recipe}\0${s.step}`;
+      const e = byStep.get(key) ?? { recipe: job.recipe, step: s.step, kind: s.kind, idle: 0, ran: 0 };
+      e.ran += 1;
+      if (s.changed === 0 && s.alreadyApplied === 0) e.idle += 1;
+      byStep.set(key, e);
+    }
+  }
+  const out: string[] = [];
+  for (const e of byStep.values()) {
+    if (e.idle === 0) continue;
+    const where = e.ran === 1 ? '' : e.idle === e.ran ? ` in any of its ${e.ran} jobs` : ` in ${e.idle} of its ${e.ran} jobs`;
+    out.push(`${e.recipe} step ${e.step + 1} (${e.kind}) changed nothing${where}.`);
+  }
+  return out;
+}
+
+function facts(job: JobReport, p: Paint): string {
   const c = jobCounts(job);
-  const status = p[STATUS_COLOUR[job.status]](job.status.padEnd(9));
-  const facts = [
+  return [
     plural(job.commits.length, 'commit'),
     plural(c.files, 'file'),
     `${p.green(`+${c.added}`)} ${p.red(`-${c.removed}`)}`,
     ...(job.skipped.length > 0 ? [`${job.skipped.length} already applied`] : []),
   ].join(', ');
-  const out = [`${status} ${visible(jobLabel(job)).padEnd(labelWidth)}  ${visible(job.branch).padEnd(branchWidth)}  ${facts}`];
+}
+
+function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undefined): string[] {
+  const status = p[STATUS_COLOUR[job.status]](job.status.padEnd(9));
+  const head = `${status} ${cell(visible(jobLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
+  const out = [wrap(head, width, ' '.repeat(10))];
   for (const e of job.errors) {
     // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).
     const where = `step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
     // A multi-line message (a command's output) stays multi-line, indented under its error.
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');
-    out.push(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`);
-    out.push(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`);
+    out.push(wrap(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`, width, '    '));
+    out.push(wrap(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`, width, '      '));
   }
   if (job.worktree !== null) out.push(`  ${p.dim(`worktree: ${visible(job.worktree)}`)}`);
   return out;
+}
+
+/** Word-wraps each line of `text` to `width` columns (ANSI-aware widths), continuing with `indent`. */
+function wrap(text: string, width: number | undefined, indent: string): string {
+  if (width === undefined) return text;
+  const max = Math.max(20, width - 1);
+  return text
+    .split('\n')
+    .map((line) => {
+      if (stringWidth(line) <= max) return line;
+      const out: string[] = [];
+      let cur = '';
+      for (const word of line.split(' ')) {
+        const next = cur === '' ? word : `${cur} ${word}`;
+        if (stringWidth(next) > max && cur.trim() !== '') {
+          out.push(cur);
+          cur = `${indent}${word}`;
+        } else cur = next;
+      }
+      out.push(cur);
+      return out.join('\n');
+    })
+    .join('\n');
 }

@@ -68,6 +68,14 @@ describe('usage mistakes stop the run before it starts', () => {
     expect(res.stderr).toContain('--keep-worktrees cannot go with plan');
   });
 
+  it('plan --dry-run is accepted (plan is one) and writes nothing', async () => {
+    const r = await repo({ 'a.txt': 'v1\n' });
+    const before = snapshot(join(r.dir, '.git'));
+    const res = await scion(['plan', RECIPE, '--repo', r.dir, '--dry-run'], { cwd: r.dir });
+    expect(res.code).toBe(0);
+    expect(snapshot(join(r.dir, '.git'))).toEqual(before);
+  });
+
   it('a correct line still runs (the checks refuse only mistakes)', async () => {
     const r = await repo({ 'a.txt': 'v1\n' });
     const res = await scion(['run', RECIPE, '--repo', r.dir, '--concurrency', '2', '--shard', '1/1', '--job', 'bu*'], { cwd: r.dir });

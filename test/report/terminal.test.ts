@@ -87,3 +87,29 @@ describe('renderSummaryText', () => {
     expect(out).toContain('1 job: 1 changed (dry run: nothing written)');
   });
 });
+
+describe('renderSummaryText on a terminal', () => {
+  it('fits the width: long labels and branches give way, messages wrap', () => {
+    const r = sampleReport();
+    const long = { ...r.jobs[1]!, name: `api-${'x'.repeat(60)}`, branch: `scion/rename-logger/api-${'x'.repeat(60)}` };
+    const text = renderSummaryText({ ...r, jobs: [r.jobs[0]!, long, r.jobs[2]!] }, { color: true, width: 80 });
+    const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+    for (const line of plain.split('\n')) expect(line.length).toBeLessThan(80);
+    expect(plain).toContain('…');
+    expect(plain).toContain('Found 2 matches');
+    // Off a terminal (no width) the columns stay whole.
+    expect(renderSummaryText({ ...r, jobs: [long] }, { color: false })).toContain(long.branch);
+  });
+
+  it('names the steps that changed nothing, 1-based, once per recipe step', () => {
+    const r = sampleReport();
+    const steps = (changed: number) => [
+      { step: 0, kind: 'replace', changed, alreadyApplied: 0 },
+      { step: 1, kind: 'run', changed: 0, alreadyApplied: 0 },
+    ];
+    const jobs = [0, 1, 2].map((i) => ({ ...r.jobs[0]!, name: `j${i}`, steps: steps(i === 0 ? 0 : 3) }));
+    const out = renderSummaryText({ ...r, jobs }, { color: false });
+    expect(out).toContain('rename-logger step 1 (replace) changed nothing in 1 of its 3 jobs.');
+    expect(out).toContain('rename-logger step 2 (run) changed nothing in any of its 3 jobs.');
+  });
+});

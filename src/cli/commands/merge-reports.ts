@@ -1,6 +1,6 @@
 // `scion merge-reports a.json b.json …`: one report and one PR body from the shards of a CI matrix.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
@@ -8,7 +8,9 @@ import { renderPrBody } from '../../report/markdown.js';
 import { mergeReports } from '../../model/merge.js';
 import { parseRunReport } from '../../model/parse.js';
 import type { RunReport } from '../../model/types.js';
-import type { CliIo } from '../io.js';
+import { writeOutputFile } from '../files.js';
+import { redactorOf, type CliIo } from '../io.js';
+import { redactDeep } from '../../redact.js';
 
 export async function mergeReportsCmd(io: CliIo, files: readonly string[], o: { report?: string; prBody?: string; html?: string }): Promise<number> {
   const reports: RunReport[] = [];
@@ -21,12 +23,9 @@ export async function mergeReportsCmd(io: CliIo, files: readonly string[], o: { 
     }
     reports.push(parseRunReport(text, f));
   }
-  const merged = mergeReports(reports);
-  const write = async (f: string, text: string) => {
-    const file = resolve(io.cwd, f);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
-  };
+  const merged = redactDeep(mergeReports(reports), redactorOf(io));
+  const redact = redactorOf(io);
+  const write = (f: string, text: string) => writeOutputFile(resolve(io.cwd, f), text, redact);
   if (o.report) await write(o.report, renderJson(merged));
   if (o.prBody) await write(o.prBody, renderPrBody(merged));
   if (o.html) await write(o.html, renderHtml(merged));

@@ -1,6 +1,6 @@
 // `scion run` and `scion plan`: load, run, write the outputs asked for, summarise, exit 0/1.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, type Repo } from '../../git/index.js';
 import { githubOutputs } from '../../github/outputs.js';
@@ -11,10 +11,14 @@ import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
-import { useColor, type CliIo } from '../io.js';
+import { environmentError, writeOutputFile } from '../files.js';
+import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
+import { redactDeep } from '../../redact.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
-import { makeProgress } from '../progress.js';
+import { RunTracker, settle } from '../interrupt.js';
+import { EXIT_INTERRUPTED } from '../exit.js';
+import { makeProgress, progressMode } from '../progress.js';
 import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
 import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
 
@@ -65,31 +69,42 @@ async function runAndPublish(
   remote: PreparedRemote | null,
 ): Promise<number> {
   const loaded = await loadAll(recipes, io.cwd);
-  const live = io.stderr.isTTY === true && !io.env['CI'];
-  const progress = makeProgress(io, { live, quiet: false });
+  const progress = makeProgress(io, progressMode(io));
+  const tracker = new RunTracker();
+  const repoDir = resolve(io.cwd, flags.repo);
   let report: RunReport;
   try {
-    report = await runRecipes(
+    const run = runRecipes(
       loaded,
       {
-        repo: resolve(io.cwd, flags.repo),
+        repo: repoDir,
         ...(flags.base !== undefined ? { base: flags.base } : {}),
         dryRun,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         ...(shard ? { shard } : {}),
         keepWorktrees: flags.keepWorktrees === true,
-        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
         force: flags.force,
         noCache: !flags.cache,
+        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
       },
-      { env: io.env, onEvent: (e) => progress.onEvent(e) },
+      {
+        env: io.env,
+        onEvent: (e) => {
+          tracker.onEvent(e);
+          progress.onEvent(e);
+        },
+      },
     );
+    report = await settle(run, io.signal, () => tracker.report(repoDir, dryRun));
   } finally {
     await progress.done();
   }
+  const interrupted = io.signal?.aborted === true;
 
   let prFailed = false;
-  if (remote) {
+  // An interrupted run pushes nothing: the user asked it to stop.
+  if (remote && !interrupted) {
     // With --json, stdout carries the report alone.
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
@@ -120,16 +135,24 @@ async function runAndPublish(
     }
   }
 
+  // One redaction pass over the report (its strings, before any renderer escapes them), and the
+  // files and streams redact again at the edge.
+  const redact = redactorOf(io);
+  report = redactDeep(report, redact);
   const out = (f: string) => resolve(io.cwd, f);
-  if (flags.report) await writeOut(out(flags.report), renderJson(report));
-  if (flags.prBody) await writeOut(out(flags.prBody), renderPrBody(report));
-  if (flags.html) await writeOut(out(flags.html), renderHtml(report));
-  await githubOutputs(io.env, {
-    report,
-    reportPath: flags.report ? out(flags.report) : null,
-    prBodyPath: flags.prBody ? out(flags.prBody) : null,
-    summary: renderSummary(report),
-  });
+  if (flags.report) await writeOutputFile(out(flags.report), renderJson(report), redact);
+  if (flags.prBody) await writeOutputFile(out(flags.prBody), renderPrBody(report), redact);
+  if (flags.html) await writeOutputFile(out(flags.html), renderHtml(report), redact);
+  await githubOutputs(
+    io.env,
+    {
+      report,
+      reportPath: flags.report ? out(flags.report) : null,
+      prBodyPath: flags.prBody ? out(flags.prBody) : null,
+      summary: renderSummary(report),
+    },
+    (path, data) => appendOutput(path, redact(data)),
+  );
 
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
@@ -137,7 +160,7 @@ async function runAndPublish(
     io.stdout.write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr') }));
+    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
   } else {
     const color = useColor(io);
     if (flags.stat) {
@@ -148,12 +171,22 @@ async function runAndPublish(
         if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
       }
     }
-    io.stdout.write(renderSummaryText(report, { color }));
+    io.stdout.write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
   }
+  if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+/** On a terminal the summary fits its width; elsewhere (a file, a CI log) it keeps plain columns. */
+function widthOf(stream: CliStream): { width?: number } {
+  return stream.isTTY === true ? { width: stream.columns || 80 } : {};
+}
+
+/** GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are appended to (the runner reads them after the step). */
+async function appendOutput(path: string, data: string): Promise<void> {
+  try {
+    await appendFile(path, data, 'utf8');
+  } catch (e) {
+    throw environmentError(e, path, 'write') ?? e;
+  }
 }
