@@ -2,6 +2,7 @@
 // What the command changes is picked up and committed like any other change; denied paths it touched
 // are put back and reported.
 import { spawn } from 'node:child_process';
+import { checkPath } from '../../core/index.js';
 import { failure } from '../../errors.js';
 import { reportError, type StepContext } from '../step-context.js';
 
@@ -59,6 +60,7 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
 export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void> {
   const okRun = await runCommand(ctx, step, 'run');
   await ctx.ws.sync();
+  await refuseGitPaths(ctx, step);
   if (!okRun) return;
   // Earlier steps cannot have changed a denied path, so any denied change now is the command's.
   const denied = [...ctx.ws.changes().keys()].filter((p) => ctx.isDenied(p));
@@ -66,4 +68,18 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void>
     reportError(ctx, path, failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }));
   }
   await ctx.ws.revert(denied);
+}
+
+/** Files the command created at paths git refuses (`.git.`, `git~1/…`): reported `outside` and removed. */
+async function refuseGitPaths(ctx: StepContext, step: RunStep): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, state] of ctx.ws.changes()) {
+    const checked = state === null ? null : checkPath(path, { mode: state.mode });
+    if (checked === null || checked.ok) continue;
+    bad.push(path);
+    const why = checked.error.data?.['reason'] ?? checked.error.message;
+    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
+    reportError(ctx, path, failure('outside', message, { path }));
+  }
+  if (bad.length > 0) await ctx.ws.revert(bad);
 }
