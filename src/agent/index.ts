@@ -2,6 +2,7 @@
 // other step. This wrapper checks what can be checked before any request, builds the step's shared
 // state, and hands over to the per-file or per-job worker.
 import { failure, type Failure } from '../errors.js';
+import { makeRedactor } from '../redact.js';
 import type { Usage } from '../model/types.js';
 import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
@@ -9,7 +10,6 @@ import { Mutex } from './mutex.js';
 import { runPerFile } from './per-file.js';
 import { runPerJob } from './per-job.js';
 import { PRICES_DATE, priceOf } from './prices.js';
-import { redactor } from './redact.js';
 import type { AgentRun } from './run.js';
 import type { AgentEnv, AgentFiles, AgentOutcome, AgentStepConfig } from './types.js';
 import { UsageMeter } from './usage.js';
@@ -36,7 +36,8 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
       failure('agent', `maxTokens ${step.maxTokens} is above ${MAX_INTERACTIVE_TOKENS}, the most a non-streaming request may ask for; lower maxTokens or set batch: true.`),
     );
   }
-  const redact = redactor(apiKey);
+  // The run's one redaction pass (the key is one of the environment's secrets, so it is masked too).
+  const redact = env.redact ?? makeRedactor(env.env);
   const log = (m: string) => env.log(redact(m));
   const model = step.model ?? env.env['SCION_MODEL'] ?? DEFAULT_MODEL;
   const price = priceOf(model);
