@@ -91,4 +91,16 @@ verify:
       }
     }
   });
+
+  it('are masked before the output is cut to its tail, so no half of a token survives the cut', async () => {
+    const r = await repo({ 'a.txt': 'a\n' });
+    const token = SECRETS['GITHUB_TOKEN']!;
+    // The token, then just under the tail's 2000 characters: a tail cut first would keep the token's end.
+    const recipe = recipeFile(`name: cut\nsteps:\n  - run: 'printf "%s" "$GITHUB_TOKEN"; printf "y%.0s" $(seq 1 1990); exit 1'\n`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: SECRETS });
+    expect(res.code).toBe(1);
+    const message = (JSON.parse(res.stdout) as RunReport).jobs[0]!.errors[0]!.message;
+    expect(message).toMatch(/y{1990}$/);
+    expect(message).not.toContain(token.slice(-10));
+  });
 });

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { checkPath } from '../../core/index.js';
 import { failure } from '../../errors.js';
+import { makeRedactor } from '../../redact.js';
 import { reportError, type StepContext } from '../step-context.js';
 
 export interface RunStep {
@@ -12,6 +13,12 @@ export interface RunStep {
 }
 
 const TAIL = 2000;
+/**
+ * Output kept while the command runs. Secrets are masked in it before the tail is cut (a tail cut
+ * first could keep half a token); a window much longer than the tail keeps a secret cut at its own
+ * start out of the tail.
+ */
+const WINDOW = TAIL * 32;
 
 export interface CommandResult {
   readonly code: number | null;
@@ -24,7 +31,7 @@ export function execShell(command: string, cwd: string, env: Record<string, stri
     const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-TAIL * 4);
+      output = (output + chunk.toString('utf8')).slice(-WINDOW);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -45,7 +52,7 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
   const r = await execShell(step.command, root, commandEnv(ctx, step));
   if (r.code === 0) return true;
   const how = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.code}`;
-  const tail = r.output.trim().slice(-TAIL);
+  const tail = (ctx.run.redact ?? makeRedactor(ctx.run.env))(r.output).trim().slice(-TAIL);
   reportError(
     ctx,
     null,
