@@ -1,5 +1,7 @@
 // What both workspaces share: the base tree, an overlay of what the job changed, and the views
 // derived from the two (present paths, modes, effective changes).
+import { checkPath } from '../core/index.js';
+import { ScionError } from '../errors.js';
 import { hashBlob, type TreeEntry } from '../git/index.js';
 import type { Changes, FileState } from './types.js';
 
@@ -34,6 +36,15 @@ export abstract class OverlayWorkspace {
     this.overlay = next;
     this.sorted = null;
   }
+}
+
+/**
+ * Behind the steps' own checks, the workspace refuses to write a path the one validator refuses: a
+ * `../` or a `.git` alias joined to a worktree's folder would land outside it or in git's own files.
+ */
+export function assertWritable(path: string): void {
+  const checked = checkPath(path);
+  if (!checked.ok) throw new ScionError(checked.error);
 }
 
 /** Base paths plus created ones, minus deleted ones, sorted by code unit like git sorts them. */
