@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
-import { assertWritable, OverlayWorkspace } from './overlay.js';
+import { OverlayWorkspace } from './overlay.js';
 import type { FileState, Workspace } from './types.js';
 
 export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
@@ -31,7 +31,7 @@ export class DiskWorkspace extends OverlayWorkspace implements Workspace {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
-    assertWritable(path);
+    this.assertWritable(path);
     const mode = this.mode(path) ?? '100644';
     await writeAtomic(join(this.root, path), bytes, mode);
     this.record(path, { bytes, mode });

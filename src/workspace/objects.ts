@@ -1,7 +1,7 @@
 // The object-level workspace: nothing on disk. Reads come from the base tree's blobs (through the
 // repository's shared cache), writes stay in memory until the runner commits them.
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
-import { assertWritable, OverlayWorkspace } from './overlay.js';
+import { OverlayWorkspace } from './overlay.js';
 import type { Workspace } from './types.js';
 
 export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
@@ -21,7 +21,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
-    assertWritable(path);
+    this.assertWritable(path);
     this.record(path, { bytes, mode: this.mode(path) ?? '100644' });
   }
 
