@@ -59,3 +59,22 @@ export function redactDeep<T>(value: T, redact: Redactor): T {
 }
 
 export const noRedaction: Redactor = (text) => text;
+
+/** What `redacting` needs of a run's context: its environment, its event sink, maybe a redactor. */
+export interface RedactableContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly redact?: Redactor;
+  readonly onEvent?: (e: never) => void;
+}
+
+/**
+ * The context with its redactor settled (the given one, else one built from `env`) and an event
+ * sink that redacts every string of every event before passing it on: log lines, step labels and
+ * reports leave a job already clean, whoever listens.
+ */
+export function redacting<C extends RedactableContext>(ctx: C): C & { readonly redact: Redactor } {
+  const redact = ctx.redact ?? makeRedactor(ctx.env);
+  const sink = ctx.onEvent as ((e: unknown) => void) | undefined;
+  const onEvent = sink === undefined ? undefined : (e: unknown) => sink(redactDeep(e, redact));
+  return { ...ctx, redact, ...(onEvent === undefined ? {} : { onEvent }) };
+}

@@ -1,7 +1,7 @@
 // The SDK client, configured from the step's environment only (never process.env), with the SDK's own
 // log lines routed through the step's log (and the key redaction).
 import Anthropic from '@anthropic-ai/sdk';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../redact.js';
 import type { AgentClientOptions } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';

@@ -2,11 +2,11 @@
 // step (or one fix round) built from them: the agent step and the verify fix loop both start here,
 // so they refuse, price, log and cache the same way.
 import { failure, fail, ok, type Result } from '../errors.js';
+import { makeRedactor } from '../redact.js';
 import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
 import { Mutex } from './mutex.js';
 import { PRICES_DATE, priceOf } from './prices.js';
-import { redactor } from './redact.js';
 import type { AgentRun } from './run.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
 import { UsageMeter } from './usage.js';
@@ -29,7 +29,8 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
   if (!step.batch && step.maxTokens > MAX_INTERACTIVE_TOKENS) {
     return fail(failure('agent', `maxTokens ${step.maxTokens} is above ${MAX_INTERACTIVE_TOKENS}, the most a non-streaming request may ask for; lower maxTokens or set batch: true.`));
   }
-  const redact = redactor(apiKey);
+  // The run's one redaction pass (the key is one of the environment's secrets, so it is masked too).
+  const redact = env.redact ?? makeRedactor(env.env);
   const log = (m: string) => env.log(redact(m));
   const model = step.model ?? env.env['SCION_MODEL'] ?? DEFAULT_MODEL;
   const price = priceOf(model);

@@ -5,7 +5,7 @@ import { failure, type Failure } from '../errors.js';
 import type { ResponseCache } from './cache.js';
 import type { Mutex } from './mutex.js';
 import type { Price } from './prices.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../redact.js';
 import type { AgentFiles, AgentStepConfig } from './types.js';
 import type { ApiUsage, UsageMeter } from './usage.js';
 

@@ -4,6 +4,7 @@
 import type { EngineOptions } from '../core/types.js';
 import type { Failure, Result } from '../errors.js';
 import type { Usage } from '../model/types.js';
+import type { Redactor } from '../redact.js';
 
 export interface AgentStepConfig {
   readonly prompt: string;
@@ -44,6 +45,8 @@ export interface AgentEnv {
   readonly cacheReadOnly: boolean;
   readonly noCache: boolean;
   readonly log: (message: string) => void;
+  /** The run's redaction pass (SPEC §7); default: one built from `env`. */
+  readonly redact?: Redactor;
   /** Tuning for tests and unusual networks; production leaves it out. */
   readonly client?: AgentClientOptions;
 }

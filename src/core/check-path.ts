@@ -1,42 +1,40 @@
-// Paths the engine accepts: repository-relative, POSIX, inside the repository, not denied.
+// The one gate for every path scion writes (recipe steps, the agent's tools, files a `run` step
+// creates): repository-relative, exactly as git would store it, and not denied. Paths are taken
+// literally, as git takes them: no `.`/`..` resolution, no `\` → `/` translation (on POSIX a
+// backslash is a byte like any other), so the path checked is the path written. git's own rules
+// (verify_path, fsck, the NTFS/HFS `.git` aliases) live in git-path.ts.
 import { failure, fail, ok, type Result } from '../errors.js';
+import { gitPathProblem } from './git-path.js';
 
 export interface CheckPathOptions {
   readonly isDenied?: (path: string) => boolean;
+  /** The git mode the path will be written with ('120000' for a symlink adds git's symlink rules). */
+  readonly mode?: string;
 }
 
-/** Normalises `path` to repository-relative POSIX form, or says why it may not be touched. */
+/** `path` itself when scion may write it, or why not (`unc-path`, `outside`, `denied`). */
 export function checkPath(path: string, opts: CheckPathOptions = {}): Result<string> {
   // UNC first: resolving \\server\share would make Windows send NTLM credentials to that server.
   if (path.startsWith('\\\\') || path.startsWith('//') || path.startsWith('\\/') || path.startsWith('/\\')) {
-    return fail(failure('unc-path', `${path} is a UNC network path; give a path inside the repository.`, { path }));
+    return fail(failure('unc-path', `${show(path)} is a UNC network path; give a path inside the repository.`, { path }));
   }
-  const posix = path.replaceAll('\\', '/');
-  if (posix.startsWith('/') || /^[A-Za-z]:/.test(posix)) {
-    return fail(failure('outside', `${path} is absolute; give a path relative to the repository root.`, { path }));
+  // git for Windows refuses a drive prefix (has_dos_drive_prefix): `C:x` is absolute there.
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) {
+    return fail(failure('outside', `${show(path)} is absolute; give a path relative to the repository root.`, { path }));
   }
-  const parts: string[] = [];
-  for (const seg of posix.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (parts.length === 0) {
-        return fail(failure('outside', `${path} leads outside the repository; give a path inside it.`, { path }));
-      }
-      parts.pop();
-    } else {
-      parts.push(seg);
-    }
+  const problem = gitPathProblem(path, opts.mode);
+  if (problem !== null) {
+    return fail(failure('outside', `${show(path)} is not a path git accepts in a repository: ${problem}. ${FIX}`, { path, reason: problem }));
   }
-  if (parts.length === 0) {
-    return fail(failure('outside', `"${path}" names the repository root, not a file inside it.`, { path }));
+  if (opts.isDenied?.(path)) {
+    return fail(failure('denied', `${path} is denied by the recipe's deny rules; no step may change it.`, { path }));
   }
-  const normalised = parts.join('/');
-  // git's own folder is never a refactoring target: writing there corrupts the repository.
-  if (parts.some((p) => p.toLowerCase() === '.git')) {
-    return fail(failure('denied', `${normalised} is inside .git; scion never edits git's own files.`, { path: normalised }));
-  }
-  if (opts.isDenied?.(normalised)) {
-    return fail(failure('denied', `${normalised} is denied by the recipe's deny rules; no step may change it.`, { path: normalised }));
-  }
-  return ok(normalised);
+  return ok(path);
+}
+
+const FIX = 'Give a plain path relative to the repository root (like src/a.ts), without "." or ".." parts and outside .git.';
+
+/** The path quoted so that a newline, a tab or an invisible code point in it can be seen. */
+function show(path: string): string {
+  return JSON.stringify(path).replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -17,6 +17,7 @@ export { DEFAULT_MAX_BYTES } from './limits.js';
 export { decodeText } from './text/decode.js';
 export { encodeText } from './text/encode.js';
 export { checkPath } from './check-path.js';
+export { gitPathProblem } from './git-path.js';
 export { applyEdits } from './engine/apply-edits.js';
 export { writeContent } from './engine/write-content.js';
 export { editNotebook } from './engine/edit-notebook.js';

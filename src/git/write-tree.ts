@@ -1,6 +1,7 @@
 // A new tree from a base tree and a set of path changes. Only the trees on the way to a changed
 // path are read and written again; every other subtree is reused by oid, so a 100-file change in
 // a 30k-file repository writes a few dozen objects.
+import { gitPathProblem } from '../core/git-path.js';
 import { GitError } from './errors.js';
 import { EMPTY_TREE, hashObject } from './hash.js';
 import { assertValidPath } from './paths.js';
@@ -56,6 +57,9 @@ function buildTrie(changes: ReadonlyMap<string, TreeChange>): Node {
   const root: Node = { files: new Map(), dirs: new Map() };
   for (const [path, change] of changes) {
     assertValidPath(path);
+    // Last line of defence behind core/check-path: nothing git's fsck refuses enters a tree.
+    const refused = change === null ? null : gitPathProblem(path, change.mode);
+    if (refused !== null) throw new GitError('bad-path', `"${path}" is not a path git accepts in a tree: ${refused}.`, { path });
     if (change && !FILE_MODES.has(change.mode)) {
       throw new GitError('invalid-argument', `Mode ${change.mode} of ${path} is not a file mode (100644, 100755, 120000, 160000).`, { path });
     }

@@ -3,6 +3,8 @@
 // run it and record what it did. The caller treats both the same afterwards (deny/selection checks).
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkPath } from '../core/index.js';
+import { ScionError } from '../errors.js';
 import { hashBlob } from '../git/index.js';
 import { changesBetween } from '../verify/changes-between.js';
 import type { CommandRun } from '../verify/loop.js';
@@ -48,6 +50,9 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
   if (hit !== null) {
     if (i.withChanges) {
       for (const [path, state] of hit.files) {
+        // An entry is data read from disk: its paths pass the one path validator like any write.
+        const checked = checkPath(path, state === null ? {} : { mode: state.mode });
+        if (!checked.ok) throw new ScionError(checked.error);
         const file = join(root, path);
         if (state === null) await unlink(file).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e)));
         else await writeAtomic(file, state.bytes, state.mode);

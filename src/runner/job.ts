@@ -6,6 +6,7 @@ import { matcher, stepKind, type JobSpec, type Recipe, type Step } from '../reci
 import type { Changes } from '../workspace/types.js';
 import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, StepReport, Usage } from '../model/types.js';
 import { sumUsage } from '../model/usage.js';
+import { redactDeep, redacting } from '../redact.js';
 import { decideBranch, readBranchState } from './branch.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
@@ -43,7 +44,9 @@ export function jobId(job: JobSpec): string {
 }
 
 export async function runJob(input: JobInput): Promise<JobReport> {
-  const { repo, recipe, job, options, ctx } = input;
+  const { repo, recipe, job, options } = input;
+  // Secrets out of everything the job says (SPEC §7): its events and its report pass one redactor.
+  const ctx = redacting(input.ctx);
   const started = Date.now();
   const id = jobId(job);
   const dryRun = options.dryRun ?? false;
@@ -152,7 +155,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
 
     if (interrupted()) {
       keepOnDisk = false;
-      const report = interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage });
+      const report = redactDeep(interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage }), ctx.redact);
       ctx.onEvent?.({ type: 'job-end', job: id, report });
       return report;
     }
@@ -207,7 +210,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       await setWorktreeHead(repo, made.worktree, { branch: job.branch, commit: head, entries: headEntries(input.entries, changes, oids) });
     }
     const status: JobStatus = errors.length > 0 ? 'failed' : outcome;
-    const report: JobReport = {
+    const report: JobReport = redactDeep({
       recipe: recipe.name,
       name: job.name,
       ...(recipe.description ? { description: recipe.description } : {}),
@@ -223,7 +226,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       steps: stepReports,
       usage,
       durationMs: Date.now() - started,
-    };
+    } satisfies JobReport, ctx.redact);
     ctx.onEvent?.({ type: 'job-end', job: id, report });
     return report;
   } catch (e) {

@@ -1,5 +1,6 @@
 // What both workspaces share: the base tree, an overlay of what the job changed, and the views
 // derived from the two (present paths, modes, effective changes).
+import { checkPath } from '../core/index.js';
 import { fail, failure, ok, ScionError, type Result } from '../errors.js';
 import { hashBlob, type TreeEntry } from '../git/index.js';
 import type { Changes, FileState } from './types.js';
@@ -25,9 +26,13 @@ export abstract class OverlayWorkspace {
    * folder (a write there would replace every file under it), not a symlink or submodule, and no
    * folder on its way is a file, symlink or submodule (the write would have to replace it). Judged
    * on the base tree plus the overlay, so a folder an earlier step created counts too. The step gate
-   * asks it before the engine runs; `write` asks it again, so no writer can get past it.
+   * asks it before the engine runs; `write` asks it again, so no writer can get past it. First of
+   * all the path itself must be one git accepts (the one path validator): a `../` or a `.git` alias
+   * joined to a worktree's folder would land outside it or in git's own files.
    */
   writable(path: string): Result<void> {
+    const checked = checkPath(path);
+    if (!checked.ok) return checked;
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');

@@ -55,7 +55,7 @@ describe('limits and failures', () => {
     expect(out.errors[0]!.failure.kind).toBe('agent');
     expect(out.errors[0]!.failure.message).toContain('529');
     expect(out.errors[0]!.failure.message).not.toContain(KEY);
-    expect(out.errors[0]!.failure.message).toContain('[redacted]');
+    expect(out.errors[0]!.failure.message).toContain('***');
   });
 
   it('fails before any request when ANTHROPIC_API_KEY is missing from the step environment', async () => {

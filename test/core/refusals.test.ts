@@ -7,9 +7,9 @@ const edit = (old_string: string, new_string: string) => [{ old_string, new_stri
 const denyLocks = { isDenied: (p: string) => p.endsWith('.lock') };
 
 describe('checkPath', () => {
-  it('normalises to repository-relative POSIX form', () => {
-    expect(checkPath('./src//a/../b.ts')).toEqual({ ok: true, value: 'src/b.ts' });
-    expect(checkPath('src\\win\\c.ts')).toEqual({ ok: true, value: 'src/win/c.ts' });
+  it('takes the path literally, as git stores it (a backslash is a byte like any other on POSIX)', () => {
+    expect(checkPath('src/b.ts')).toEqual({ ok: true, value: 'src/b.ts' });
+    expect(checkPath('src\\win\\c.ts')).toEqual({ ok: true, value: 'src\\win\\c.ts' });
   });
 
   it("refuses UNC paths ('unc-path') in both spellings", () => {
@@ -23,9 +23,9 @@ describe('checkPath', () => {
     }
   });
 
-  it("refuses denied paths ('denied') after normalising them, and git's own folder", () => {
-    expect(failed(checkPath('./yarn.lock', denyLocks))).toMatchObject({ kind: 'denied', code: 2 });
-    expect(failed(checkPath('sub/.git/config'))).toMatchObject({ kind: 'denied', code: 2 });
+  it("refuses denied paths ('denied'), and git's own folder as 'outside'", () => {
+    expect(failed(checkPath('yarn.lock', denyLocks))).toMatchObject({ kind: 'denied', code: 2 });
+    expect(failed(checkPath('sub/.git/config'))).toMatchObject({ kind: 'outside' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRedactor, redactDeep, secretsOf } from '../../src/redact.js';
+import { makeRedactor, redactDeep, redacting, secretsOf } from '../../src/redact.js';
 
 describe('redaction', () => {
   const env = {
@@ -28,5 +28,15 @@ describe('redaction', () => {
   it('redacts every string of a report', () => {
     const r = makeRedactor(env);
     expect(redactDeep({ a: ['x ghp_abcdefghijklmnop'], n: 1, b: { c: 'hunter2hunter2' } }, r)).toEqual({ a: ['x ***'], n: 1, b: { c: '***' } });
+  });
+  it('gives a context whose events reach the listener redacted, with its redactor settled', () => {
+    const seen: unknown[] = [];
+    const ctx = redacting({ env, onEvent: (e: { type: string; message: string; report?: { errors: string[] } }) => seen.push(e) });
+    ctx.onEvent?.({ type: 'log', message: 'push with ghp_abcdefghijklmnop', report: { errors: ['pw correct-horse'] } });
+    expect(seen).toEqual([{ type: 'log', message: 'push with ***', report: { errors: ['pw ***'] } }]);
+    expect(ctx.redact('hunter2hunter2')).toBe('***');
+    const own = (t: string) => t.toUpperCase();
+    expect(redacting({ env, redact: own }).redact('abc')).toBe('ABC');
+    expect('onEvent' in redacting({ env })).toBe(false);
   });
 });

@@ -36,6 +36,7 @@ export async function runAgent(ctx: StepContext, step: AgentStepConfig): Promise
       cacheReadOnly: ctx.dryRun,
       noCache: ctx.noCache,
       log: ctx.log,
+      ...(ctx.run.redact ? { redact: ctx.run.redact } : {}),
     },
   );
   for (const e of outcome.errors) reportError(ctx, e.file, e.failure);

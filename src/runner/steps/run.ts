@@ -1,7 +1,9 @@
 // `run` and `verify`: a shell command in the job's folder (its worktree, or a scratch copy in a dry run).
 // What the command changes is picked up and committed like any other change; denied paths it touched
 // are put back and reported, and so are paths outside the job's selection (listed as skipped).
+import { checkPath } from '../../core/index.js';
 import { failure, ScionError, type ErrorKind } from '../../errors.js';
+import { makeRedactor } from '../../redact.js';
 import { reportError, type StepContext } from '../step-context.js';
 import { spawnGroup } from '../process-group.js';
 import { StepTimeout } from '../step-bounds.js';
@@ -12,6 +14,12 @@ export interface RunStep {
 }
 
 const TAIL = 2000;
+/**
+ * Output kept while the command runs. Secrets are masked in it before the tail is cut (a tail cut
+ * first could keep half a token); a window much longer than the tail keeps a secret cut at its own
+ * start out of the tail.
+ */
+const WINDOW = TAIL * 32;
 
 export interface CommandResult {
   readonly code: number | null;
@@ -26,7 +34,7 @@ export function execShell(command: string, cwd: string, env: Record<string, stri
   return new Promise((resolve) => {
     let output = '';
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-TAIL * 4);
+      output = (output + chunk.toString('utf8')).slice(-WINDOW);
     };
     const child = spawnGroup('/bin/sh', ['-c', command], { cwd, env, signal });
     if (child === null) {
@@ -64,7 +72,7 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
     return false;
   }
   const how = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.code}`;
-  const tail = r.output.trim().slice(-TAIL);
+  const tail = (ctx.run.redact ?? makeRedactor(ctx.run.env))(r.output).trim().slice(-TAIL);
   reportError(
     ctx,
     null,
@@ -79,6 +87,7 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
 export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void> {
   const okRun = await runCommand(ctx, step, 'run');
   await ctx.ws.sync();
+  await refuseGitPaths(ctx, step);
   if (!okRun) return;
   // Earlier steps cannot have changed a denied or unselected path, so any such change is the command's.
   const changed = [...ctx.ws.changes().keys()];
@@ -94,4 +103,18 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void>
     ctx.log(`${path} changed outside the job's files selection; not committed`);
   }
   await ctx.ws.revert([...denied, ...outside]);
+}
+
+/** Files the command created at paths git refuses (`.git.`, `git~1/…`): reported `outside` and removed. */
+async function refuseGitPaths(ctx: StepContext, step: RunStep): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, state] of ctx.ws.changes()) {
+    const checked = state === null ? null : checkPath(path, { mode: state.mode });
+    if (checked === null || checked.ok) continue;
+    bad.push(path);
+    const why = checked.error.data?.['reason'] ?? checked.error.message;
+    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
+    reportError(ctx, path, failure('outside', message, { path }));
+  }
+  if (bad.length > 0) await ctx.ws.revert(bad);
 }
