@@ -18,20 +18,22 @@ export interface FailureGroup {
   readonly code: number | undefined;
   /** The message with what differs from place to place (file, branch, commit) replaced by a placeholder. */
   readonly message: string;
+  /** The error's own fix when its kind's general hint does not fit it. */
+  readonly hint?: string;
   readonly places: readonly FailurePlace[];
 }
 
 /** Groups in order of size (largest first), then of first appearance. */
 export function groupFailures(report: RunReport): FailureGroup[] {
-  const groups = new Map<string, { kind: ErrorKind; code: number | undefined; message: string; places: FailurePlace[] }>();
+  const groups = new Map<string, { kind: ErrorKind; code: number | undefined; message: string; hint?: string; places: FailurePlace[] }>();
   report.jobs.forEach((job, jobIndex) => {
     for (const e of job.errors) {
       const message = messageShape(e.message, e.file, job);
-      const key = `${e.kind}\u0000${e.code ?? ''}\u0000${message}`;
+      const key = `${e.kind}\u0000${e.code ?? ''}\u0000${e.hint ?? ''}\u0000${message}`;
       const place: FailurePlace = { job, jobIndex, step: e.step, file: e.file, message: e.message };
       const g = groups.get(key);
       if (g) g.places.push(place);
-      else groups.set(key, { kind: e.kind, code: e.code, message, places: [place] });
+      else groups.set(key, { kind: e.kind, code: e.code, message, ...(e.hint === undefined ? {} : { hint: e.hint }), places: [place] });
     }
   });
   return [...groups.values()]

@@ -1,7 +1,7 @@
 // The top of the HTML report: the run's counts, the failures grouped by kind and message (one
 // entry per mistake, with the list of where it happened) and the job index a reviewer filters.
 import { groupFailures, type FailureGroup } from './failure-groups.js';
-import { fixHint } from './hints.js';
+import { fixHintFor } from './hints.js';
 import { esc, stepLabel, statusChip, withCode } from './html-text.js';
 import { jobCounts, jobLabel, num, plural, statusCounts } from './summary-data.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -60,7 +60,7 @@ function failureGroup(g: FailureGroup): string {
   // A handful of places is read in full; a long list stays folded until asked for.
   const list = `<details${g.places.length <= 5 ? ' open' : ''}><summary>Where (${num(g.places.length)})</summary><ul>${places.join('')}</ul></details>`;
   return `<div class="fgroup"><p><span class="kind">${esc(g.kind)}</span>${g.code === undefined ? '' : ` (code ${g.code})`}${where}: ${esc(g.message)}</p>
-<div class="fix">Fix: ${withCode(fixHint(g.kind))}</div>
+<div class="fix">Fix: ${withCode(fixHintFor(g))}</div>
 ${list}</div>`;
 }
 

@@ -1,7 +1,7 @@
 // Pieces shared by the PR bodies and the step summary: the jobs table, failures (grouped by kind and
 // message for a run, one by one for a job) with the fix to try, diagnostics, skipped files, cost.
 import { groupFailures } from './failure-groups.js';
-import { fixHint } from './hints.js';
+import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
 import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
@@ -80,7 +80,7 @@ export function jobFailures(job: JobReport, heading: string, maxItems = 100, max
   const items = job.errors.slice(0, maxItems).map((e) => {
     const where = [stepLabel(e.step), ...(e.file === null ? [] : [mdCode(e.file)])].join(', ');
     const code = e.code === undefined ? '' : ` (code ${e.code})`;
-    return `- ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n  - Fix: ${fixHint(e.kind)}\n`;
+    return `- ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n  - Fix: ${fixHintFor(e)}\n`;
   });
   const more = job.errors.length - items.length;
   return `${heading} Failures (${num(job.errors.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : ''}\n`;
@@ -103,7 +103,7 @@ export function groupedFailures(report: RunReport, heading: string, o: { maxGrou
     const more = g.places.length - places.length;
     return (
       `- **${g.kind}**${code}${times}: ${mdText(g.message, o.maxMessage ?? 500)}\n` +
-      `  - Fix: ${fixHint(g.kind)}\n` +
+      `  - Fix: ${fixHintFor(g)}\n` +
       `  - In: ${places.join(', ')}${more > 0 ? `, … and ${num(more)} more` : ''}\n`
     );
   });

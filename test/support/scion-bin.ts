@@ -1,7 +1,5 @@
-// bin/scion.js for tests that need scion as a program (a shell running `scion …`), run through tsx
-// from the sources so no build is needed: `node --import tsx test/support/scion-bin.ts ARGS`.
-import { main } from '../../src/cli/main.js';
+// The real process entry, run from source through tsx (so tests need no `npm run build`):
+// `node --import tsx test/support/scion-bin.ts ARGS` behaves as `bin/scion.js ARGS`.
+import { processMain } from '../../src/cli/process.js';
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+await processMain();
