@@ -95,3 +95,11 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
   }
   return [...groups];
 }
+
+/**
+ * The steps of a job that ran and found nothing to do: no file changed and none already applied (a
+ * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
+ */
+export function idleSteps(job: JobReport): { step: number; kind: string }[] {
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+}

@@ -35,6 +35,13 @@ describe('renderHtml limits', () => {
     expect(html).not.toContain('<img src=x>');
   });
 
+  it('lists what each step did and marks a step that changed nothing', () => {
+    const j = job({ name: 'x', steps: [{ step: 0, kind: 'replace', changed: 3, alreadyApplied: 1 }, { step: 1, kind: 'edit', changed: 0, alreadyApplied: 0 }] });
+    const html = renderHtml({ ...sampleReport(), jobs: [j] });
+    expect(html).toContain('<ul class="steps"><li>step 1 <code>replace</code>: 3 files changed, 1 already applied</li><li class="warn">step 2 <code>edit</code>: changed nothing</li></ul>');
+    expect(html).toContain('<span class="warn">1 step changed nothing</span>');
+  });
+
   it('keeps file content that looks like markup from ending the data element', () => {
     const evil = fileReport('a.html', 'x\n', '</script><script>alert(1)</script><!--\n');
     const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', files: [evil] })] });
