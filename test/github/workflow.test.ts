@@ -67,6 +67,7 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
   let dir: string;
   let bare: string;
   let run: WorkflowRun;
+  let runAgain: () => Promise<WorkflowRun>;
 
   beforeAll(async () => {
     wf = await loadWorkflow(WORKFLOW);
@@ -90,15 +91,19 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     await seed.cleanup();
 
     const basic = Buffer.from(`x-access-token:${server.token}`).toString('base64');
-    run = await runWorkflow(wf, {
-      cloneUrl: remote.url,
-      authArgs: server.authArgs(),
-      extraHeader: { url: `${server.url}/`, value: `AUTHORIZATION: basic ${basic}` },
-      secrets: { GITHUB_TOKEN: server.token },
-      env: { GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url, GITHUB_REPOSITORY: 'acme/widgets' },
-      toolsDir: await tools(dir),
-      root: dir,
-    });
+    const toolsDir = await tools(dir);
+    let n = 0;
+    runAgain = () =>
+      runWorkflow(wf, {
+        cloneUrl: remote.url,
+        authArgs: server.authArgs(),
+        extraHeader: { url: `${server.url}/`, value: `AUTHORIZATION: basic ${basic}` },
+        secrets: { GITHUB_TOKEN: server.token },
+        env: { GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url, GITHUB_REPOSITORY: 'acme/widgets' },
+        toolsDir,
+        root: join(dir, `run-${++n}`),
+      });
+    run = await runAgain();
   }, 240_000);
 
   afterAll(async () => {
@@ -191,6 +196,20 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     expect(summary).toBe(await readFile(join(folder, 'pr.md'), 'utf8'));
     expect(summary).toContain('### Failures (1)');
   });
+
+  it('next week, over the same base: pushes nothing and updates the same pull requests', async () => {
+    const heads = runGit(bare, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads');
+    const requestsBefore = github.requests.length;
+    const pushesBefore = server.requests.filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length;
+    const again = await runAgain();
+    expect(again.jobs.map((j) => j.result)).toEqual(['success', 'success', 'failure', 'success', 'failure']);
+    expect(server.requests.filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length).toBe(pushesBefore);
+    expect(runGit(bare, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads')).toBe(heads);
+    const calls = github.requests.slice(requestsBefore).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+    expect(calls.filter((c) => c.startsWith('POST /repos/acme/widgets/pulls'))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/widgets/pulls/100', 'PATCH /repos/acme/widgets/pulls/101']);
+    expect(github.pulls).toHaveLength(2);
+  }, 240_000);
 });
 
 describe('recipes/ci/scheduled-codemod.yml, as written', () => {
