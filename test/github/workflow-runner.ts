@@ -61,8 +61,8 @@ export interface JobResult {
 export interface RunnerOptions {
   /** The repository actions/checkout clones (http URL of the test git server). */
   readonly cloneUrl: string;
-  /** `-c http.extraHeader=…` arguments for the clone itself. */
-  readonly authArgs: readonly string[];
+  /** The branch the workflow runs for (GITHUB_REF_NAME); checkout takes its current commit. */
+  readonly ref: string;
   /** Config actions/checkout stores in the clone so later git commands authenticate. */
   readonly extraHeader: { readonly url: string; readonly value: string };
   /** `${{ secrets.NAME }}` values. */
@@ -191,10 +191,20 @@ async function useAction(step: Step, w: Record<string, unknown>, workspace: stri
   const ok = (stdout = '') => ({ code: 0, stdout, stderr: '' });
   switch (action) {
     case 'actions/checkout': {
+      // As actions/checkout@v4 does it: no `git clone` (so no refs/remotes/origin/HEAD), the token
+      // stored as an extraheader, one fetch of the triggering commit at the given depth (0: every
+      // branch and tag), then a local branch at that commit.
       const depth = Number(w['fetch-depth'] ?? 1);
       await mkdir(workspace, { recursive: true });
-      await gitAsync(workspace, ...o.authArgs, 'clone', '-q', '--no-tags', ...(depth > 0 ? ['--depth', String(depth)] : []), o.cloneUrl, '.');
-      if (w['persist-credentials'] !== false) await gitAsync(workspace, 'config', '--local', `http.${o.extraHeader.url}.extraheader`, o.extraHeader.value);
+      const git = (...args: string[]) => gitAsync(workspace, ...args);
+      await git('init', '-q');
+      await git('remote', 'add', 'origin', o.cloneUrl);
+      await git('config', '--local', `http.${o.extraHeader.url}.extraheader`, o.extraHeader.value);
+      const sha = (await git('ls-remote', 'origin', `refs/heads/${o.ref}`)).split('\t')[0]!;
+      if (depth > 0) await git('fetch', '-q', '--no-tags', '--prune', `--depth=${depth}`, 'origin', `+${sha}:refs/remotes/origin/${o.ref}`);
+      else await git('fetch', '-q', '--prune', 'origin', '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*');
+      await git('checkout', '-q', '--force', '-B', o.ref, `refs/remotes/origin/${o.ref}`);
+      if (w['persist-credentials'] === false) await git('config', '--local', '--unset-all', `http.${o.extraHeader.url}.extraheader`);
       return ok();
     }
     case 'actions/setup-node':

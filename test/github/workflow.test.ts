@@ -74,6 +74,8 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), 'scion-workflow-')));
     server = await startGitServer();
     github = await startFakeGitHub('acme', 'widgets');
+    // A checkout made by actions/checkout does not know the remote's default branch: scion pr asks.
+    github.intercept = (r) => (r.method === 'GET' && r.path === '/repos/acme/widgets' ? { status: 200, body: { default_branch: 'main' } } : undefined);
     const remote = server.bare('acme/widgets.git');
     bare = remote.dir;
 
@@ -96,7 +98,7 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     runAgain = () =>
       runWorkflow(wf, {
         cloneUrl: remote.url,
-        authArgs: server.authArgs(),
+        ref: 'main',
         extraHeader: { url: `${server.url}/`, value: `AUTHORIZATION: basic ${basic}` },
         secrets: { GITHUB_TOKEN: server.token },
         env: { GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url, GITHUB_REPOSITORY: 'acme/widgets' },
@@ -158,6 +160,8 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
       ['scion/rename-logger/api', 'main', 'open', ['codemod', 'scion']],
       ['scion/rename-logger/shared', 'main', 'open', ['codemod', 'scion']],
     ]);
+    // The checkout did not know the default branch, so scion pr asked GitHub for it.
+    expect(github.requests.some((r) => r.method === 'GET' && r.path === '/repos/acme/widgets')).toBe(true);
     // Each pull request describes its own job: its files and diffs, nothing of the others.
     const [api, shared] = github.pulls;
     expect(api!.body).toContain('packages/api/src/server.ts');
