@@ -3,17 +3,13 @@
 // are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
 import { usageIsZero } from '../model/usage.js';
 import type { FileReport, JobReport } from '../model/types.js';
 
 /** Diagnostics listed per job at most; the JSON report has them all. */
 const MAX_DIAGNOSTICS = 500;
 
-const SKIP_REASONS: Readonly<Record<string, string>> = {
-  'already-applied': 'already applied',
-  'outside-selection': 'changed outside the selection (put back, not committed)',
-};
 
 export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileReport>): string {
   const c = jobCounts(job);
@@ -88,7 +84,7 @@ ${rows.join('\n')}
 function skipped(job: JobReport): string {
   if (job.skipped.length === 0) return '';
   return `<h3>Skipped files (${num(job.skipped.length)})</h3><ul class="skipped">${job.skipped
-    .map((s) => `<li>${stepLabel(s.step)}, <code>${esc(s.file)}</code>: ${esc(SKIP_REASONS[s.reason] ?? String(s.reason))}</li>`)
+    .map((s) => `<li>${stepLabel(s.step)}, <code>${esc(s.file)}</code>: ${esc(skipReason(s.reason))}</li>`)
     .join('')}</ul>`;
 }
 

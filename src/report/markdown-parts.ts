@@ -3,7 +3,7 @@
 import { groupFailures } from './failure-groups.js';
 import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 
@@ -14,10 +14,6 @@ const STATUS_BADGE: Readonly<Record<JobStatus, string>> = {
   failed: '❌ failed',
 };
 
-const SKIP_REASONS: Readonly<Record<string, string>> = {
-  'already-applied': 'already applied',
-  'outside-selection': 'changed outside the selection (put back, not committed)',
-};
 
 export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
@@ -123,7 +119,7 @@ export function diagnosticsList(job: JobReport, heading: string, maxItems = 50):
 
 export function skippedList(job: JobReport, maxItems = 100): string {
   if (job.skipped.length === 0) return '';
-  const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${SKIP_REASONS[s.reason] ?? mdText(String(s.reason))}\n`);
+  const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${mdText(skipReason(s.reason))}\n`);
   const more = job.skipped.length - items.length;
   return `Skipped files: ${num(job.skipped.length)}\n\n${items.join('')}${more > 0 ? `- … and ${num(more)} more\n` : ''}\n`;
 }
