@@ -54,6 +54,7 @@ tr.repo-row th { background: #eaeef2; font-size: 15px; }
 .status-unchanged { background: #ddf4ff; color: #0969da; }
 .status-empty { background: #eff2f5; color: #59636e; }
 .status-failed { background: #ffebe9; color: #a40e26; }
+.warn { color: #9a6700; font-weight: 600; }
 .sev-error { color: #a40e26; font-weight: 600; } .sev-warning { color: #9a6700; }
 .add { color: #116329; } .del { color: #a40e26; }
 .repo > h2 { border-bottom: 1px solid #d1d9e0; }

@@ -3,25 +3,23 @@
 // are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
-import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
 import { usageIsZero } from '../model/usage.js';
 import type { FileReport, JobReport } from '../model/types.js';
 
 /** Diagnostics listed per job at most; the JSON report has them all. */
 const MAX_DIAGNOSTICS = 500;
 
-const SKIP_REASONS: Readonly<Record<string, string>> = {
-  'already-applied': 'already applied',
-  'outside-selection': 'changed outside the selection (put back, not committed)',
-};
 
 export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileReport>): string {
   const c = jobCounts(job);
+  const idle = idleSteps(job);
   const facts = [
     c.files > 0 ? `${plural(c.files, 'file')}, <span class="add">+${num(c.added)}</span> <span class="del">−${num(c.removed)}</span>` : '',
     job.errors.length > 0 ? `<span class="kind">${plural(job.errors.length, 'failure')}</span>` : '',
     (job.diagnostics?.length ?? 0) > 0 ? plural(job.diagnostics!.length, 'diagnostic') : '',
     job.skipped.length > 0 ? `${num(job.skipped.length)} skipped` : '',
+    idle.length > 0 ? `<span class="warn">${plural(idle.length, 'step')} changed nothing</span>` : '',
   ].filter((s) => s !== '');
   const parts = [
     `<details class="job" id="job-${i}" data-job="${i}" data-status="${job.status}">`,
@@ -47,7 +45,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
         .join('')}</ul>`,
     );
   }
-  parts.push(diagnostics(job), skipped(job));
+  parts.push(steps(job), diagnostics(job), skipped(job));
   if (!usageIsZero(job.usage)) parts.push(`<p>Agent usage: ${esc(formatUsage(job.usage))}</p>`);
   if (job.files.length > 0) {
     parts.push(filesTable(job.files, leftOut));
@@ -55,6 +53,16 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
   }
   parts.push('</div>', '</details>');
   return parts.filter((p) => p !== '').join('\n');
+}
+
+/** What each step did; a step that changed nothing is marked, since it usually means a recipe drifted. */
+function steps(job: JobReport): string {
+  if (job.steps === undefined || job.steps.length === 0) return '';
+  const items = job.steps.map((s) => {
+    const did = [s.changed > 0 ? plural(s.changed, 'file') + ' changed' : '', s.alreadyApplied > 0 ? `${num(s.alreadyApplied)} already applied` : ''].filter((x) => x !== '');
+    return `<li${did.length === 0 ? ' class="warn"' : ''}>${stepLabel(s.step)} <code>${esc(s.kind)}</code>: ${did.length === 0 ? 'changed nothing' : did.join(', ')}</li>`;
+  });
+  return `<h3>Steps</h3><ul class="steps">${items.join('')}</ul>`;
 }
 
 function diagnostics(job: JobReport): string {
@@ -76,7 +84,7 @@ ${rows.join('\n')}
 function skipped(job: JobReport): string {
   if (job.skipped.length === 0) return '';
   return `<h3>Skipped files (${num(job.skipped.length)})</h3><ul class="skipped">${job.skipped
-    .map((s) => `<li>${stepLabel(s.step)}, <code>${esc(s.file)}</code>: ${esc(SKIP_REASONS[s.reason] ?? String(s.reason))}</li>`)
+    .map((s) => `<li>${stepLabel(s.step)}, <code>${esc(s.file)}</code>: ${esc(skipReason(s.reason))}</li>`)
     .join('')}</ul>`;
 }
 

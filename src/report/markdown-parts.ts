@@ -3,7 +3,7 @@
 import { groupFailures } from './failure-groups.js';
 import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
-import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 
@@ -14,10 +14,6 @@ const STATUS_BADGE: Readonly<Record<JobStatus, string>> = {
   failed: '❌ failed',
 };
 
-const SKIP_REASONS: Readonly<Record<string, string>> = {
-  'already-applied': 'already applied',
-  'outside-selection': 'changed outside the selection (put back, not committed)',
-};
 
 export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
@@ -123,7 +119,7 @@ export function diagnosticsList(job: JobReport, heading: string, maxItems = 50):
 
 export function skippedList(job: JobReport, maxItems = 100): string {
   if (job.skipped.length === 0) return '';
-  const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${SKIP_REASONS[s.reason] ?? mdText(String(s.reason))}\n`);
+  const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${mdText(skipReason(s.reason))}\n`);
   const more = job.skipped.length - items.length;
   return `Skipped files: ${num(job.skipped.length)}\n\n${items.join('')}${more > 0 ? `- … and ${num(more)} more\n` : ''}\n`;
 }
@@ -140,4 +136,34 @@ export function totalUsageLine(report: RunReport): string {
 
 export function dryRunNote(report: RunReport): string {
   return report.dryRun ? '> **Dry run:** nothing was committed or pushed; the diffs show what a run would change.\n\n' : '';
+}
+
+/** "Steps that changed nothing: step 2 (`replace`)", or '' when every step did something. */
+export function idleStepsLine(job: JobReport): string {
+  const idle = idleSteps(job);
+  if (idle.length === 0) return '';
+  return `**Steps that changed nothing:** ${idle.map((s) => `${stepLabel(s.step)} (${mdCode(s.kind)})`).join(', ')}\n\n`;
+}
+
+/**
+ * The run's steps that changed nothing, one item per recipe step with the jobs where it happened (the
+ * first `maxJobs`, then a count): a scheduled recipe whose code drifted away says so here.
+ */
+export function idleStepsSection(report: RunReport, heading: string, maxJobs = 10): string {
+  const groups = new Map<string, { recipe: string; step: number; kind: string; jobs: JobReport[] }>();
+  for (const job of report.jobs) {
+    for (const s of idleSteps(job)) {
+      const key = JSON.stringify([job.recipe, s.step]);
+      const g = groups.get(key);
+      if (g) g.jobs.push(job);
+      else groups.set(key, { recipe: job.recipe, step: s.step, kind: s.kind, jobs: [job] });
+    }
+  }
+  if (groups.size === 0) return '';
+  const items = [...groups.values()].map((g) => {
+    const names = g.jobs.slice(0, maxJobs).map((j) => mdText(jobLabel(j)));
+    const more = g.jobs.length - names.length;
+    return `- ${mdCode(g.recipe)} ${stepLabel(g.step)} (${mdCode(g.kind)}), in ${plural(g.jobs.length, 'job')}: ${names.join(', ')}${more > 0 ? `, … and ${num(more)} more` : ''}\n`;
+  });
+  return `${heading} Steps that changed nothing\n\n${items.join('')}\n`;
 }

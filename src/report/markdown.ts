@@ -6,6 +6,7 @@ import {
   countsLine,
   dryRunNote,
   groupedFailures,
+  idleStepsSection,
   jobsTable,
   listedJobs,
   statusBadge,
@@ -63,7 +64,7 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
     segments.push(`### Jobs that changed or failed (${num(jobs.length)})\n\n`, jobsTable(jobs, MAX_ROWS), '\n');
   }
   if (hidden > 0) segments.push(`${plural(hidden, 'other job')} (unchanged or empty) ${hidden === 1 ? 'is' : 'are'} not listed.\n\n`);
-  segments.push(groupedFailures(report, '###'));
+  segments.push(groupedFailures(report, '###'), idleStepsSection(report, '###'));
   if (jobs.length > 0) segments.push('### Changes by job\n\n');
   for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job));
   if (shown < jobs.length) {
@@ -111,6 +112,7 @@ export function renderSummary(report: RunReport): string {
     totalUsageLine(report),
     // GitHub caps a step summary at 1 MiB: a run where everything failed must still fit.
     groupedFailures(report, '####', { maxGroups: 50, maxPlaces: 20, maxMessage: 300 }),
+    idleStepsSection(report, '####'),
     changedFiles(report),
   ].join('');
 }

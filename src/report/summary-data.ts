@@ -95,3 +95,26 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
   }
   return [...groups];
 }
+
+/**
+ * The steps of a job that ran and found nothing to do: no file changed and none already applied (a
+ * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
+ */
+export function idleSteps(job: JobReport): { step: number; kind: string }[] {
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+}
+
+const SKIP_REASONS: Readonly<Record<string, string>> = {
+  'already-applied': 'already applied',
+  'outside-selection': 'changed outside the selection (put back, not committed)',
+  binary: 'binary file',
+  'lfs-pointer': 'Git LFS pointer',
+  submodule: 'submodule',
+  gitlink: 'submodule',
+  symlink: 'symbolic link',
+};
+
+/** Why a file was skipped, in words; a reason this list does not know is shown as the report has it. */
+export function skipReason(reason: string): string {
+  return SKIP_REASONS[reason] ?? reason;
+}

@@ -2,7 +2,7 @@
 // but not rendered, and the page says so.
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
-import type { RunReport } from '../../src/model/types.js';
+import type { JobReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
 
 const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join('\n') + '\n';
@@ -33,6 +33,25 @@ describe('renderHtml limits', () => {
     expect(html).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');
     expect(html).toContain('&lt;img src=x&gt;');
     expect(html).not.toContain('<img src=x>');
+  });
+
+  it('lists what each step did and marks a step that changed nothing', () => {
+    const j = job({ name: 'x', steps: [{ step: 0, kind: 'replace', changed: 3, alreadyApplied: 1 }, { step: 1, kind: 'edit', changed: 0, alreadyApplied: 0 }] });
+    const html = renderHtml({ ...sampleReport(), jobs: [j] });
+    expect(html).toContain('<ul class="steps"><li>step 1 <code>replace</code>: 3 files changed, 1 already applied</li><li class="warn">step 2 <code>edit</code>: changed nothing</li></ul>');
+    expect(html).toContain('<span class="warn">1 step changed nothing</span>');
+  });
+
+  it('says why each file was skipped, and shows a reason it does not know as the report has it', () => {
+    const skipped = [
+      { step: 0, file: 'a.bin', reason: 'lfs-pointer' },
+      { step: 0, file: 'b.ts', reason: 'outside-selection' },
+      { step: 1, file: 'c.ts', reason: 'some-new-reason' },
+    ] as unknown as JobReport['skipped'];
+    const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', status: 'empty', skipped })] });
+    expect(html).toContain('<li>step 1, <code>a.bin</code>: Git LFS pointer</li>');
+    expect(html).toContain('<li>step 1, <code>b.ts</code>: changed outside the selection (put back, not committed)</li>');
+    expect(html).toContain('<li>step 2, <code>c.ts</code>: some-new-reason</li>');
   });
 
   it('keeps file content that looks like markup from ending the data element', () => {

@@ -203,6 +203,20 @@ describe('renderSummary', () => {
     expect(s).not.toContain('x'.repeat(300));
   });
 
+  it('names the steps that changed nothing, per recipe step with its jobs', () => {
+    const steps = (idle: number) => [
+      { step: 0, kind: 'replace', changed: 2, alreadyApplied: 0 },
+      { step: 1, kind: 'replace', changed: 0, alreadyApplied: idle },
+    ];
+    const report: RunReport = { ...sampleReport(), jobs: [job({ name: 'a', steps: steps(0) }), job({ name: 'b', steps: steps(0) }), job({ name: 'c', steps: steps(3) })] };
+    const s = renderSummary(report);
+    expect(s).toContain('#### Steps that changed nothing\n\n- `rename-logger` step 2 (`replace`), in 2 jobs: rename-logger/a, rename-logger/b\n');
+    expect(renderPrBody(report)).toContain('### Steps that changed nothing');
+    expect(jobPullRequestBody(report, report.jobs[0]!)).toContain('**Steps that changed nothing:** step 2 (`replace`)');
+    expect(jobPullRequestBody(report, report.jobs[2]!)).not.toContain('changed nothing');
+    expect(renderSummary(sampleReport())).not.toContain('changed nothing');
+  });
+
   it('says when there were no jobs', () => {
     expect(renderSummary({ version: 1, repo: '/r', dryRun: true, jobs: [] })).toContain('0 jobs');
   });
