@@ -30,3 +30,8 @@ export function annotation(d: Diagnostic, opts: { readonly title?: string } = {}
 export function annotations(diagnostics: readonly Diagnostic[], opts: { readonly title?: string } = {}): string[] {
   return diagnostics.map((d) => annotation(d, opts));
 }
+
+/** The annotations of a whole run: every job's diagnostics, titled with the job they failed. */
+export function runAnnotations(jobs: readonly { readonly recipe: string; readonly name: string; readonly diagnostics?: readonly Diagnostic[] }[]): string[] {
+  return jobs.flatMap((j) => (j.diagnostics ?? []).map((d) => annotation(d, { title: `scion ${j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`}: ${d.code ? `${d.source} ${d.code}` : d.source}` })));
+}
