@@ -1,12 +1,12 @@
 // The pull requests a run calls for: one per branch a changed job pushed, each described by the
 // PR body of that job alone.
-import { renderPrBody } from '../report/markdown.js';
+import { jobPullRequestBody } from '../report/markdown.js';
 import { reportTitle } from '../report/summary-data.js';
 import type { RunReport } from '../model/types.js';
 import type { PullRequestSpec } from './pulls.js';
 
 export interface PrsFromReportOptions {
-  /** Passed to renderPrBody. Default GitHub's 65,536. */
+  /** Passed to jobPullRequestBody. Default GitHub's 65,536. */
   readonly maxChars?: number;
 }
 
@@ -20,7 +20,7 @@ export function pullRequestsFor(report: RunReport, opts: PrsFromReportOptions = 
     seen.add(job.branch);
     const one: RunReport = { ...report, jobs: [job] };
     const title = job.name === job.recipe ? reportTitle(one) : `${reportTitle(one)} [${job.name}]`;
-    const body = renderPrBody(one, { title, ...(opts.maxChars === undefined ? {} : { maxChars: opts.maxChars }) });
+    const body = jobPullRequestBody(one, job, { title, ...(opts.maxChars === undefined ? {} : { maxChars: opts.maxChars }) });
     specs.push({ branch: job.branch, title, body });
   }
   return specs;
