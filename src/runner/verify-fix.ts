@@ -64,8 +64,8 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         ws: ctx.ws,
         exec: async () => {
           ctx.log(`$ ${v.run}`);
-          const out = await execShell(v.run, root, env);
-          return { status: out.code, signal: out.signal, output: redact(out.output) };
+          const out = await execShell(v.run, root, env, ctx.signal);
+          return { status: out.code, signal: out.signal, output: redact(out.output), ...(out.aborted ? { aborted: true } : {}) };
         },
         // A failure is kept only when a fix follows it: a rerun then reaches the cached fix too.
         record: (r) => passed(r) || fix !== undefined,
@@ -91,6 +91,8 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
               maxTokens: fix.maxTokens ?? DEFAULT_FIX_TOKENS,
               ...(fix.prompt === undefined ? {} : { prompt: fix.prompt }),
               ...(fix.model === undefined ? {} : { model: fix.model }),
+              // The conversation ends with the verify's time limit, like the command does.
+              ...(ctx.deadline === null ? {} : { timeoutMs: Math.max(1, ctx.deadline - Date.now()) }),
             };
             const out = await runFix(config, failed, await fixFiles(ctx), agentEnv(ctx));
             ctx.addUsage(out.usage);
@@ -102,6 +104,10 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   for (const e of result.fixErrors) reportError(ctx, e.file, e.failure);
   if (result.passed) return { passed: true, diagnostics: [] };
   const r = result.last;
+  if (r.aborted) {
+    // Stopped by the verify's time limit or an interrupt: the runner reports which.
+    return { passed: false, diagnostics: [] };
+  }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
   const after = result.rounds > 0 ? ` after ${result.rounds} fix round${result.rounds === 1 ? '' : 's'}` : '';
   const tail = r.output.trim().slice(-TAIL);
