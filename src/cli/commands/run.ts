@@ -11,6 +11,7 @@ import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
+import { runAnnotations } from '../../verify/annotations.js';
 import { useColor, type CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
@@ -131,6 +132,12 @@ async function runAndPublish(
     summary: renderSummary(report),
   });
 
+  // Under GitHub Actions these lines become annotations on the files verify complained about (SPEC §10);
+  // stdout stays the JSON or the patch alone when one of those was asked for.
+  if (io.env['GITHUB_ACTIONS'] === 'true') {
+    const lines = runAnnotations(report.jobs);
+    if (lines.length > 0) (flags.json || flags.patch ? io.stderr : io.stdout).write(`${lines.join('\n')}\n`);
+  }
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
     // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.
