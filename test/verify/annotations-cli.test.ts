@@ -1,11 +1,15 @@
 // `scion run` under GITHUB_ACTIONS=true prints the failed verify's diagnostics as workflow commands;
 // with --json they go to stderr so stdout stays the report alone. The report lists them per job.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scion } from '../support/cli.js';
-import { reposAfterEach } from '../support/cleanups.js';
+import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 
 const makeRepo = reposAfterEach();
+const cleanups = cleanupAfterEach();
 
 const RECIPE = `name: lint
 steps:
@@ -27,7 +31,12 @@ describe('annotations from the CLI', () => {
     expect(gha.code).toBe(1);
     expect(gha.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual(lines);
 
-    const json = await scion(['run', file, '--repo', r.dir, '--json'], { cwd: r.dir, env: { GITHUB_ACTIONS: 'true' } });
+    const out = mkdtempSync(join(tmpdir(), 'scion-body-'));
+    cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+    const body = join(out, 'pr.md');
+    const json = await scion(['run', file, '--repo', r.dir, '--json', '--pr-body', body], { cwd: r.dir, env: { GITHUB_ACTIONS: 'true' } });
+    // The PR body lists them too (capped per job).
+    expect(readFileSync(body, 'utf8')).toContain('What verify reported:\n\n- `src/a.js:1:5` error: a, b: 100% wrong\n- `src/a.js:2:1` warning: unused\n');
     const report = JSON.parse(json.stdout);
     expect(report.jobs[0].status).toBe('failed');
     expect(report.jobs[0].errors.map((e: any) => e.kind)).toEqual(['command-failed']);
