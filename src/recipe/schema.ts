@@ -116,7 +116,25 @@ function buildBaseSchema(withTransform: boolean) {
       .describe('After a failed step: stop the job (committing what earlier steps changed) or continue with the next step. Default: stop.'),
     steps: z.array(stepSchema(withTransform)).min(1).describe(stepsDescription),
     verify: z
-      .array(z.strictObject({ run: z.string().min(1).describe('Shell command; a non-zero exit fails the job.') }))
+      .array(
+        z.strictObject({
+          run: z.string().min(1).describe('Shell command; a non-zero exit fails the job.'),
+          fix: z
+            .strictObject({
+              agent: z
+                .strictObject({
+                  prompt: z.string().min(1).optional().describe('What the fix conversation is asked to do. Default: fix the problems the command reports.'),
+                  maxRounds: z.number().int().min(1).max(10).describe('Fix rounds (conversation, then the command again) before the job fails.'),
+                  model: z.string().min(1).optional().describe('Claude model. Default: $SCION_MODEL, else a current Claude model.'),
+                  maxTurns: z.number().int().positive().default(12).describe('Model round trips per round. Default: 12.'),
+                  maxTokens: z.number().int().positive().default(8192).describe('max_tokens of each model request. Default: 8192.'),
+                })
+                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools (SPEC §10).'),
+            })
+            .optional()
+            .describe('On failure, fix what the command reports and run it again; the fix\'s edits are committed as the group "fix".'),
+        }),
+      )
       .prefault([])
       .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
     schemas: z

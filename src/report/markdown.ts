@@ -87,9 +87,21 @@ function jobDetails(job: JobReport): Segment[] {
   return [
     `<details>\n<summary>${where}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ${htmlText(facts.join(' · '))}</summary>\n\n`,
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
+    diagnosticsList(job),
     ...jobFileSegments(job, '####'),
     '</details>\n\n',
   ];
+}
+
+/** Diagnostics listed per job in a PR body at most (SPEC §10); the JSON and HTML reports hold all. */
+const PR_DIAGNOSTICS = 20;
+
+function diagnosticsList(job: JobReport): string {
+  const all = job.diagnostics ?? [];
+  if (all.length === 0) return '';
+  const rows = all.slice(0, PR_DIAGNOSTICS).map((d) => `- ${mdCode(`${d.file}:${d.line}${d.col > 0 ? `:${d.col}` : ''}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}`);
+  const more = all.length > PR_DIAGNOSTICS ? `- … and ${plural(all.length - PR_DIAGNOSTICS, 'more diagnostic')}: see the JSON or HTML report.\n` : '';
+  return `What verify reported:\n\n${rows.join('\n')}\n${more}\n`;
 }
 
 /** Changed files listed per job in the step summary at most, and over the whole summary. */

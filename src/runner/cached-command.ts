@@ -74,3 +74,39 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
   }
   return { ...r, cached: false };
 }
+
+/** What a job gives its `run` steps to go through the step cache. */
+export interface CommandCache {
+  readonly cache: StepCache;
+  readonly baseTree: string;
+  readonly baseState: (path: string) => Promise<FileState | null>;
+}
+
+/** A `run` step's shell command through the cache, in execShell's terms (code, signal, output). */
+export async function cachedRunStep(
+  c: CommandCache,
+  ws: Workspace,
+  step: { readonly command: string; readonly env?: Readonly<Record<string, string>> },
+  env: Readonly<Record<string, string | undefined>>,
+  exec: () => Promise<{ readonly code: number | null; readonly signal: string | null; readonly output: string; readonly aborted?: boolean }>,
+  log: (message: string) => void,
+): Promise<{ code: number | null; signal: string | null; output: string; aborted?: boolean }> {
+  const r = await cachedCommand({
+    cache: c.cache,
+    kind: 'run',
+    command: step.command,
+    env,
+    ...(step.env ? { stepEnv: step.env } : {}),
+    baseTree: c.baseTree,
+    ws,
+    exec: async () => {
+      const out = await exec();
+      return { status: out.code, signal: out.signal, output: out.output, ...(out.aborted ? { aborted: true } : {}) };
+    },
+    record: (x) => x.status === 0,
+    baseState: c.baseState,
+    withChanges: true,
+  });
+  if (r.cached) log(`$ ${step.command} (replayed ${r.status === 0 ? 'its recorded changes' : 'its result'} from the step cache: not run)`);
+  return { code: r.status, signal: r.signal, output: r.output, ...(r.aborted ? { aborted: true } : {}) };
+}

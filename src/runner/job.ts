@@ -1,7 +1,7 @@
 // One job, start to end: workspace, steps in order, verify, commits per group, the branch ref.
 // Planning (what would be committed) is separate from writing; a dry run skips the writer.
 import { failure, type Failure } from '../errors.js';
-import { branchCheckedOut, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
+import { branchCheckedOut, readBlob, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
 import { matcher, stepKind, type JobSpec, type Recipe, type Step } from '../recipe/index.js';
 import type { Changes } from '../workspace/types.js';
 import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, StepReport, Usage } from '../model/types.js';
@@ -14,7 +14,11 @@ import { buildTrees, writeCommits, type ObjectStore } from './objects.js';
 import { reportError, type StepContext } from './step-context.js';
 import { fencedWorkspace, runBounded, stepLimitMs, VERIFY_TIMEOUT_SECONDS, type Bounds, type BoundedOutcome } from './step-bounds.js';
 import { needsDisk, runStep, stepLabel } from './steps/index.js';
-import { runCommand } from './steps/run.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { changesBetween } from '../verify/changes-between.js';
+import { fixCommit } from './fix-commit.js';
+import { StepCache, stepCacheDir } from './step-cache.js';
+import { runVerify, type VerifyResult } from './verify-fix.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
 import { interruptedReport, unfinishedReport } from './interrupt.js';
@@ -73,6 +77,11 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   }
   const made = making.value;
   const { ws } = made;
+  const stepCache = new StepCache({ repo, dir: stepCacheDir(repo.commonDir), readOnly: dryRun, noRead: options.noCache ?? false });
+  const baseState = async (path: string) => {
+    const e = input.entries.get(path);
+    return e ? { bytes: await readBlob(repo, e.oid), mode: e.mode } : null;
+  };
   let keepOnDisk = keep;
 
   try {
@@ -84,6 +93,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       deadline: b.deadline,
       gitDir: repo.commonDir,
       noCache: options.noCache ?? false,
+      commands: { cache: stepCache, baseTree: input.baseTree, baseState },
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
       addUsage: (u) => {
         usage = sumUsage([usage, u]);
@@ -134,23 +144,32 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       }
     }
 
+    // What the steps left: the fix rounds' edits on top of it are committed as their own group.
+    const beforeFix = new Map(ws.changes());
+    let diagnostics: readonly Diagnostic[] = [];
     if (!stopped && recipe.verify.length > 0) {
-      // Verify judges the result; what it writes (build output, caches) is not part of it.
-      const undo = await ws.snapshot();
       for (const [k, v] of recipe.verify.entries()) {
         const index = recipe.steps.length + k;
         reached = index;
         if (interrupted()) break;
         const label = `verify ${v.run}`;
         ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
-        const own = await bounded(index, label, VERIFY_TIMEOUT_SECONDS * 1000, async (c) => {
-          await runCommand(c, { command: v.run }, 'verify');
+        const undo = await ws.snapshot();
+        let verified: VerifyResult = { passed: false, diagnostics: [] };
+        // Each run of the command, and each fix round, gets the verify time limit.
+        const limit = VERIFY_TIMEOUT_SECONDS * 1000 * (1 + 2 * (v.fix?.agent.maxRounds ?? 0));
+        const own = await bounded(index, label, limit, async (c) => {
+          verified = await runVerify(c, v, { cache: stepCache, baseTree: input.baseTree, baseState });
         });
+        // A verify stopped by its limit or an interrupt keeps no fix edit.
+        if (own.ended !== 'done') await undo();
         errors.push(...own.errors);
         ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: own.errors.length });
-        if (own.errors.length > 0) break;
+        if (own.errors.length > 0) {
+          diagnostics = verified.diagnostics;
+          break;
+        }
       }
-      await undo();
     }
 
     if (interrupted()) {
@@ -163,7 +182,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const changes = ws.changes();
     const groupOf = groupMatcher(recipe);
     const files = await fileReports(repo, input.entries, changes, groupOf);
-    const plan = planCommits(recipe, job, changes);
+    const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, baseState))];
     let head: string | null = null;
     let commits: CommitReport[] = [];
     let outcome: Exclude<JobStatus, 'failed'> = 'empty';
@@ -225,6 +244,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       skipped,
       steps: stepReports,
       usage,
+      ...(diagnostics.length > 0 ? { diagnostics } : {}),
       durationMs: Date.now() - started,
     } satisfies JobReport, ctx.redact);
     ctx.onEvent?.({ type: 'job-end', job: id, report });

@@ -5,6 +5,7 @@ import { failure, type Failure, type Result, ok, fail } from '../errors.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
 import type { ErrorReport, SkipReport, Usage } from '../model/types.js';
 import type { Workspace } from '../workspace/types.js';
+import type { CommandCache } from './cached-command.js';
 import type { RunContext } from './types.js';
 
 export interface StepContext {
@@ -26,6 +27,8 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
+  /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
+  readonly commands?: CommandCache;
   /**
    * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted
    * (RunOptions.signal). Whatever the step waits on (child processes, workers, requests) must stop.

@@ -2,9 +2,14 @@
 // which the runner turns into annotations on the pull request's diff. Pure: the CLI prints the lines
 // when GITHUB_ACTIONS=true. Escaping follows @actions/core's command.ts: the message escapes %, CR
 // and LF; a property value escapes those and also `:` and `,`, which would end the value.
-import type { Diagnostic } from '../model/diagnostic.js';
+import type { DiagnosticReport } from '../model/types.js';
 
-const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
+/** A parsed diagnostic, or one read back from a report (where severity and source are plain strings). */
+export type Annotatable = DiagnosticReport & { readonly code?: string };
+
+function command(severity: string): 'error' | 'warning' | 'notice' {
+  return severity === 'warning' ? 'warning' : severity === 'error' ? 'error' : 'notice';
+}
 
 export function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -15,18 +20,28 @@ export function escapeProperty(s: string): string {
 }
 
 /** One workflow command line (no trailing newline). */
-export function annotation(d: Diagnostic, opts: { readonly title?: string } = {}): string {
+export function annotation(d: Annotatable, opts: { readonly title?: string } = {}): string {
   const props: [string, string][] = [
     ['file', d.file],
     ['line', String(d.line)],
   ];
   if (d.col > 0) props.push(['col', String(d.col)]);
-  const title = opts.title ?? (d.code ? `${d.source} ${d.code}` : d.source);
+  const title = opts.title ?? label(d);
   props.push(['title', title]);
-  return `::${COMMAND[d.severity]} ${props.map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',')}::${escapeData(d.message)}`;
+  return `::${command(d.severity)} ${props.map(([k, v]) => `${k}=${escapeProperty(v)}`).join(',')}::${escapeData(d.message)}`;
 }
 
 /** Every diagnostic's line, in order. */
-export function annotations(diagnostics: readonly Diagnostic[], opts: { readonly title?: string } = {}): string[] {
+export function annotations(diagnostics: readonly Annotatable[], opts: { readonly title?: string } = {}): string[] {
   return diagnostics.map((d) => annotation(d, opts));
+}
+
+/** The annotations of a whole run: every job's diagnostics, titled with the job they failed. */
+export function runAnnotations(jobs: readonly { readonly recipe: string; readonly name: string; readonly diagnostics?: readonly Annotatable[] }[]): string[] {
+  return jobs.flatMap((j) => (j.diagnostics ?? []).map((d) => annotation(d, { title: `scion ${j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`}: ${label(d)}` })));
+}
+
+function label(d: Annotatable): string {
+  const source = d.source ?? 'verify';
+  return d.code ? `${source} ${d.code}` : source;
 }

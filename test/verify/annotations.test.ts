@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/model/diagnostic.js';
-import { annotation, annotations, escapeData, escapeProperty } from '../../src/verify/annotations.js';
+import { annotation, annotations, escapeData, escapeProperty, runAnnotations } from '../../src/verify/annotations.js';
 
 const d = (over: Partial<Diagnostic> = {}): Diagnostic => ({ file: 'src/a.ts', line: 2, col: 3, severity: 'error', message: 'bad', source: 'tsc', code: 'TS2322', ...over });
 
@@ -19,5 +19,17 @@ describe('workflow annotations', () => {
     expect(line).toBe("::error file=src/we%2Cird%3Aname.ts,line=2,col=3,title=tsc TS2322::Type 'a' is not assignable.%0A  Types of property 'x' are 50%25 off: no");
     // One line per diagnostic, whatever the message held.
     expect(annotations([d(), d({ message: 'a\nb' })]).every((l) => !l.includes('\n'))).toBe(true);
+  });
+
+  it('of a run: the diagnostics of each job, titled with the job', () => {
+    const jobs = [
+      { recipe: 'rename', name: 'rename', diagnostics: [d()] },
+      { recipe: 'rename', name: 'pkg-a', diagnostics: [d({ file: 'pkg/a.ts', severity: 'warning' })] },
+      { recipe: 'rename', name: 'pkg-b' },
+    ];
+    expect(runAnnotations(jobs)).toEqual([
+      '::error file=src/a.ts,line=2,col=3,title=scion rename%3A tsc TS2322::bad',
+      '::warning file=pkg/a.ts,line=2,col=3,title=scion rename/pkg-a%3A tsc TS2322::bad',
+    ]);
   });
 });

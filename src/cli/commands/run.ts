@@ -14,6 +14,7 @@ import { runRecipes } from '../../runner/run-recipes.js';
 import { environmentError, writeOutputFile } from '../files.js';
 import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
+import { runAnnotations } from '../../verify/annotations.js';
 import { loadAll } from '../load.js';
 import { parseShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
@@ -154,6 +155,12 @@ async function runAndPublish(
     (path, data) => appendOutput(path, redact(data)),
   );
 
+  // Under GitHub Actions these lines become annotations on the files verify complained about (SPEC §10);
+  // stdout stays the JSON or the patch alone when one of those was asked for.
+  if (io.env['GITHUB_ACTIONS'] === 'true') {
+    const lines = runAnnotations(report.jobs);
+    if (lines.length > 0) (flags.json || flags.patch ? io.stderr : io.stdout).write(`${lines.join('\n')}\n`);
+  }
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
     // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.

@@ -4,6 +4,7 @@
 import { checkPath } from '../../core/index.js';
 import { failure, ScionError, type ErrorKind } from '../../errors.js';
 import { makeRedactor } from '../../redact.js';
+import { cachedRunStep } from '../cached-command.js';
 import { reportError, type StepContext } from '../step-context.js';
 import { spawnGroup } from '../process-group.js';
 import { StepTimeout } from '../step-bounds.js';
@@ -63,7 +64,10 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
   const root = ctx.ws.root;
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
-  const r = await execShell(step.command, root, commandEnv(ctx, step), ctx.signal);
+  const env = commandEnv(ctx, step);
+  const exec = () => execShell(step.command, root, env, ctx.signal);
+  // A run step goes through the step cache (SPEC §10); verify commands go through runVerify.
+  const r = what === 'run' && ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
   if (r.code === 0 && !r.aborted) return true;
   if (r.aborted) {
     const kind = abortKind(ctx.signal?.reason);
