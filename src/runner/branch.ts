@@ -1,13 +1,8 @@
 // The rerun rules of SPEC §3: what to do with the job's branch given what is on it already.
-import { readCommit, readRef, type Repo } from '../git/index.js';
-import { isScionCommitOf } from './commit-plan.js';
+import { readRef, type Repo } from '../git/index.js';
+import { scionChain, type ChainCommit } from './chain.js';
 
-export interface ChainCommit {
-  readonly sha: string;
-  readonly tree: string;
-  readonly message: string;
-  readonly parent: string | null;
-}
+export type { ChainCommit } from './chain.js';
 
 export interface BranchState {
   readonly head: string | null;
@@ -20,19 +15,9 @@ export type BranchDecision =
   | { readonly action: 'unchanged'; readonly head: string; readonly chain: readonly ChainCommit[] }
   | { readonly action: 'diverged'; readonly head: string };
 
-const MAX_CHAIN = 1000;
-
 export async function readBranchState(repo: Repo, ref: string, recipe: string, job: string): Promise<BranchState> {
   const head = await readRef(repo, ref);
-  const chain: ChainCommit[] = [];
-  let sha = head;
-  while (sha !== null && chain.length < MAX_CHAIN) {
-    const c = await readCommit(repo, sha);
-    if (c.parents.length !== 1 || !isScionCommitOf(c.message, recipe, job)) break;
-    chain.unshift({ sha, tree: c.tree, message: c.message, parent: c.parents[0] ?? null });
-    sha = c.parents[0] ?? null;
-  }
-  return { head, chain };
+  return { head, chain: head === null ? [] : await scionChain(repo, head, recipe, job) };
 }
 
 export function decideBranch(state: BranchState, base: string, planned: readonly { tree: string; message: string }[], force: boolean): BranchDecision {
