@@ -1,6 +1,6 @@
 // A module recipe: `transform` steps are functions, which only .js/.mjs/.ts recipes can hold.
 // Adds an SPDX license header to every TypeScript source that lacks one.
-import { defineRecipe } from '../src/index.js';
+import { defineRecipe } from 'scion-codemod';
 
 const HEADER = '// SPDX-License-Identifier: MIT\n';
 

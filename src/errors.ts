@@ -57,15 +57,18 @@ export interface Failure {
   readonly code?: number;
   readonly message: string;
   readonly data?: Readonly<Record<string, unknown>>;
+  /** What to do, when the kind's general fix hint (report/hints.ts) would be wrong for this case. */
+  readonly hint?: string;
 }
 
-export function failure(kind: ErrorKind, message: string, data?: Record<string, unknown>): Failure {
+export function failure(kind: ErrorKind, message: string, data?: Record<string, unknown>, hint?: string): Failure {
   const code = SEED_CODES[kind];
   return {
     kind,
     ...(code === undefined ? {} : { code }),
     message,
     ...(data === undefined ? {} : { data }),
+    ...(hint === undefined ? {} : { hint }),
   };
 }
 

@@ -1,8 +1,8 @@
 // The process, as the CLI sees it: streams, environment, whether to colour. Injected so tests can
 // drive the CLI in process and read what it printed.
 export interface CliIo {
-  readonly stdout: { write(s: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(s: string): unknown; readonly isTTY?: boolean };
+  readonly stdout: { write(s: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
+  readonly stderr: { write(s: string): unknown; readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
 }

@@ -1,5 +1,6 @@
 // The CLI owns the process: it parses argv, runs one command, maps every error to an exit code and
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
+import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { UsageError } from '../errors.js';
 import { recipeJsonSchema } from '../recipe/index.js';
@@ -12,23 +13,26 @@ import { runCmd } from './commands/run.js';
 import { validateCmd } from './commands/validate.js';
 import { worktreesCmd } from './commands/worktrees.js';
 import { processIo, type CliIo } from './io.js';
-import { pushFlags, runFlags, type RunFlags } from './options.js';
+import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
+import { shapeUsage } from './usage.js';
 
 const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
 
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let code = 0;
-  let usage: string | null = null;
   const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);
+  const args = helpCommand(argv);
 
   const cli = yargs()
     .scriptName('scion')
+    // yargs words its messages in the locale of the process; usage.ts reads them in English.
+    .locale('en')
     .usage('$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.')
     .command(
       'run <recipe..>',
       'Run recipes: one branch per job, one commit per file group',
-      (y) => prLifecycleFlags(pushFlags(runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' }))))
+      (y) => prLifecycleFlags(runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' })))
         .example('$0 run recipes/rename-logger.yaml', 'Run one recipe against the repository in the current folder')
         .example('$0 run recipes/*.yaml --shard 2/4 --report out.json', 'Run the second of four CI shards and keep a JSON report')
         .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
@@ -41,8 +45,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'plan <recipe..>',
       'Same as run --dry-run: print the diffs, write nothing',
       (y) =>
-        runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files' }))
+        planFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files' }))
           .example('$0 plan recipes/rename-logger.yaml', 'See the diff each job would commit')
+          .example('$0 plan recipes/rename-logger.yaml --patch > change.patch', 'Write one patch that git apply accepts')
           .epilog(EPILOG),
       async (a) => {
         code = await runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
@@ -81,9 +86,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       (y) =>
         y
           .positional('reports', { type: 'string', describe: 'Report files written by run --report' })
-          .option('report', { type: 'string', describe: 'Write the merged JSON report to FILE' })
-          .option('pr-body', { type: 'string', describe: 'Write the merged Markdown PR body to FILE' })
-          .option('html', { type: 'string', describe: 'Write the merged HTML report to FILE' }),
+          .option('report', { type: 'string', requiresArg: true, describe: 'Write the merged JSON report to FILE' })
+          .option('pr-body', { type: 'string', requiresArg: true, describe: 'Write the merged Markdown PR body to FILE' })
+          .option('html', { type: 'string', requiresArg: true, describe: 'Write the merged HTML report to FILE' }),
       async (a) => {
         const files = Array.isArray(a.reports) ? a.reports.map(String) : [String(a.reports)];
         code = await mergeReportsCmd(io, files, {
@@ -149,27 +154,71 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(Math.min(110, io.stdout.columns ?? 100))
     .exitProcess(false)
+    // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
-      if (err) throw err;
-      usage = msg;
+      // yargs' own parse errors (a flag without its value) come as a YError; anything else is ours.
+      if (err && err.name !== 'YError') throw err;
+      throw new YargsUsage(msg || err?.message || 'bad usage');
     })
     .help()
-    .version(false);
+    .alias('help', 'h')
+    .version(packageVersion())
+    .alias('version', 'V');
 
+  let output = '';
   try {
-    await cli.parseAsync([...argv], {}, (_err, _args, output) => {
-      if (output && usage === null) io.stdout.write(`${output}\n`);
+    await cli.parseAsync([...args], {}, (_err, _args, out) => {
+      output = out;
     });
   } catch (e) {
+    if (e instanceof YargsUsage || e instanceof FlagError) {
+      const command = args.find((a) => !a.startsWith('-'));
+      const msg = await shapeUsage(e instanceof Error ? e.message : String(e), {
+        argv: args,
+        command,
+        commands: COMMANDS,
+        flags: () => flagsOf(command),
+      });
+      io.stderr.write(`scion: ${msg}\nRun \`scion ${command !== undefined && COMMANDS.includes(command) ? `${command} ` : ''}--help\` for the options.\n`);
+      return 2;
+    }
     return reportError(io, e);
   }
-  if (usage !== null) {
-    io.stderr.write(`scion: ${usage}\nRun \`scion --help\` for the commands and their options.\n`);
-    return 2;
-  }
+  // --help and --version: yargs hands their text here instead of printing it.
+  if (output) io.stdout.write(`${output}\n`);
   return code;
+}
+
+/** A usage mistake found by yargs' own parsing (unknown flag, missing value, unknown command). */
+class YargsUsage extends Error {}
+
+
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'branches', 'schema', 'help'];
+
+/** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
+function helpCommand(argv: readonly string[]): readonly string[] {
+  if (argv[0] !== 'help') return argv;
+  if (argv.length === 1) return ['--help'];
+  // An unknown name stays a command, so it gets "did you mean" and exit 2 instead of the general help.
+  return COMMANDS.includes(argv[1]!) ? [argv[1]!, '--help'] : argv.slice(1);
+}
+
+/** The long flags of a command, read from its own --help text (so new flags need no second list). */
+async function flagsOf(command: string | undefined): Promise<string[]> {
+  if (command === undefined) return [];
+  let text = '';
+  const quiet = { write: () => true };
+  await main([command, '--help'], { stdout: { write: (s: string) => (text += s) }, stderr: quiet, env: {}, cwd: '/' });
+  return [...new Set([...text.matchAll(/--(?:\[no-\])?([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))];
+}
+
+let version: string | undefined;
+/** package.json's version: two folders up from src/cli and from dist/cli alike. */
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
 }
 
 function reportError(io: CliIo, e: unknown): number {

@@ -19,7 +19,17 @@ export type GitErrorCode =
   /** A worktree path that is already in use, or a branch checked out elsewhere. */
   | 'in-use'
   /** Misuse of the API by a caller (a bug upstream). */
-  | 'invalid-argument';
+  | 'invalid-argument'
+  /**
+   * The machine refused: disk full, permission denied, read-only file system, a repository owned by
+   * another user (git's safe.directory rule), an object a partial clone never fetched, history cut
+   * off by a shallow clone. `data.path` names where; the message says the fix.
+   */
+  | 'environment'
+  /** The folder is not (inside) a git repository, or its `.git` file points nowhere. */
+  | 'not-a-repository'
+  /** A revision name that does not name one commit (ambiguous, a tree, a tag chain too long). */
+  | 'bad-revision';
 
 export class GitError extends Error {
   readonly code: GitErrorCode;
@@ -44,4 +54,38 @@ export function errnoCode(err: unknown): string | undefined {
     return typeof code === 'string' ? code : undefined;
   }
   return undefined;
+}
+
+/** errno codes that mean "the machine refused", not "scion is wrong". */
+const ENVIRONMENT_ERRNOS: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full; free some space',
+  EDQUOT: 'the disk quota is used up; free some space or raise the quota',
+  EACCES: 'permission denied; make it writable for the user running scion (check its owner and mode)',
+  EPERM: 'the operation is not permitted; check the owner and mode of the path',
+  EROFS: 'the file system is read-only; run scion on a writable checkout',
+};
+
+/** Whether `err` is an OS error that says the machine refused (disk full, permissions, read-only). */
+export function isEnvironmentErrno(err: unknown): boolean {
+  const code = errnoCode(err);
+  return code !== undefined && code in ENVIRONMENT_ERRNOS;
+}
+
+/**
+ * An OS error of the git layer as a GitError: `environment` for the errnos above (naming the path
+ * and the fix), else `err` unchanged (a real bug or an expected ENOENT the caller handles).
+ */
+export function environmentError(err: unknown, path: string, action: string): unknown {
+  const code = errnoCode(err);
+  if (code === undefined || !(code in ENVIRONMENT_ERRNOS)) return err;
+  return new GitError('environment', `Cannot ${action} ${path}: ${ENVIRONMENT_ERRNOS[code]} (${code}).`, { path, errno: code });
+}
+
+/** Runs `fn`; OS errors that say the machine refused become `environment` GitErrors about `path`. */
+export function onDisk<T>(path: string, action: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw environmentError(err, path, action);
+  }
 }

@@ -5,6 +5,7 @@ export { resolveCommit } from './resolve.js';
 export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
 export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
+export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';
 export { commitTree, readCommit, writeCommit, commitBytes, type CommitInfo, type NewCommit } from './commit.js';
 export type { Identity, FullIdentity } from './identity-format.js';

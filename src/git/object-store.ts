@@ -1,14 +1,14 @@
 // Every object of one repository: its packs, its loose objects and those of its alternates.
 // One store per opened repository keeps pack indexes, pack data and a delta-base cache loaded
 // across all the jobs of a run (the role isomorphic-git's `cache` object would have played).
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { GitError, errnoCode } from './errors.js';
+import { GitError, environmentError, errnoCode, onDisk } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
-import { Pack, type RawObject } from './pack.js';
+import { Pack, PackGone, type RawObject } from './pack.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
 const CACHE_MAX_ITEM = 8 * 1024 * 1024;
@@ -20,6 +20,8 @@ export class ObjectStore {
   private readonly packs = new Map<string, Pack>();
   private readonly cache = new ByteLru<RawObject>(CACHE_BYTES, CACHE_MAX_ITEM);
   private scanned = false;
+  /** Pack numbers key the shared cache, so a number is never reused for another pack. */
+  private nextPackNo = 0;
 
   constructor(readonly objectsDir: string) {
     this.dirs = [objectsDir, ...alternates(objectsDir, 0)];
@@ -34,10 +36,15 @@ export class ObjectStore {
     return found;
   }
 
+  /**
+   * Packs first, then loose objects; when neither has it, look for packs written since the last
+   * look (a concurrent `git gc` may have packed the loose object and pruned it between our two
+   * looks) and try once more, as git's `read_object` re-scans objects/pack before giving up.
+   */
   tryRead(oid: string): RawObject | null {
     if (oid === EMPTY_TREE) return EMPTY;
     const raw = Buffer.from(oid, 'hex');
-    return this.fromPacks(raw) ?? this.fromLoose(oid) ?? (this.rescan() ? this.fromPacks(raw) : null);
+    return this.fromPacks(raw) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw) ?? this.fromLoose(oid)) : null);
   }
 
   /** Whether the object exists. `rescan: false` skips looking for packs written since the last look. */
@@ -55,19 +62,75 @@ export class ObjectStore {
 
   /**
    * Writes a loose object (zlib level 1, git's core.looseCompression default) through a temp file
-   * and a rename, so a concurrent reader never sees half an object. Skips objects already present.
+   * and a rename, so a concurrent reader never sees half an object. An object already present is
+   * only freshened (mtime set to now), as git's `freshen_loose_object` does, so a prune by age
+   * keeps it. Loose objects are unreachable until a ref reaches them, and `git gc --prune=now`
+   * deletes such objects whatever their age: commits of a job go through `ObjectBatch` (a kept
+   * pack) instead.
    */
   write(type: ObjectType, content: Uint8Array): string {
     const oid = hashObject(type, content);
-    if (this.has(oid, false)) return oid;
+    if (this.freshen(oid)) return oid;
     const dir = join(this.objectsDir, oid.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
-    // git's own temp-file prefix: `git prune` removes stale ones.
-    const tmp = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
     const body = deflateSync(Buffer.concat([objectHeader(type, content.length), content]), { level: 1 });
-    writeFileSync(tmp, body, { mode: 0o444, flag: 'wx' });
-    renameSync(tmp, join(dir, oid.slice(2)));
+    const tmp = this.openTemp(dir);
+    onDisk(tmp.path, 'write the object file', () => {
+      try {
+        let done = 0;
+        while (done < body.length) done += writeSync(tmp.fd, body, done, body.length - done);
+      } finally {
+        closeSync(tmp.fd);
+      }
+    });
+    try {
+      renameSync(tmp.path, join(dir, oid.slice(2)));
+    } catch (err) {
+      rmSync(tmp.path, { force: true });
+      throw environmentError(err, join(dir, oid.slice(2)), 'write the object file');
+    }
     return oid;
+  }
+
+  /**
+   * Opens a new temp file in objects/xx/, git's way (object-file.c `create_tmpfile`): try the open,
+   * and when the folder is missing create it and try again. A concurrent `git prune-packed` (run by
+   * `git gc` and `git repack -d`) removes empty objects/xx/ folders, so the folder may vanish between
+   * our mkdir and our open; git retries once, we retry a few times because a gc loop can win twice.
+   */
+  private openTemp(dir: string): { fd: number; path: string } {
+    for (let attempt = 0; ; attempt++) {
+      // git's own temp-file prefix: `git prune` removes stale ones.
+      const path = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
+      try {
+        return { fd: openSync(path, 'wx', 0o444), path };
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT' || attempt >= 8) throw environmentError(err, path, 'create the object file');
+      }
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (err) {
+        throw environmentError(err, dir, 'create the object folder');
+      }
+    }
+  }
+
+  /** True when the object exists; a loose one gets its mtime set to now. */
+  private freshen(oid: string): boolean {
+    if (oid === EMPTY_TREE) return true;
+    const raw = Buffer.from(oid, 'hex');
+    for (const pack of this.allPacks()) if (pack.indexOf(raw) >= 0) return true;
+    const now = new Date();
+    for (const d of this.dirs) {
+      try {
+        utimesSync(join(d, oid.slice(0, 2), oid.slice(2)), now, now);
+        return true;
+      } catch (err) {
+        const code = errnoCode(err);
+        // An alternate (or a read-only loose file we do not own) still holds the object.
+        if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return true;
+      }
+    }
+    return false;
   }
 
   /** Full oids starting with the lower-case hex `prefix` (4..39 chars); up to `limit` of them. */
@@ -88,6 +151,11 @@ export class ObjectStore {
     return [...found].slice(0, limit);
   }
 
+  /** Looks for packs written since the last look (one this process wrote, for one). */
+  refresh(): void {
+    this.rescan();
+  }
+
   /** Drops loaded packs and cached objects (memory goes back to the pack's size, about). */
   close(): void {
     for (const pack of this.packs.values()) pack.close();
@@ -97,11 +165,19 @@ export class ObjectStore {
   }
 
   private fromPacks(raw: Buffer): RawObject | null {
-    for (const pack of this.allPacks()) {
-      const i = pack.indexOf(raw);
-      if (i >= 0) return pack.readIndex(i, (base) => this.read(base));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        for (const pack of this.allPacks()) {
+          const i = pack.indexOf(raw);
+          if (i >= 0) return pack.readIndex(i, (base) => this.read(base));
+        }
+        return null;
+      } catch (err) {
+        // `git repack -a -d` deleted a pack we knew only by its .idx: forget it, look again.
+        if (!(err instanceof PackGone) || attempt > 0) throw err instanceof PackGone ? err.cause : err;
+        this.rescan();
+      }
     }
-    return null;
   }
 
   private fromLoose(oid: string): RawObject | null {
@@ -123,10 +199,14 @@ export class ObjectStore {
     return this.packs.values();
   }
 
-  /** Picks up packs written since the last look (a concurrent `git gc` or fetch). True if any. */
+  /**
+   * Picks up packs written since the last look (a concurrent `git gc` or fetch) and forgets packs
+   * that are gone (`git repack -d`). True if anything changed.
+   */
   private rescan(): boolean {
     this.scanned = true;
-    let added = false;
+    let changed = false;
+    const seen = new Set<string>();
     for (const d of this.dirs) {
       let names: string[];
       try {
@@ -137,12 +217,27 @@ export class ObjectStore {
       for (const n of names) {
         if (!n.endsWith('.idx')) continue;
         const path = join(d, 'pack', n);
+        seen.add(path);
         if (this.packs.has(path) || !existsSync(path.replace(/\.idx$/, '.pack'))) continue;
-        this.packs.set(path, Pack.open(path, this.packs.size, this.cache));
-        added = true;
+        let pack: Pack;
+        try {
+          pack = Pack.open(path, this.nextPackNo++, this.cache);
+        } catch (err) {
+          // Deleted between readdir and open: a repack is replacing it.
+          if (errnoCode(err) === 'ENOENT') continue;
+          throw err;
+        }
+        this.packs.set(path, pack);
+        changed = true;
       }
     }
-    return added;
+    for (const [path, pack] of this.packs) {
+      if (seen.has(path)) continue;
+      pack.close();
+      this.packs.delete(path);
+      changed = true;
+    }
+    return changed;
   }
 }
 

@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
-import { GitError } from './errors.js';
+import { errnoCode, GitError } from './errors.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
 
@@ -22,6 +22,16 @@ const WHOLE_PACK_LIMIT = 512 * 1024 * 1024;
 const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag'];
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
+
+/** The .pack file went away after its .idx was read (`git repack -d` replaced it): rescan and retry. */
+export class PackGone extends Error {
+  constructor(
+    readonly packPath: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${packPath} was removed while scion was reading it`);
+  }
+}
 
 export class Pack {
   readonly count: number;
@@ -160,7 +170,13 @@ export class Pack {
 
   private load(): void {
     if (this.data !== null || this.fd !== null) return;
-    const fd = openSync(this.packPath, 'r');
+    let fd: number;
+    try {
+      fd = openSync(this.packPath, 'r');
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') throw new PackGone(this.packPath, err);
+      throw err;
+    }
     this.packSize = fstatSync(fd).size;
     const trailer = Buffer.alloc(20);
     readSync(fd, trailer, 0, 20, this.packSize - 20);

@@ -18,7 +18,8 @@ export function mergeReports(reports: readonly RunReport[]): RunReport {
   }
   const jobs = new Map<string, JobReport>();
   for (const r of reports) {
-    for (const j of r.jobs) jobs.set(JSON.stringify([j.recipe, j.name]), j);
+    // In a campaign the same recipe and job run in every repository: the repository is part of the key.
+    for (const j of r.jobs) jobs.set(JSON.stringify([j.repo ?? null, j.recipe, j.name]), j);
   }
   return { version: 1, repo: first.repo, dryRun: first.dryRun, jobs: [...jobs.values()] };
 }

@@ -18,7 +18,7 @@ export function parseRunReport(text: string, source: string): RunReport {
     problems.push('the top level is not an object');
   } else {
     if (data.version !== 1) problems.push(`version is ${JSON.stringify(data.version)}, expected 1`);
-    if (typeof data.repo !== 'string') problems.push('repo is missing or not a string');
+    if (typeof data.repo !== 'string' && data.repo !== null) problems.push('repo is missing or not a string (null for a campaign)');
     if (!Array.isArray(data.jobs)) problems.push('jobs is missing or not an array');
     else {
       data.jobs.forEach((job: unknown, i: number) => {

@@ -30,12 +30,39 @@ export interface ErrorReport {
   readonly kind: ErrorKind;
   readonly code?: number;
   readonly message: string;
+  /** The fix for this error when the kind's general hint does not fit it (else absent). */
+  readonly hint?: string;
 }
 
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
-  readonly reason: 'already-applied';
+  /** already-applied: an edit found its change in place; outside-selection: a `run` command changed a
+   *  file outside the job's `files` selection, and the change was put back (not committed). */
+  readonly reason: 'already-applied' | 'outside-selection';
+}
+
+/** What one step did in a job (verify commands are not listed). */
+export interface StepReport {
+  /** 0-based index in `steps`. */
+  readonly step: number;
+  /** The step's kind: edit, replace, write, notebook, run, agent or transform. */
+  readonly kind: string;
+  /** Files whose content or mode the step changed. */
+  readonly changed: number;
+  /** Files the step found already applied (see `skipped`). */
+  readonly alreadyApplied: number;
+}
+
+/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
+export interface DiagnosticReport {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly severity: string;
+  readonly message: string;
+  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
+  readonly source?: string;
 }
 
 export interface Usage {
@@ -88,17 +115,24 @@ export interface JobReport {
   readonly files: readonly FileReport[];
   readonly errors: readonly ErrorReport[];
   readonly skipped: readonly SkipReport[];
+  /** Per step that ran: how many files it changed, so a summary can name the steps that changed nothing. */
+  readonly steps?: readonly StepReport[];
   readonly usage: Usage;
   readonly durationMs: number;
   /** Set by `run --push`. */
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
+  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  readonly repo?: string;
+  /** What the failing `verify` command reported (SPEC §10). */
+  readonly diagnostics?: readonly DiagnosticReport[];
 }
 
 export interface RunReport {
   readonly version: 1;
-  readonly repo: string;
+  /** The repository the run worked on; null for a campaign across many (each job names its own). */
+  readonly repo: string | null;
   readonly dryRun: boolean;
   readonly jobs: readonly JobReport[];
 }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { JobReport, RunReport } from '../model/types.js';
 import { renderTemplate } from '../recipe/templates.js';
-import { renderPrBody } from '../report/markdown.js';
+import { jobPullRequestBody } from '../report/markdown.js';
 import { reportTitle } from '../report/summary-data.js';
 import type { MergeMethod } from './types.js';
 
@@ -63,7 +63,7 @@ export function describeJob(report: RunReport, job: JobReport, s: PrSettings, o:
   const fingerprint = changeFingerprint(job);
   const mark = `\n<!-- scion:result ${fingerprint} -->\n`;
   const max = (o.maxChars ?? 65_536) - mark.length;
-  const summary = renderPrBody(one, { title, maxChars: max });
+  const summary = jobPullRequestBody(one, job, { title, maxChars: max });
   const body = s.body !== undefined ? renderTemplate(s.body, { ...vars, summary }).slice(0, max) : summary;
   return { title, body: `${body.replace(/\n+$/, '')}\n${mark}`, fingerprint };
 }

@@ -156,6 +156,23 @@ export const transformStep = z
   })
   .describe('Module recipes only: ({ path, content }) => new content, or undefined to leave the file alone; may be async.');
 
+/** `expect` and `timeout`: allowed beside the kind on every step (SPEC §2). */
+const stepExtras = {
+  expect: z
+    .strictObject({
+      min: z.number().int().nonnegative().optional().describe('Fewest files the step may change (plus those found already applied). Default: no lower bound.'),
+      max: z.number().int().nonnegative().optional().describe('Most files the step may change (plus those found already applied). Default: no upper bound.'),
+    })
+    .refine((e) => e.min === undefined || e.max === undefined || e.min <= e.max, { message: 'min must not be above max' })
+    .optional()
+    .describe('Range of files the step must change, counting those it found already applied; outside it the job fails with kind "expectation". Default: any number.'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds the step may take; past it the step fails with kind "timeout" and nothing it did is kept. Default: 600 for run, agent and transform; 10 per file for replace with regex; none otherwise.'),
+};
+
 export const STEP_KINDS = ['edit', 'replace', 'write', 'notebook', 'run', 'agent', 'transform'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -164,14 +181,14 @@ export function stepSchema(withTransform: boolean) {
   const kinds = withTransform ? STEP_KINDS : STEP_KINDS.filter((k) => k !== 'transform');
   const error = `a step has exactly one of the keys ${kinds.join(', ')}`;
   const fileSteps = [
-    z.strictObject({ edit: editStep }),
-    z.strictObject({ replace: replaceStep }),
-    z.strictObject({ write: writeStep }),
-    z.strictObject({ notebook: notebookStep }),
-    z.strictObject({ run: runStep }),
-    z.strictObject({ agent: agentStep }),
+    z.strictObject({ edit: editStep, ...stepExtras }),
+    z.strictObject({ replace: replaceStep, ...stepExtras }),
+    z.strictObject({ write: writeStep, ...stepExtras }),
+    z.strictObject({ notebook: notebookStep, ...stepExtras }),
+    z.strictObject({ run: runStep, ...stepExtras }),
+    z.strictObject({ agent: agentStep, ...stepExtras }),
   ] as const;
   return withTransform
-    ? z.union([...fileSteps, z.strictObject({ transform: transformStep })], { error })
+    ? z.union([...fileSteps, z.strictObject({ transform: transformStep, ...stepExtras })], { error })
     : z.union(fileSteps, { error });
 }

@@ -46,3 +46,8 @@ export const FIX_HINTS: Readonly<Record<ErrorKind, string>> = {
 export function fixHint(kind: ErrorKind): string {
   return FIX_HINTS[kind];
 }
+
+/** The hint for one reported error: its own (set where the kind's general advice would be wrong), else the kind's. */
+export function fixHintFor(e: { readonly kind: ErrorKind; readonly hint?: string | undefined }): string {
+  return e.hint ?? FIX_HINTS[e.kind];
+}

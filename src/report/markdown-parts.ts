@@ -1,6 +1,7 @@
-// Pieces shared by the PR body and the step summary: the jobs table, the failure list with the fix
-// to try, the skipped list and the agent cost line.
-import { fixHint } from './hints.js';
+// Pieces shared by the PR bodies and the step summary: the jobs table, failures (grouped by kind and
+// message for a run, one by one for a job) with the fix to try, diagnostics, skipped files, cost.
+import { groupFailures } from './failure-groups.js';
+import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
 import { formatUsage, jobCounts, jobLabel, num, plural } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
@@ -13,14 +14,32 @@ const STATUS_BADGE: Readonly<Record<JobStatus, string>> = {
   failed: '❌ failed',
 };
 
+const SKIP_REASONS: Readonly<Record<string, string>> = {
+  'already-applied': 'already applied',
+  'outside-selection': 'changed outside the selection (put back, not committed)',
+};
+
 export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
 }
 
-export function jobsTable(report: RunReport): string {
-  const rows = report.jobs.map((job) => {
+/** A person reads steps 1-based; the JSON report keeps them 0-based (SPEC §5). */
+export function stepLabel(step: number): string {
+  return `step ${step + 1}`;
+}
+
+/** The jobs worth a row: those that changed something or failed. */
+export function listedJobs(report: RunReport): JobReport[] {
+  return report.jobs.filter((j) => j.status === 'changed' || j.status === 'failed');
+}
+
+/** One row per job given; past `maxRows`, a last row counting the rest. */
+export function jobsTable(jobs: readonly JobReport[], maxRows = Infinity): string {
+  const withRepo = jobs.some((j) => j.repo !== undefined);
+  const rows = jobs.slice(0, maxRows).map((job) => {
     const c = jobCounts(job);
     return [
+      ...(withRepo ? [mdCode(job.repo ?? '', true)] : []),
       mdText(jobLabel(job)),
       mdCode(job.branch, true),
       statusBadge(job.status),
@@ -29,35 +48,84 @@ export function jobsTable(report: RunReport): string {
       `+${num(c.added)} −${num(c.removed)}`,
     ];
   });
-  return mdTable(['Job', 'Branch', 'Status', 'Commits', 'Files', '+/−'], ['l', 'l', 'l', 'r', 'r', 'r'], rows);
+  const more = jobs.length - rows.length;
+  if (more > 0) rows.push([...(withRepo ? [''] : []), `… and ${plural(more, 'more job')}`, '', '', '', '', '']);
+  return mdTable(
+    [...(withRepo ? ['Repository'] : []), 'Job', 'Branch', 'Status', 'Commits', 'Files', '+/−'],
+    [...(withRepo ? (['l'] as const) : []), 'l', 'l', 'l', 'r', 'r', 'r'],
+    rows,
+  );
 }
 
-/** One list item per error, with its kind, where it happened and the fix to try. */
-export function failureItems(job: JobReport, maxMessage = 500): string[] {
-  return job.errors.map((e) => {
-    const where = [`step ${e.step}`, ...(e.file === null ? [] : [mdCode(e.file)])].join(', ');
+/** "150 jobs: 60 changed, 87 failed, 3 empty · 1,400 files, +4,200 −4,200" */
+export function countsLine(report: RunReport): string {
+  const counts: Record<JobStatus, number> = { changed: 0, failed: 0, unchanged: 0, empty: 0 };
+  let files = 0;
+  let added = 0;
+  let removed = 0;
+  for (const j of report.jobs) {
+    counts[j.status] += 1;
+    const c = jobCounts(j);
+    files += c.files;
+    added += c.added;
+    removed += c.removed;
+  }
+  const parts = (Object.keys(counts) as JobStatus[]).filter((s) => counts[s] > 0).map((s) => `${num(counts[s])} ${s}`);
+  return `**${plural(report.jobs.length, 'job')}**${parts.length > 0 ? `: ${parts.join(', ')}` : ''} · ${plural(files, 'file')} changed, +${num(added)} −${num(removed)}\n\n`;
+}
+
+/** A job's own failures, one item each, with the fix to try; past `maxItems`, a count of the rest. */
+export function jobFailures(job: JobReport, heading: string, maxItems = 100, maxMessage = 500): string {
+  if (job.errors.length === 0) return '';
+  const items = job.errors.slice(0, maxItems).map((e) => {
+    const where = [stepLabel(e.step), ...(e.file === null ? [] : [mdCode(e.file)])].join(', ');
     const code = e.code === undefined ? '' : ` (code ${e.code})`;
+    return `- ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n  - Fix: ${fixHintFor(e)}\n`;
+  });
+  const more = job.errors.length - items.length;
+  return `${heading} Failures (${num(job.errors.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : ''}\n`;
+}
+
+/**
+ * The run's failures grouped by kind and message: one item per mistake with the fix to try and
+ * where it happened (the first `maxPlaces` places, then a count). '' when nothing failed.
+ */
+export function groupedFailures(report: RunReport, heading: string, o: { maxGroups?: number; maxPlaces?: number; maxMessage?: number } = {}): string {
+  const groups = groupFailures(report);
+  if (groups.length === 0) return '';
+  const maxGroups = o.maxGroups ?? 50;
+  const maxPlaces = o.maxPlaces ?? 20;
+  const total = groups.reduce((n, g) => n + g.places.length, 0);
+  const items = groups.slice(0, maxGroups).map((g) => {
+    const code = g.code === undefined ? '' : ` (code ${g.code})`;
+    const times = g.places.length === 1 ? '' : ` × ${num(g.places.length)}`;
+    const places = g.places.slice(0, maxPlaces).map((p) => `${mdText(jobLabel(p.job))} (${[stepLabel(p.step), ...(p.file === null ? [] : [mdCode(p.file)])].join(', ')})`);
+    const more = g.places.length - places.length;
     return (
-      `- **${mdText(jobLabel(job))}** (${mdCode(job.branch)}), ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n` +
-      `  - Fix: ${fixHint(e.kind)}\n`
+      `- **${g.kind}**${code}${times}: ${mdText(g.message, o.maxMessage ?? 500)}\n` +
+      `  - Fix: ${fixHintFor(g)}\n` +
+      `  - In: ${places.join(', ')}${more > 0 ? `, … and ${num(more)} more` : ''}\n`
     );
   });
+  const moreGroups = groups.length - items.length;
+  const rest = moreGroups > 0 ? `- … and ${plural(moreGroups, 'more kind')} of failure: see the JSON report.\n` : '';
+  const title = groups.length < total ? `${num(total)} in ${plural(groups.length, 'group')}` : num(total);
+  return `${heading} Failures (${title})\n\n${items.join('')}${rest}\n`;
 }
 
-/** The "Failures" section, or '' when nothing failed; past `maxItems`, a count of the rest. */
-export function failuresSection(report: RunReport, heading: string, maxMessage?: number, maxItems = Infinity): string {
-  const items = report.jobs.flatMap((j) => failureItems(j, maxMessage));
-  if (items.length === 0) return '';
-  const shown = items.slice(0, maxItems);
-  const more = items.length - shown.length;
-  const rest = more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : '';
-  return `${heading} Failures (${num(items.length)})\n\n${shown.join('')}${rest}\n`;
+export function diagnosticsList(job: JobReport, heading: string, maxItems = 50): string {
+  const all = job.diagnostics ?? [];
+  if (all.length === 0) return '';
+  const items = all.slice(0, maxItems).map((d) => `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`);
+  const more = all.length - items.length;
+  return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : ''}\n`;
 }
 
-export function skippedList(job: JobReport): string {
+export function skippedList(job: JobReport, maxItems = 100): string {
   if (job.skipped.length === 0) return '';
-  const items = job.skipped.map((s) => `- step ${s.step}, ${mdCode(s.file)}: already applied\n`);
-  return `Skipped (the change is already in the base): ${plural(job.skipped.length, 'edit')}\n\n${items.join('')}\n`;
+  const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${SKIP_REASONS[s.reason] ?? mdText(String(s.reason))}\n`);
+  const more = job.skipped.length - items.length;
+  return `Skipped files: ${num(job.skipped.length)}\n\n${items.join('')}${more > 0 ? `- … and ${num(more)} more\n` : ''}\n`;
 }
 
 export function usageLine(job: JobReport): string {

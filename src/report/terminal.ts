@@ -1,7 +1,7 @@
 // What a person at a terminal reads: `scion plan`'s diffs with line numbers, and the summary after
 // `scion run`. Plain text unless `color` is set.
 import { paint, visible, type Paint } from './ansi.js';
-import { fixHint } from './hints.js';
+import { fixHintFor } from './hints.js';
 import { formatUsage, jobCounts, jobLabel, plural, statusLine } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { FileReport, JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -80,11 +80,12 @@ function jobLines(job: JobReport, p: Paint, labelWidth: number, branchWidth: num
   ].join(', ');
   const out = [`${status} ${visible(jobLabel(job)).padEnd(labelWidth)}  ${visible(job.branch).padEnd(branchWidth)}  ${facts}`];
   for (const e of job.errors) {
-    const where = `step ${e.step}${e.file === null ? '' : `, ${visible(e.file)}`}`;
+    // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).
+    const where = `step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
     // A multi-line message (a command's output) stays multi-line, indented under its error.
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');
     out.push(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`);
-    out.push(`    ${p.dim(`fix: ${fixHint(e.kind)}`)}`);
+    out.push(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`);
   }
   if (job.worktree !== null) out.push(`  ${p.dim(`worktree: ${visible(job.worktree)}`)}`);
   return out;

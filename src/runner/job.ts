@@ -1,20 +1,22 @@
 // One job, start to end: workspace, steps in order, verify, commits per group, the branch ref.
 // Planning (what would be committed) is separate from writing; a dry run skips the writer.
-import { failure } from '../errors.js';
+import { failure, type Failure } from '../errors.js';
 import { branchCheckedOut, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
-import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
+import { matcher, stepKind, type JobSpec, type Recipe, type Step } from '../recipe/index.js';
 import type { Changes } from '../workspace/types.js';
-import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, Usage } from '../model/types.js';
+import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, StepReport, Usage } from '../model/types.js';
 import { sumUsage } from '../model/usage.js';
 import { decideBranch, readBranchState } from './branch.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
 import { buildTrees, writeCommits, type ObjectStore } from './objects.js';
 import { reportError, type StepContext } from './step-context.js';
+import { fencedWorkspace, runBounded, stepLimitMs, VERIFY_TIMEOUT_SECONDS, type Bounds, type BoundedOutcome } from './step-bounds.js';
 import { needsDisk, runStep, stepLabel } from './steps/index.js';
 import { runCommand } from './steps/run.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
+import { interruptedReport } from './interrupt.js';
 
 export interface JobInput {
   readonly repo: Repo;
@@ -28,6 +30,12 @@ export interface JobInput {
   readonly options: RunOptions;
   readonly ctx: RunContext;
   readonly store: ObjectStore;
+}
+
+/** Where a step's errors and skips go: the job's lists, or the step's own until it is known to have ended in time. */
+interface StepSink {
+  readonly errors: ErrorReport[];
+  readonly skipped: SkipReport[];
 }
 
 export function jobId(job: JobSpec): string {
@@ -45,6 +53,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   const errors: ErrorReport[] = [];
   let usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const skipped: SkipReport[] = [];
+  const stepReports: StepReport[] = [];
   const inRecipe = matcher(recipe.files);
   const inJob = matcher(job.files);
   const selected = (p: string) => inRecipe(p) && inJob(p);
@@ -55,27 +64,60 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   let keepOnDisk = keep;
 
   try {
-    const stepCtx = (index: number): StepContext => ({
-      recipe, job, index, ws, run: ctx, dryRun, selected, isDenied, schemaFor: input.schemaFor, errors, skipped,
+    const idle: Bounds = { signal: options.signal ?? new AbortController().signal, deadline: null };
+    const stepCtx = (index: number, b: Bounds = idle, sink: StepSink = { errors, skipped }): StepContext => ({
+      recipe, job, index, ws: b === idle ? ws : fencedWorkspace(ws, b.signal), run: ctx, dryRun, selected, isDenied, schemaFor: input.schemaFor,
+      errors: sink.errors, skipped: sink.skipped,
+      signal: b.signal,
+      deadline: b.deadline,
       gitDir: repo.commonDir,
       noCache: options.noCache ?? false,
+      ...(options.signal ? { signal: options.signal } : {}),
       log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }),
       addUsage: (u) => {
         usage = sumUsage([usage, u]);
       },
     });
+    /** Runs one step or verify command under its limit; what it reported, or the timeout/interrupt that ended it. */
+    const bounded = async (index: number, label: string, limitMs: number | null, body: (c: StepContext) => Promise<void>): Promise<StepSink & { ended: BoundedOutcome }> => {
+      const own: StepSink = { errors: [], skipped: [] };
+      const ended = await runBounded(limitMs, options.signal, (b) => body(stepCtx(index, b, own)));
+      if (ended === 'done') return { ...own, ended };
+      // A stopped step's own reports go with it: it is undone whole.
+      const f = ended === 'timeout'
+        ? failure('timeout', `The step ${label} ran past its timeout of ${(limitMs ?? 0) / 1000} s and was stopped; nothing it changed was kept.`, { timeoutSeconds: (limitMs ?? 0) / 1000 })
+        : failure('interrupted', `The run was interrupted during the step ${label}; nothing it changed was kept.`);
+      const sink: StepSink = { errors: [], skipped: [] };
+      reportError(stepCtx(index, idle, sink), null, f);
+      return { ...sink, ended };
+    };
 
     let stopped = false;
+    // An interrupt stops the job at the next step boundary (a running command is ended at once).
+    const interrupted = () => options.signal?.aborted === true;
+    let reached = 0;
     for (const [index, step] of recipe.steps.entries()) {
-      ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: stepLabel(step) });
+      reached = index;
+      if (interrupted()) break;
+      const label = stepLabel(step);
+      ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
       const undo = await ws.snapshot();
-      const before = errors.length;
-      await runStep(stepCtx(index), step);
-      const failed = errors.length > before;
-      // onError: stop drops the failed step whole and keeps what earlier steps did.
-      if (failed && recipe.onError === 'stop') await undo();
-      ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: errors.length - before });
-      if (failed && recipe.onError === 'stop') {
+      const before = new Map(ws.changes());
+      const own = await bounded(index, label, stepLimitMs(step), (c) => runStep(c, step));
+      const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(own.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };
+      const missed = own.ended === 'done' && own.errors.length === 0 ? expectationMiss(step, label, count) : null;
+      if (missed) reportError(stepCtx(index, idle, own), null, missed);
+      errors.push(...own.errors);
+      skipped.push(...own.skipped);
+      const failed = own.errors.length > 0;
+      const cut = own.ended !== 'done' || own.errors.some((e) => e.kind === 'timeout');
+      // onError: stop drops the failed step whole and keeps what earlier steps did; a step stopped
+      // by its timeout (or an interrupt) is dropped whole whatever onError says.
+      const undone = failed && (recipe.onError === 'stop' || cut);
+      if (undone) await undo();
+      stepReports.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
+      ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.errors.length });
+      if ((failed && recipe.onError === 'stop') || own.ended === 'interrupted') {
         stopped = true;
         break;
       }
@@ -86,12 +128,25 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       const undo = await ws.snapshot();
       for (const [k, v] of recipe.verify.entries()) {
         const index = recipe.steps.length + k;
-        ctx.onEvent?.({ type: 'step-start', job: id, step: index, label: `verify ${v.run}` });
-        const passed = await runCommand(stepCtx(index), { command: v.run }, 'verify');
-        ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: passed ? 0 : 1 });
-        if (!passed) break;
+        reached = index;
+        if (interrupted()) break;
+        const label = `verify ${v.run}`;
+        ctx.onEvent?.({ type: 'step-start', job: id, step: index, label });
+        const own = await bounded(index, label, VERIFY_TIMEOUT_SECONDS * 1000, async (c) => {
+          await runCommand(c, { command: v.run }, 'verify');
+        });
+        errors.push(...own.errors);
+        ctx.onEvent?.({ type: 'step-end', job: id, step: index, files: 0, errors: own.errors.length });
+        if (own.errors.length > 0) break;
       }
       await undo();
+    }
+
+    if (interrupted()) {
+      keepOnDisk = false;
+      const report = interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage });
+      ctx.onEvent?.({ type: 'job-end', job: id, report });
+      return report;
     }
 
     const changes = ws.changes();
@@ -155,6 +210,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       files,
       errors,
       skipped,
+      steps: stepReports,
       usage,
       durationMs: Date.now() - started,
     };
@@ -178,3 +234,32 @@ function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes, oid
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+
+/** Paths whose state (content, mode, presence) differs between two views of a job's changes. */
+function changedBetween(before: Changes, after: Changes): number {
+  let n = 0;
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a === b) continue;
+    const same = a !== undefined && b !== undefined && a !== null && b !== null && a.mode === b.mode && Buffer.from(a.bytes).equals(b.bytes);
+    if (!same) n++;
+  }
+  return n;
+}
+
+/** SPEC §2 `expect`: files changed plus those found already applied must lie in [min, max]. */
+function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number }): Failure | null {
+  const e = step.expect;
+  if (!e) return null;
+  const n = c.changed + c.alreadyApplied;
+  if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
+  const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
+  const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
+  return failure('expectation', `The step ${label} changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}; its expect wants ${range}.`, {
+    changed: c.changed,
+    alreadyApplied: c.alreadyApplied,
+    ...(e.min === undefined ? {} : { min: e.min }),
+    ...(e.max === undefined ? {} : { max: e.max }),
+  });
+}

@@ -1,31 +1,52 @@
 // From planned commits to git objects. The store decides whether objects are written (a run) or only
 // hashed (a dry run: `.git` must stay byte-identical); everything else is the same code.
 import { failure, fail, ok, type Result } from '../errors.js';
-import { hashBlob, updateRef, writeBlob, writeCommit, writeTreeWith, type DryRunObjects, type Identity, type Repo } from '../git/index.js';
+import { hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo } from '../git/index.js';
 import type { PlannedCommit } from './commit-plan.js';
 
-export interface ObjectStore {
+type Changes = ReadonlyMap<string, { oid: string; mode: string } | null>;
+
+/** Where one job's blobs and trees go. */
+export interface JobObjects {
   blob(bytes: Uint8Array): Promise<string>;
-  tree(base: string, changes: ReadonlyMap<string, { oid: string; mode: string } | null>): Promise<string>;
+  tree(base: string, changes: Changes): Promise<string>;
+  /** A run's objects, written as one kept pack by `writeCommits`; null in a dry run. */
+  readonly batch: ObjectBatch | null;
 }
 
+export interface ObjectStore {
+  /** A sink for one job's objects. */
+  open(): JobObjects;
+}
+
+/**
+ * A run: each job's objects stay in memory until `writeCommits` writes them as one kept pack, so a
+ * `git gc --prune=now` beside scion cannot delete them before the branch reaches them (and a job
+ * that ends unchanged or diverged writes nothing at all).
+ */
 export function writingStore(repo: Repo): ObjectStore {
   return {
-    blob: (bytes) => writeBlob(repo, bytes),
-    tree: (base, changes) => writeTreeWith(repo, base, changes),
+    open: () => {
+      const batch = new ObjectBatch(repo);
+      return { blob: async (bytes) => batch.blob(bytes), tree: (base, changes) => batch.tree(base, changes), batch };
+    },
   };
 }
 
 export function hashingStore(repo: Repo): ObjectStore {
   const memory: DryRunObjects = new Map();
-  return {
+  const sink: JobObjects = {
     blob: async (bytes) => hashBlob(bytes),
     tree: (base, changes) => writeTreeWith(repo, base, changes, { dryRun: memory }),
+    batch: null,
   };
+  return { open: () => sink };
 }
 
 export interface PlannedTree extends PlannedCommit {
   readonly tree: string;
+  /** Where the tree's objects wait to be written (a run). */
+  readonly objects?: ObjectBatch | null;
 }
 
 export interface BuiltTrees {
@@ -35,7 +56,8 @@ export interface BuiltTrees {
 }
 
 /** Each group's tree, built on the previous group's: the chain of trees the commits will carry. */
-export async function buildTrees(store: ObjectStore, baseTree: string, plan: readonly PlannedCommit[]): Promise<BuiltTrees> {
+export async function buildTrees(objects: ObjectStore, baseTree: string, plan: readonly PlannedCommit[]): Promise<BuiltTrees> {
+  const store = objects.open();
   const commits: PlannedTree[] = [];
   const oids = new Map<string, string>();
   let tree = baseTree;
@@ -51,7 +73,7 @@ export async function buildTrees(store: ObjectStore, baseTree: string, plan: rea
       changes.set(path, { oid, mode: state.mode });
     }
     tree = await store.tree(tree, changes);
-    commits.push({ ...p, tree });
+    commits.push({ ...p, tree, objects: store.batch });
   }
   return { commits, oids };
 }
@@ -63,15 +85,20 @@ export async function writeCommits(
   const who: Identity = { name: o.identity.name, email: o.identity.email, timestamp: Math.floor(o.now.getTime() / 1000), timezoneOffset: 0 };
   const shas: string[] = [];
   let parent = o.base;
+  const batch = o.commits[0]?.objects ?? new ObjectBatch(repo);
   for (const c of o.commits) {
-    parent = await writeCommit(repo, { tree: c.tree, parents: [parent], message: c.message, author: who, committer: who });
+    parent = batch.commit({ tree: c.tree, parents: [parent], message: c.message, author: who, committer: who });
     shas.push(parent);
   }
+  batch.persist(`scion ${process.pid}: ${o.ref}`);
   try {
     await updateRef(repo, o.ref, parent, o.expectedOld);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return fail(failure('branch-diverged', `Could not move ${o.ref.replace('refs/heads/', '')}: ${why}`, { ref: o.ref }));
+  } finally {
+    // Reached by the ref now (or given up): the pack is git gc's like any other.
+    batch.release();
   }
   return ok({ head: parent, shas });
 }

@@ -7,8 +7,9 @@ import { commitTree, gitIdentity, listTree, openRepo, resolveCommit, type Identi
 import { expandJobs, matcher, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { jobId, runJob } from './job.js';
+import { interruptedReport } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
-import { stepLabel } from './steps/index.js';
+import { needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 
 export interface LoadedRecipe {
@@ -36,7 +37,10 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
     if (sha === null) {
       throw new UsageError(`${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
     }
-    const prefixes = staticPrefixes(recipe.files.include);
+    // A worktree holds the whole base tree (SPEC §3: `npx tsc` needs the root package.json); only
+    // object-level jobs may list just the subtrees their selection can reach.
+    const onDisk = recipe.steps.some(needsDisk) || recipe.verify.length > 0 || (options.keepWorktrees === true && options.dryRun !== true);
+    const prefixes = onDisk ? [] : staticPrefixes(recipe.files.include);
     const key = `${sha}\0${prefixes.join('\0')}`;
     if (!trees.has(key)) trees.set(key, loadBase(repo, sha, prefixes));
     const base = await trees.get(key)!;
@@ -66,7 +70,8 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport> =>
-        runJob({
+        // Once the run is interrupted no job starts; those still queued report `interrupted`.
+        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : runJob({
           repo,
           recipe: job.recipe,
           job,

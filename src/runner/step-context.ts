@@ -26,12 +26,26 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
+  /**
+   * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted
+   * (RunOptions.signal). Whatever the step waits on (child processes, workers, requests) must stop.
+   */
+  readonly signal: AbortSignal;
+  /** Epoch ms at which the step's own `timeout` runs out; null when it has none. */
+  readonly deadline: number | null;
   log(message: string): void;
   addUsage(u: Usage): void;
 }
 
 export function reportError(ctx: StepContext, file: string | null, f: Failure): void {
-  ctx.errors.push({ step: ctx.index, file, kind: f.kind, ...(f.code === undefined ? {} : { code: f.code }), message: f.message });
+  ctx.errors.push({
+    step: ctx.index,
+    file,
+    kind: f.kind,
+    ...(f.code === undefined ? {} : { code: f.code }),
+    message: f.message,
+    ...(f.hint === undefined ? {} : { hint: f.hint }),
+  });
 }
 
 const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
@@ -44,15 +58,9 @@ export function guardPath(ctx: StepContext, raw: string): Result<string> {
   const checked = checkPath(raw, { isDenied: ctx.isDenied });
   if (!checked.ok) return checked;
   const path = checked.value;
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    const dir = parts.slice(0, i).join('/');
-    const mode = ctx.ws.mode(dir);
-    if (mode === '120000') return fail(failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path }));
-  }
-  const mode = ctx.ws.mode(path);
-  if (mode === '120000') return fail(failure('unsupported', `${path} is a symlink; scion never rewrites symlinks.`, { path }));
-  if (mode === '160000') return fail(failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path }));
+  // The workspace's one "does this write remove anything?" check (symlinks, submodules, folders).
+  const writable = ctx.ws.writable(path);
+  if (!writable.ok) return writable;
   if (!ctx.selected(path)) {
     return fail(failure('denied', `${path} is not in this job's files selection; widen files.include or narrow the step.`, { path }));
   }

@@ -31,6 +31,7 @@ export class DiskWorkspace extends OverlayWorkspace implements Workspace {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
+    this.assertWritable(path);
     const mode = this.mode(path) ?? '100644';
     await writeAtomic(join(this.root, path), bytes, mode);
     this.record(path, { bytes, mode });

@@ -21,6 +21,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
+    this.assertWritable(path);
     this.record(path, { bytes, mode: this.mode(path) ?? '100644' });
   }
 

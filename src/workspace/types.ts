@@ -1,5 +1,6 @@
 // A job's view of its files: the base tree plus what its steps changed. Steps read and write through
 // it; the runner turns `changes()` into commits. Paths are repository-relative POSIX paths.
+import type { Result } from '../errors.js';
 
 export interface FileState {
   readonly bytes: Uint8Array;
@@ -17,7 +18,12 @@ export interface Workspace {
   /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */
   mode(path: string): string | undefined;
   read(path: string): Promise<Uint8Array | null>;
-  /** Replace a file's content whole (atomically on disk). A new file gets mode 100644. */
+  /**
+   * Whether writing `path` would remove nothing it does not name: refused (kind file-exists,
+   * unsupported or outside) over a folder, symlink or submodule, or under a file.
+   */
+  writable(path: string): Result<void>;
+  /** Replace a file's content whole (atomically on disk). A new file gets mode 100644. Throws where `writable` refuses. */
   write(path: string, bytes: Uint8Array): Promise<void>;
   /** Pick up changes a command made on disk. No-op for object-level workspaces. */
   sync(): Promise<void>;

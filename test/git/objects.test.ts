@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitError, hashBlob, openRepo, readBlob, writeBlob } from '../../src/git/index.js';
+import { GitError, hashBlob, ObjectBatch, openRepo, readBlob, writeBlob } from '../../src/git/index.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
@@ -105,6 +105,22 @@ describe('readBlob', () => {
     expect(Buffer.from(await readBlob(g, r.git('rev-parse', 'HEAD:b.txt'))).toString()).toBe('new after open\n');
   });
 
+  it('reads through a pack that `git repack -a -d` replaced after its .idx was read', async () => {
+    const r = await repo({ 'a.txt': 'a\n' }, { packed: true });
+    const g = await openRepo(r.dir);
+    const a = r.git('rev-parse', 'HEAD:a.txt');
+    // Finds the blob in the pack's .idx (writing it is a no-op) without reading the pack itself.
+    expect(await writeBlob(g, Buffer.from('a\n'))).toBe(a);
+    const before = readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'));
+    writeFileSync(join(r.dir, 'b.txt'), 'b\n');
+    r.git('add', 'b.txt');
+    r.git('commit', '-q', '-m', 'b');
+    r.git('repack', '-a', '-d', '-q');
+    const after = readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'));
+    expect(after.some((n) => before.includes(n))).toBe(false);
+    expect(Buffer.from(await readBlob(g, a)).toString()).toBe('a\n');
+  });
+
   it('throws missing-object for an unknown oid and refuses a non-blob', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
@@ -120,6 +136,33 @@ describe('readBlob', () => {
     writeFileSync(path, 'not zlib');
     const g = await openRepo(r.dir);
     await expect(readBlob(g, oid)).rejects.toMatchObject({ code: 'corrupt' });
+  });
+});
+
+describe('ObjectBatch', () => {
+  it('writes a job\'s objects as one kept pack that git reads and fsck accepts; release drops the .keep', async () => {
+    const r = await repo({ 'a.txt': 'a\n', 'd/b.txt': 'b\n' }, { packed: true });
+    const g = await openRepo(r.dir);
+    const batch = new ObjectBatch(g);
+    const blob = batch.blob(Buffer.from('new b\n'));
+    const tree = await batch.tree(r.git('rev-parse', 'HEAD^{tree}'), new Map([['d/b.txt', { oid: blob, mode: '100644' }]]));
+    const who = { name: 'T', email: 't@x', timestamp: 1700000000, timezoneOffset: 0 };
+    const commit = batch.commit({ tree, parents: [r.head()], message: 'm\n', author: who });
+    // Nothing on disk before persist.
+    expect(r.git('count-objects', '-v')).toMatch(/^count: 0$/m);
+    batch.persist('test');
+    const packDir = join(r.dir, '.git/objects/pack');
+    const keeps = readdirSync(packDir).filter((n) => n.endsWith('.keep'));
+    expect(keeps).toHaveLength(1);
+    r.git('verify-pack', join(packDir, keeps[0]!.replace(/keep$/, 'idx')));
+    // A prune and a full repack leave a kept pack alone, even though nothing reaches its objects yet.
+    r.git('gc', '-q', '--prune=now');
+    expect(r.git('cat-file', '-t', commit)).toBe('commit');
+    r.git('update-ref', 'refs/heads/x', commit);
+    batch.release();
+    expect(readdirSync(packDir).filter((n) => n.endsWith('.keep'))).toEqual([]);
+    expect(r.git('show', 'x:d/b.txt')).toBe('new b');
+    r.git('fsck', '--strict', '--no-dangling');
   });
 });
 

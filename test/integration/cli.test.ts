@@ -52,6 +52,35 @@ describe('cli', () => {
     expect(run.stdout).toContain('Exit status');
   });
 
+  it('--version prints package.json version; -h, --help and help CMD work for every command', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const v = await scion(['--version'], { cwd: tmpdir() });
+    expect(v).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    for (const cmd of ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'schema']) {
+      const h = await scion([cmd, '-h'], { cwd: tmpdir() });
+      expect(h.code).toBe(0);
+      expect(h.stdout).toContain(`scion ${cmd}`);
+      expect(await scion([cmd, '--help'], { cwd: tmpdir() })).toEqual(h);
+      expect(await scion(['help', cmd], { cwd: tmpdir() })).toEqual(h);
+    }
+    expect((await scion(['help'], { cwd: tmpdir() })).stdout).toBe((await scion(['--help'], { cwd: tmpdir() })).stdout);
+    const unknown = await scion(['help', 'runn'], { cwd: tmpdir() });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('did you mean run?');
+  });
+
+  it('plan --help lists only what plan honours', async () => {
+    const plan = await scion(['plan', '--help'], { cwd: tmpdir() });
+    for (const f of ['--repo', '--base', '--job', '--concurrency', '--shard', '--report', '--pr-body', '--html', '--json', '--patch', '--stat']) expect(plan.stdout).toContain(f);
+    const listed = (text: string) => [...text.matchAll(/^ +(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(listed(plan.stdout)).not.toEqual(expect.arrayContaining(['--push']));
+    for (const f of ['--push', '--push-failed', '--pr', '--draft', '--label', '--pr-base', '--keep-worktrees', '--dry-run']) expect(listed(plan.stdout)).not.toContain(f);
+    const run = await scion(['run', '--help'], { cwd: tmpdir() });
+    for (const f of ['--push', '--draft', '--label', '--pr-base', '--keep-worktrees', '--dry-run', '--job']) expect(run.stdout).toContain(f);
+    for (const f of ['--patch', '--stat']) expect(listed(run.stdout)).not.toContain(f);
+  });
+
   it('list shows the bundled recipes with name, description and jobs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scion-list-'));
     cpSync(join(root, 'recipes'), join(dir, 'recipes'), { recursive: true });

@@ -68,6 +68,11 @@ steps:
     expect(outputs['changed']).toBe('false');
     expect(outputs['report']).toBe(join(out, 'r.json'));
     expect(outputs['pr-body']).toBe(join(out, 'pr.md'));
-    expect(readFileSync(ghSummary, 'utf8')).toContain('scion/outputs');
+    const summary = readFileSync(ghSummary, 'utf8');
+    expect(summary).toContain('scion/outputs');
+    // The job failed on b.ts but committed a.ts: the summary lists the changed file.
+    expect(summary).toContain('#### Changed files');
+    expect(summary).toContain('- `a.ts` +1 −1\n');
+    expect(summary).toContain('step 1, `b.ts`');
   });
 });

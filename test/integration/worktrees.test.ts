@@ -96,4 +96,41 @@ verify:
     expect(r.git('for-each-ref')).toBe(refsBefore);
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
   });
+
+  it('a worktree holds the whole base tree whatever files select; commands outside the selection are put back', async () => {
+    const r = await gitRepo({
+      'package.json': '{"name":"root"}\n',
+      'tsconfig.json': '{}\n',
+      'packages/web/src/a.ts': 'const a = 1;\n',
+      'packages/web/README.md': 'web\n',
+      'docs/guide.md': 'guide\n',
+    });
+    cleanups.push(r.cleanup);
+    const recipe = recipeFile(`name: whole
+files: { include: ["packages/*/src/**"] }
+steps:
+  - replace: { old_string: "const a", new_string: "let a" }
+  - run: "echo more >> docs/guide.md && echo lock > package-lock.json && echo 'export {}' > packages/web/src/new.ts"
+verify:
+  - run: "test -f package.json && test -f tsconfig.json && test -f docs/guide.md"
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json', '--keep-worktrees'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(0);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.status).toBe('changed');
+    expect(job.files.map((f) => f.path)).toEqual(['packages/web/src/a.ts', 'packages/web/src/new.ts']);
+    expect(job.skipped).toEqual([
+      { step: 1, file: 'docs/guide.md', reason: 'outside-selection' },
+      { step: 1, file: 'package-lock.json', reason: 'outside-selection' },
+    ]);
+    expect(r.git('diff', '--name-status', 'main', 'scion/whole')).toBe('M\tpackages/web/src/a.ts\nA\tpackages/web/src/new.ts');
+    const wt = job.worktree!;
+    expect(r.git('-C', wt, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(r.git('-C', wt, 'ls-files')).toBe(r.git('ls-tree', '-r', '--name-only', 'scion/whole'));
+    // `git commit -a` in the kept worktree has nothing to commit: no staged deletions.
+    expect(r.git('-C', wt, 'diff', '--cached', '--name-status', 'HEAD')).toBe('');
+    r.git('worktree', 'remove', wt);
+    r.git('fsck', '--strict');
+  });
 });

@@ -20,12 +20,12 @@ describe('renderHtml limits', () => {
 
   it('leaves out the largest diffs past the budget, keeps the rest, and says so', () => {
     const html = renderHtml(report, { maxDiffLines: 100 });
-    expect(html).toContain('<strong>Large run:</strong> the diffs of 1 file (800 lines, largest first) are not rendered');
+    expect(html).toContain('<strong>Large run:</strong> the diffs of 1 file (800 lines, largest first) are not included');
     expect(html).not.toContain('newhuge399');
-    expect(html).toContain('<code>src/huge.ts</code>: diff of 800 lines not rendered');
+    expect(html).toContain('"p":"src/huge.ts","x":800');
     expect(html).toContain('smallchange');
     // Still listed with its counts.
-    expect(html).toMatch(/<code>src\/huge\.ts<\/code><\/td><td>rest<\/td><td class="n"><span class="add">\+400<\/span> <span class="del">−400<\/span>/);
+    expect(html).toMatch(/<code>src\/huge\.ts<\/code> <span class="muted">\(diff of 800 lines not included: .*<\/span><\/td><td>rest<\/td><td class="n"><span class="add">\+400<\/span> <span class="del">−400<\/span>/);
   });
 
   it('escapes the title and messages', () => {
@@ -33,5 +33,13 @@ describe('renderHtml limits', () => {
     expect(html).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');
     expect(html).toContain('&lt;img src=x&gt;');
     expect(html).not.toContain('<img src=x>');
+  });
+
+  it('keeps file content that looks like markup from ending the data element', () => {
+    const evil = fileReport('a.html', 'x\n', '</script><script>alert(1)</script><!--\n');
+    const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', files: [evil] })] });
+    const data = /<script type="application\/json" id="scion-diffs">([^]*?)<\/script>/.exec(html)![1]!;
+    expect(data).not.toMatch(/<\/script|<!--/i);
+    expect(JSON.parse(data)[0][0].d).toContain('+</script><script>alert(1)</script><!--');
   });
 });

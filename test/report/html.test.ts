@@ -50,8 +50,9 @@ describe('renderHtml in Chromium', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('shows the title, the failures first with their fix, and the jobs table', async () => {
+  it('shows the title, the counts, the failures first with their fix, and the job index', async () => {
     await expect(page.title()).resolves.toBe('Move to the new logger');
+    await expect(page.locator('#overview').innerText()).resolves.toMatch(/3\s+jobs[\s\S]*1\s+changed[\s\S]*1\s+failed/);
     const failures = page.locator('#failures');
     await failures.waitFor({ state: 'visible' });
     const text = await failures.innerText();
@@ -61,6 +62,8 @@ describe('renderHtml in Chromium', () => {
     expect(text).toContain('replace_all: true');
     expect(text).toContain('branch-diverged');
     expect(text).toContain('--force');
+    // Steps are 1-based where a person reads them (the JSON's step 1 is the second step).
+    expect(text).toContain('step 2, packages/api/server.ts');
     // Above everything else a reviewer scrolls through.
     const failTop = (await failures.boundingBox())!.y;
     const jobsTop = (await page.locator('#jobs').boundingBox())!.y;
@@ -68,25 +71,39 @@ describe('renderHtml in Chromium', () => {
 
     const rows = await page.locator('table.jobs tbody tr').allInnerTexts();
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/scion\/rename-logger\/core\s+changed\s+2\s+4\s+\+7 −5/);
-    expect(rows[1]).toContain('failed');
+    expect(rows[0]).toMatch(/scion\/rename-logger\/core\s+changed\s+4\s+\+7 −5/);
+    expect(rows[1]).toMatch(/failed\s+0\s+\+0 −0\s+2/);
+    expect(rows[2]).toMatch(/empty[\s\S]*1$/);
   });
 
-  it('shows file names and changed lines in the visible view', async () => {
-    const visible = page.locator('.view[data-view="line-by-line"]');
+  it('keeps jobs closed and draws a job\'s diffs when it is opened', async () => {
+    const core = page.locator('#job-0');
+    await expect(core.evaluate((d) => (d as unknown as { open: boolean }).open)).resolves.toBe(false);
+    expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
+    await page.locator('table.jobs a', { hasText: 'rename-logger/core' }).click();
+    await expect(core.evaluate((d) => (d as unknown as { open: boolean }).open)).resolves.toBe(true);
+    const visible = core.locator('.view[data-view="line-by-line"]');
     await expect(visible.locator('.d2h-file-name', { hasText: 'src/core/log.ts' }).first().isVisible()).resolves.toBe(true);
     await expect(visible.locator('.d2h-file-name', { hasText: 'src/core/logger.ts' }).first().isVisible()).resolves.toBe(true);
     const inserted = visible.locator('.d2h-ins', { hasText: 'log("start");' }).first();
     await expect(inserted.isVisible()).resolves.toBe(true);
     const deleted = visible.locator('.d2h-del', { hasText: 'legacyLog("start");' }).first();
     await expect(deleted.isVisible()).resolves.toBe(true);
+    // Only the opened job was drawn.
+    expect(await page.locator('#job-1 .d2h-file-wrapper, #job-2 .d2h-file-wrapper').count()).toBe(0);
+  });
+
+  it('shows skipped files with their reason in the job', async () => {
+    await page.locator('#job-2 > summary').click();
+    await expect(page.locator('#job-2 .skipped').innerText()).resolves.toBe('step 1, src/polyfills.ts: already applied');
   });
 
   it('switches between line-by-line and side-by-side', async () => {
-    const line = page.locator('.view[data-view="line-by-line"]').first();
-    const side = page.locator('.view[data-view="side-by-side"]').first();
+    const core = page.locator('#job-0');
+    const line = core.locator('.view[data-view="line-by-line"]');
+    const side = core.locator('.view[data-view="side-by-side"]');
     expect(await line.isVisible()).toBe(true);
-    expect(await side.isVisible()).toBe(false);
+    expect(await side.count()).toBe(0);
 
     await page.getByRole('button', { name: 'Side by side' }).click();
     expect(await line.isVisible()).toBe(false);
@@ -103,7 +120,7 @@ describe('renderHtml in Chromium', () => {
   });
 
   it('shows hostile file content as text and requests nothing but the file', async () => {
-    const view = page.locator('.view[data-view="line-by-line"]');
+    const view = page.locator('#job-0 .view[data-view="line-by-line"]');
     await expect(view.locator('.d2h-file-name', { hasText: 'docs/<b>bold</b>.html' }).first().isVisible()).resolves.toBe(true);
     await expect(view.locator('.d2h-ins', { hasText: '<script>window.__pwned = 1</script>' }).first().isVisible()).resolves.toBe(true);
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();

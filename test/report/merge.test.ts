@@ -60,7 +60,7 @@ describe('parseRunReport', () => {
       expect(e).toBeInstanceOf(UsageError);
       expect((e as UsageError).message).toMatch(/^r\.json is not a scion report/);
       expect((e as UsageError).problems).toContain('version is 2, expected 1');
-      expect((e as UsageError).problems).toContain('repo is missing or not a string');
+      expect((e as UsageError).problems).toContain('repo is missing or not a string (null for a campaign)');
       expect((e as UsageError).problems).toContain('jobs[0].branch is missing');
     }
   });

@@ -1,11 +1,13 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
 import picomatch from 'picomatch';
-import { decodeText } from '../../core/index.js';
+import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
 import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
 
 const MAX_MATCH_CHARS = 300;
+/** The time one grep call may take over all the files it searches. */
+const GREP_LIMIT_MS = 10_000;
 
 export function glob(ctx: ToolContext, input: ToolInput<'glob'>): ToolReply {
   const match = compileGlob(ctx, input.pattern);
@@ -15,7 +17,7 @@ export function glob(ctx: ToolContext, input: ToolInput<'glob'>): ToolReply {
   return reply(hits.length > MAX_LIST ? `${shown}\n[${hits.length - MAX_LIST} more not shown: use a narrower pattern.]` : shown);
 }
 
-export async function grep(ctx: ToolContext, input: ToolInput<'grep'>): Promise<ToolReply> {
+export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs = GREP_LIMIT_MS): Promise<ToolReply> {
   let re: RegExp;
   try {
     re = new RegExp(input.pattern);
@@ -27,18 +29,30 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>): Promise<
   const inScope = input.glob === undefined ? () => true : compileGlob(ctx, input.glob);
   const out: string[] = [];
   let total = 0;
-  for (const path of [...ctx.files.paths()].filter(inScope).sort()) {
-    const bytes = await ctx.files.read(path);
-    if (bytes === null) continue;
-    const d = decodeText(bytes);
-    if (!d.ok) continue;
-    const lines = d.value.text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] as string;
-      if (!re.test(line)) continue;
-      total++;
-      if (out.length < MAX_LIST) out.push(`${path}:${i + 1}: ${line.length > MAX_MATCH_CHARS ? `${line.slice(0, MAX_MATCH_CHARS)}…` : line}`);
+  // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job (SPEC §7).
+  const runner = new RegexRunner();
+  const deadline = Date.now() + limitMs;
+  try {
+    for (const path of [...ctx.files.paths()].filter(inScope).sort()) {
+      const bytes = await ctx.files.read(path);
+      if (bytes === null) continue;
+      const d = decodeText(bytes);
+      if (!d.ok) continue;
+      const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now());
+      if (!hit.ok) {
+        const f = failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`);
+        ctx.refused('grep', null, f);
+        return refusal(f, 'Use a simpler pattern without nested quantifiers such as (a+)+, or narrow the search with glob.');
+      }
+      const lines = d.value.text.split('\n');
+      for (const i of hit.value) {
+        const line = lines[i] as string;
+        total++;
+        if (out.length < MAX_LIST) out.push(`${path}:${i + 1}: ${line.length > MAX_MATCH_CHARS ? `${line.slice(0, MAX_MATCH_CHARS)}…` : line}`);
+      }
     }
+  } finally {
+    runner.close();
   }
   if (total === 0) return reply(`No line matches ${input.pattern}${input.glob === undefined ? '' : ` in files matching ${input.glob}`}.`);
   return reply(total > MAX_LIST ? `${out.join('\n')}\n[${total - MAX_LIST} more matches not shown: narrow the pattern or the glob.]` : out.join('\n'));

@@ -7,6 +7,7 @@ import { githubOutputs } from '../../github/outputs.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
+import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
@@ -18,12 +19,9 @@ import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
 import { resolvePrTarget, runPullRequests, type PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
-  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (shard === null) throw new UsageError(`--shard ${flags.shard} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
-  if (flags.concurrency !== undefined && !(Number.isInteger(flags.concurrency) && flags.concurrency >= 1)) {
-    throw new UsageError(`--concurrency ${flags.concurrency} must be a whole number of at least 1.`);
-  }
-  const dryRun = mode === 'plan' || flags.dryRun;
+  // The flags were checked by yargs (options.ts) before this handler was reached.
+  const shard = flags.shard === undefined ? undefined : (parseShard(flags.shard) ?? undefined);
+  const dryRun = mode === 'plan' || flags.dryRun === true;
   // Push and PR settings are checked before anything runs: a bad remote or a missing token is exit 2.
   const remote = await prepareRemote(io, flags, dryRun);
   try {
@@ -79,7 +77,8 @@ async function runAndPublish(
         dryRun,
         ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
         ...(shard ? { shard } : {}),
-        keepWorktrees: flags.keepWorktrees,
+        keepWorktrees: flags.keepWorktrees === true,
+        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
         force: flags.force,
         noCache: !flags.cache,
       },
@@ -123,9 +122,18 @@ async function runAndPublish(
   });
 
   if (flags.json) io.stdout.write(renderJson(report));
-  else {
+  else if (flags.patch) {
+    // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.
+    io.stdout.write(
+      renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
+    );
+    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr') }));
+  } else {
     const color = useColor(io);
-    if (dryRun) {
+    if (flags.stat) {
+      const stat = renderStat(report, { width: io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80 });
+      if (stat !== '') io.stdout.write(`${stat}\n`);
+    } else if (dryRun) {
       for (const job of report.jobs) {
         if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
       }

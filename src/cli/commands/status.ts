@@ -44,7 +44,7 @@ export async function statusCmd(io: CliIo, flags: StatusFlags): Promise<number> 
       const report = parseRunReport(await readReport(io, flags.report), flags.report);
       jobs = report.jobs.map((j) => ({ branch: j.branch, base: j.base }));
       remote ??= report.jobs.find((j) => j.pushed)?.pushed?.remote;
-      repoPath = report.repo;
+      repoPath = report.repo ?? repoPath;
     } else {
       jobs = await recipeJobs(repo, await loadAll(flags.recipes, io.cwd));
     }

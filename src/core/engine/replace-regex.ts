@@ -1,6 +1,6 @@
 // The recipe's `replace` with `regex: true`: a JavaScript regular expression over the LF text, with
 // $1-style references in the replacement, under the same uniqueness rules as a literal edit.
-import { failure, fail, UsageError } from '../../errors.js';
+import { failure, fail, ok, type Result } from '../../errors.js';
 import { expandReplacement } from '../edit/expand-replacement.js';
 import { mergeRegions, type Region, type Replacement } from '../edit/regions.js';
 import { SECRET_MARGIN, scanSecrets } from '../edit/secrets.js';
@@ -8,15 +8,55 @@ import { isMarkdown, stripTrailingWhitespace } from '../edit/whitespace.js';
 import type { EngineOptions, EngineResult, FileInput } from '../types.js';
 import { decodeInput, missingFailure, notebookRefusal, pathCheck, readCheck, secretCheck, secretFailure, sizeCheck, unicodeCheck } from './checks.js';
 import { finish } from './finish.js';
+import { toMatchArray, type RegexMatch } from './regex-runner.js';
+import type { DecodedFile } from '../text/decode.js';
 
 /** Flags are JavaScript's defaults plus `g`: `^`/`$` anchor the whole text unless the pattern says otherwise. */
 export function replaceRegex(file: FileInput, pattern: string, replacement: string, replaceAll: boolean, opts: EngineOptions = {}): EngineResult {
-  let re: RegExp;
+  const prepared = prepareRegex(file, pattern, replacement, opts, replaceAll);
+  if (!prepared.ok) return prepared;
+  const re = new RegExp(pattern, 'g');
+  const matches = [...prepared.value.text.matchAll(re)].map((m) => ({ index: m.index, groups: [...m], ...(m.groups ? { named: m.groups } : {}) }));
+  return applyRegexMatches(prepared.value, matches);
+}
+
+/**
+ * The same, with the matching done by `match` (a worker under a deadline, see regex-runner.ts): a
+ * pattern that backtracks for ever ends in the caller's `timeout` instead of hanging the process.
+ */
+export async function replaceRegexBounded(
+  file: FileInput,
+  pattern: string,
+  replacement: string,
+  replaceAll: boolean,
+  opts: EngineOptions,
+  match: (text: string) => Promise<Result<readonly RegexMatch[]>>,
+): Promise<EngineResult> {
+  const prepared = prepareRegex(file, pattern, replacement, opts, replaceAll);
+  if (!prepared.ok) return prepared;
+  const matches = await match(prepared.value.text);
+  if (!matches.ok) return matches;
+  return applyRegexMatches(prepared.value, matches.value);
+}
+
+interface PreparedRegex {
+  readonly file: FileInput;
+  readonly path: string;
+  readonly decoded: DecodedFile;
+  readonly text: string;
+  readonly pattern: string;
+  readonly replacement: string;
+  readonly replaceAll: boolean;
+  readonly opts: EngineOptions;
+}
+
+/** Every check that does not need the matches: the pattern, secrets, path, size, encoding, notebook. */
+function prepareRegex(file: FileInput, pattern: string, replacement: string, opts: EngineOptions, replaceAll = false): Result<PreparedRegex> {
   try {
-    re = new RegExp(pattern, 'g');
+    new RegExp(pattern, 'g');
   } catch (e) {
-    // A recipe mistake, not a property of the file: nothing can run until the recipe is fixed.
-    throw new UsageError(`The replace pattern /${pattern}/ is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`);
+    // The recipe schema checks patterns, so only a caller that skipped it gets here.
+    return fail(failure('unsupported', `The replace pattern /${pattern}/ is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`, { pattern }));
   }
   const secret = secretCheck(file.path, [replacement], file, opts);
   if (secret) return fail(secret);
@@ -31,9 +71,12 @@ export function replaceRegex(file: FileInput, pattern: string, replacement: stri
   if (d === null) return fail(missingFailure(p, opts));
   const refused = notebookRefusal(p) ?? readCheck(p, d.text, opts, true);
   if (refused) return fail(refused);
+  return ok({ file, path: p, decoded: d, text: d.text, pattern, replacement, replaceAll, opts });
+}
 
-  const text = d.text;
-  const matches = [...text.matchAll(re)];
+function applyRegexMatches(prep: PreparedRegex, found: readonly RegexMatch[]): EngineResult {
+  const { text, path: p, pattern, replacement, replaceAll, file, decoded: d, opts } = prep;
+  const matches = found.map((m) => toMatchArray(m, text));
   if (matches.length === 0) {
     return fail(failure('not-found', `Pattern not found in ${p}.\nPattern: /${pattern}/`, { path: p, oldString: pattern }));
   }
@@ -53,10 +96,11 @@ export function replaceRegex(file: FileInput, pattern: string, replacement: stri
   let prev = 0;
   for (const m of matches) {
     const out = expandReplacement(template, m, text);
+    const at = m.index ?? 0;
     if (out === m[0]) continue;
-    pieces.push(text.slice(prev, m.index), out);
-    reps.push({ start: m.index, oldLength: m[0].length, text: out });
-    prev = m.index + m[0].length;
+    pieces.push(text.slice(prev, at), out);
+    reps.push({ start: at, oldLength: m[0].length, text: out });
+    prev = at + m[0].length;
   }
   if (reps.length === 0) {
     return fail(failure('no-op', `The replacement changes nothing in ${p}: every match already reads as its replacement.`, { path: p }));

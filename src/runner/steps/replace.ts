@@ -1,8 +1,10 @@
 // `replace`: the same edit on every selected file that contains old_string. Files without a match
 // are left alone; a file that matches but cannot be edited safely (not unique, binary, bad encoding)
 // is an error for that file only.
-import { applyEdits, replaceRegex } from '../../core/index.js';
+import { applyEdits, RegexRunner, replaceRegexBounded, type Bounded, type RegexMatch } from '../../core/index.js';
+import { failure, fail, ok, type Result } from '../../errors.js';
 import { matcher } from '../../recipe/index.js';
+import { REGEX_FILE_TIMEOUT_MS } from '../step-bounds.js';
 import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from '../step-context.js';
 
 export interface ReplaceStep {
@@ -17,37 +19,78 @@ const PARALLEL_READS = 32;
 
 export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<void> {
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
-  const mayContain = step.regex ? regexProbe(step.old_string) : literalProbe(step.old_string);
   const candidates = ctx.ws.paths().filter((p) => ctx.selected(p) && narrow(p) && isRegularFile(ctx.ws.mode(p)));
-
-  // Reads run in parallel (they dominate on big trees); edits and writes stay serial and in order.
-  for (let i = 0; i < candidates.length; i += PARALLEL_READS) {
-    const batch = candidates.slice(i, i + PARALLEL_READS);
-    const contents = await Promise.all(batch.map((p) => ctx.ws.read(p)));
-    for (const [k, path] of batch.entries()) {
-      const bytes = contents[k];
-      if (!bytes || !mayContain(bytes)) continue;
-      await replaceIn(ctx, step, path, bytes);
+  // User patterns run in a worker under a deadline (regex-runner.ts): one worker for the whole step.
+  const regex = step.regex ? new RegexRunner() : null;
+  const literal = literalProbe(step.old_string);
+  try {
+    // Reads run in parallel (they dominate on big trees); edits and writes stay serial and in order.
+    for (let i = 0; i < candidates.length; i += PARALLEL_READS) {
+      const batch = candidates.slice(i, i + PARALLEL_READS);
+      const contents = await Promise.all(batch.map((p) => ctx.ws.read(p)));
+      for (const [k, path] of batch.entries()) {
+        const bytes = contents[k];
+        if (!bytes) continue;
+        if (regex) {
+          const probe = await regexProbe(ctx, regex, step.old_string, path, bytes);
+          if (!probe.ok) return reportError(ctx, path, probe.error);
+          if (!probe.value) continue;
+        } else if (!literal(bytes)) continue;
+        if (ctx.signal.aborted) return;
+        const stop = await replaceIn(ctx, step, path, bytes, regex);
+        if (stop) return;
+      }
     }
+  } finally {
+    regex?.close();
   }
 }
 
-async function replaceIn(ctx: StepContext, step: ReplaceStep, candidate: string, content: Uint8Array): Promise<void> {
+/** The time one file's regular expression may take: the step's remaining time, else 10 s. */
+function fileLimitMs(ctx: StepContext): number {
+  return ctx.deadline === null ? REGEX_FILE_TIMEOUT_MS : ctx.deadline - Date.now();
+}
+
+/** A worker's answer as a Result: a pattern that ran out of time is the step's `timeout`. */
+function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: string): Result<T> {
+  if (r.ok) return ok(r.value);
+  if (r.reason === 'timeout') {
+    const limit = ctx.deadline === null ? `the ${REGEX_FILE_TIMEOUT_MS / 1000} s limit per file` : "the step's timeout";
+    return fail(
+      failure('timeout', `The pattern /${pattern}/ ran past ${limit} on ${path} (the regular expression backtracks too much); nothing this step changed was kept.`, { path, pattern }),
+    );
+  }
+  if (r.reason === 'aborted') return fail(failure('interrupted', `The step was stopped while matching /${pattern}/ on ${path}.`, { path }));
+  return fail(failure('unsupported', `The pattern /${pattern}/ could not run on ${path}: ${r.message}`, { path, pattern }));
+}
+
+/** Returns true when the step must stop here (its time ran out). */
+async function replaceIn(ctx: StepContext, step: ReplaceStep, candidate: string, content: Uint8Array, regex: RegexRunner | null): Promise<boolean> {
   const path = guardPath(ctx, candidate);
-  if (!path.ok) return reportError(ctx, candidate, path.error);
+  if (!path.ok) {
+    reportError(ctx, candidate, path.error);
+    return false;
+  }
   const bytes = refuseLfs(path.value, content);
-  if (!bytes.ok) return reportError(ctx, path.value, bytes.error);
+  if (!bytes.ok) {
+    reportError(ctx, path.value, bytes.error);
+    return false;
+  }
   const file = { path: path.value, bytes: bytes.value };
   const opts = engineOptions(ctx, path.value);
-  const result = step.regex
-    ? replaceRegex(file, step.old_string, step.new_string, step.replace_all ?? false, opts)
+  const matchIn = async (text: string): Promise<Result<readonly RegexMatch[]>> =>
+    bounded(ctx, await regex!.run('matches', step.old_string, 'g', text, fileLimitMs(ctx), ctx.signal), step.old_string, path.value);
+  const result = regex
+    ? await replaceRegexBounded(file, step.old_string, step.new_string, step.replace_all ?? false, opts, matchIn)
     : applyEdits(file, [{ old_string: step.old_string, new_string: step.new_string, replace_all: step.replace_all ?? false }], opts);
   if (!result.ok) {
     // The probe is a necessary condition only: a file it let through may still lack the string.
-    if (result.error.kind === 'not-found') return;
-    return reportError(ctx, path.value, result.error);
+    if (result.error.kind === 'not-found') return false;
+    reportError(ctx, path.value, result.error);
+    return result.error.kind === 'timeout' || result.error.kind === 'interrupted';
   }
   if (result.value.changed) await ctx.ws.write(path.value, result.value.after);
+  return false;
 }
 
 function isRegularFile(mode: string | undefined): boolean {
@@ -70,12 +113,9 @@ export function literalProbe(oldString: string): (bytes: Uint8Array) => boolean 
   };
 }
 
-function regexProbe(pattern: string): (bytes: Uint8Array) => boolean {
-  const re = new RegExp(pattern);
-  const utf16 = new TextDecoder('utf-16le');
-  const utf8 = new TextDecoder('utf-8');
-  return (bytes) => {
-    const text = bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe ? utf16.decode(bytes) : utf8.decode(bytes);
-    return re.test(text.replaceAll('\r\n', '\n'));
-  };
+/** Does the pattern match the file's text (UTF-8, or UTF-16LE with BOM; CRLF read as LF)? Bounded like every match. */
+async function regexProbe(ctx: StepContext, runner: RegexRunner, pattern: string, path: string, bytes: Uint8Array): Promise<Result<boolean>> {
+  const utf16 = bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe;
+  const text = new TextDecoder(utf16 ? 'utf-16le' : 'utf-8').decode(bytes).replaceAll('\r\n', '\n');
+  return bounded(ctx, await runner.run('test', pattern, '', text, fileLimitMs(ctx), ctx.signal), pattern, path);
 }

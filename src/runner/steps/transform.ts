@@ -5,6 +5,15 @@ import { failure } from '../../errors.js';
 import type { TransformFn } from '../../recipe/index.js';
 import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from '../step-context.js';
 
+const TRANSFORM_THREW =
+  'The transform function threw: fix the recipe module (its message and the file are given), or make it return undefined for files it cannot handle.';
+const TRANSFORM_RESULT = 'Make the transform return a string (the whole new content) or undefined to leave the file alone.';
+
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v} (${String(v).slice(0, 40)})`;
+}
 
 export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<void> {
   for (const candidate of ctx.ws.paths()) {
@@ -16,14 +25,30 @@ export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<v
     if (!bytes.ok || bytes.value === null) continue;
     const decoded = decodeText(bytes.value);
     if (!decoded.ok) continue; // binary or undecodable: nothing a text transform can safely see
-    let next: string | undefined | null;
+    let next: unknown;
     try {
       next = await fn({ path: path.value, content: decoded.value.text });
     } catch (e) {
-      reportError(ctx, path.value, failure('command-failed', `The transform threw on ${path.value}: ${e instanceof Error ? e.message : String(e)}`));
+      const why = e instanceof Error ? e.message : String(e);
+      reportError(
+        ctx,
+        path.value,
+        failure('command-failed', `The transform threw on ${path.value}: ${why}`, { path: path.value }, TRANSFORM_THREW),
+      );
       continue;
     }
-    if (typeof next !== 'string' || next === decoded.value.text) continue;
+    if (ctx.signal.aborted) return;
+    if (next === undefined || next === null) continue;
+    if (typeof next !== 'string') {
+      // A transform that returns a number or an object has a bug; writing String(next) would be worse.
+      reportError(
+        ctx,
+        path.value,
+        failure('invalid-result', `The transform returned ${describe(next)} for ${path.value}; it must return the new content as a string, or undefined to leave the file alone.`, { path: path.value }, TRANSFORM_RESULT),
+      );
+      continue;
+    }
+    if (next === decoded.value.text) continue;
     const result = writeContent({ path: path.value, bytes: bytes.value }, next, engineOptions(ctx, path.value));
     if (!result.ok) {
       reportError(ctx, path.value, result.error);

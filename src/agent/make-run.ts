@@ -1,0 +1,62 @@
+// The checks every agent conversation needs before its first request, and the shared state of one
+// step (or one fix round) built from them: the agent step and the verify fix loop both start here,
+// so they refuse, price, log and cache the same way.
+import { failure, fail, ok, type Result } from '../errors.js';
+import { ResponseCache } from './cache.js';
+import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
+import { Mutex } from './mutex.js';
+import { PRICES_DATE, priceOf } from './prices.js';
+import { redactor } from './redact.js';
+import type { AgentRun } from './run.js';
+import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
+import { UsageMeter } from './usage.js';
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+/** Above this max_tokens the SDK refuses a non-streaming request (it could outlast 10 minutes). */
+export const MAX_INTERACTIVE_TOKENS = 21_333;
+
+export interface MadeRun {
+  readonly run: AgentRun;
+  /** Clears the step's timer. */
+  readonly done: () => void;
+}
+
+export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv): Result<MadeRun> {
+  const apiKey = env.env['ANTHROPIC_API_KEY'];
+  if (!apiKey) {
+    return fail(failure('agent', 'The agent step needs ANTHROPIC_API_KEY in the environment and it is not set; set it (in CI, from a secret) and run again. No request was made.'));
+  }
+  if (!step.batch && step.maxTokens > MAX_INTERACTIVE_TOKENS) {
+    return fail(failure('agent', `maxTokens ${step.maxTokens} is above ${MAX_INTERACTIVE_TOKENS}, the most a non-streaming request may ask for; lower maxTokens or set batch: true.`));
+  }
+  const redact = redactor(apiKey);
+  const log = (m: string) => env.log(redact(m));
+  const model = step.model ?? env.env['SCION_MODEL'] ?? DEFAULT_MODEL;
+  const price = priceOf(model);
+  if (price === null) log(`agent: no price is known for model ${model} (price table of ${PRICES_DATE}); its cost is reported as $0`);
+
+  const clientOpts = env.client ?? {};
+  const controller = new AbortController();
+  const timer = step.timeoutMs === undefined ? null : setTimeout(() => controller.abort(), step.timeoutMs);
+  const run: AgentRun = {
+    step,
+    files,
+    model,
+    price,
+    client: makeClient(apiKey, env.env, clientOpts, log, redact),
+    maxRetries: clientOpts.maxRetries ?? DEFAULT_MAX_RETRIES,
+    signal: controller.signal,
+    lock: new Mutex(),
+    meter: new UsageMeter(),
+    cache: new ResponseCache({ dir: env.cacheDir, readOnly: env.cacheReadOnly, noRead: env.noCache }),
+    redact,
+    log,
+    batchPoll: {
+      firstMs: clientOpts.batchPollMs ?? 5_000,
+      maxMs: clientOpts.batchPollMaxMs ?? 60_000,
+      deadlineMs: clientOpts.batchDeadlineMs ?? 24 * 60 * 60 * 1000,
+    },
+    refusedCalls: 0,
+  };
+  return ok({ run, done: () => (timer === null ? undefined : clearTimeout(timer)) });
+}

@@ -1,0 +1,163 @@
+// The clone cache of a campaign (SPEC §9): one bare, shallow, single-branch clone per repository,
+// made with isomorphic-git over HTTP(S) (no git binary), kept across runs and fetched, never cloned
+// twice. Safe against two runs at once (a lock per repository, whose dead owner is recognised) and
+// against a clone cut short (it is made under a temporary name and renamed into place when whole).
+import fs from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { failure, type Failure } from '../errors.js';
+import { credentialsFor } from './credentials.js';
+import type { RepoTarget } from './targets.js';
+
+export interface CloneOptions {
+  readonly cacheDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** How long to wait for another run that holds this repository's lock (ms). Default 10 minutes. */
+  readonly lockWaitMs?: number;
+}
+
+export interface CachedClone {
+  /** The bare repository's folder. */
+  readonly gitDir: string;
+  /** The commit the jobs start from: the tip of `branch` on the remote. */
+  readonly sha: string;
+  /** The branch that was fetched. */
+  readonly branch: string;
+  /** What was done: a new clone, a fetch that brought objects, or nothing (the clone was current). */
+  readonly action: 'cloned' | 'fetched' | 'current';
+}
+
+export type CloneResult = { readonly ok: true; readonly value: CachedClone } | { readonly ok: false; readonly error: Failure };
+
+/** The default cache: `$XDG_CACHE_HOME/scion/repos`, else `~/.cache/scion/repos`. */
+export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg) return join(xdg, 'scion', 'repos');
+  return join(env['HOME'] ?? '.', '.cache', 'scion', 'repos');
+}
+
+/** The clone's folder: the repository id with anything that is no plain path character made safe. */
+export function clonePath(cacheDir: string, target: RepoTarget): string {
+  const safe = target.id.split('/').map((part) => part.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_'));
+  return join(cacheDir, ...safe) + '.git';
+}
+
+/** Clones `target` into the cache, or fetches it when it is there; returns the base commit. */
+export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<CloneResult> {
+  if (target.url === null) throw new Error(`ensureClone: ${target.id} is a local repository`);
+  const url = target.url;
+  const dir = clonePath(o.cacheDir, target);
+  await mkdir(dirname(dir), { recursive: true });
+  const release = await lockRepository(`${dir}.lock`, o.lockWaitMs ?? 600_000);
+  if (typeof release === 'string') return { ok: false, error: failure('clone-failed', release, { repo: target.id }) };
+  try {
+    const auth = credentialsFor(url, o.env);
+    const cloned = await exists(join(dir, 'HEAD'));
+    if (!cloned) return await freshClone(target, url, dir, auth);
+    return await refresh(target, url, dir, auth);
+  } catch (e) {
+    return { ok: false, error: failure('clone-failed', `Cannot ${(await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone'} ${target.id} from ${redactUrl(url)}: ${reason(e)}; check the URL, that the repository exists, and the token for it.`, { repo: target.id }) };
+  } finally {
+    await release();
+  }
+}
+
+type Auth = ReturnType<typeof credentialsFor>;
+
+async function freshClone(target: RepoTarget, url: string, dir: string, { headers, onAuth }: Auth): Promise<CloneResult> {
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    await git.clone({
+      fs, http, dir: tmp, gitdir: tmp, url, headers, onAuth,
+      ...(target.ref ? { ref: target.ref } : {}),
+      singleBranch: true, depth: 1, noCheckout: true, noTags: true,
+    });
+    await git.setConfig({ fs, gitdir: tmp, path: 'core.bare', value: true });
+    // A clone's own HEAD names the branch it fetched.
+    const branch = (await git.currentBranch({ fs, gitdir: tmp, fullname: false })) ?? target.ref ?? 'HEAD';
+    const sha = await git.resolveRef({ fs, gitdir: tmp, ref: `refs/heads/${branch}` }).catch(() => git.resolveRef({ fs, gitdir: tmp, ref: 'HEAD' }));
+    await rename(tmp, dir);
+    return { ok: true, value: { gitDir: dir, sha, branch, action: 'cloned' } };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Brings the clone up to date. The remote's refs are read first (one round trip); when the branch
+ * still points where the clone's does, nothing else is asked.
+ */
+async function refresh(target: RepoTarget, url: string, dir: string, { headers, onAuth }: Auth): Promise<CloneResult> {
+  const branch = target.ref ?? (await git.currentBranch({ fs, gitdir: dir, fullname: false })) ?? 'HEAD';
+  const local = await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` }).catch(() => null);
+  const remoteRefs = await git.listServerRefs({ http, url, headers, onAuth, protocolVersion: 1, prefix: `refs/heads/${branch}` });
+  const remote = remoteRefs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
+  if (remote !== null && remote === local) return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+  const res = await git.fetch({ fs, http, gitdir: dir, url, headers, onAuth, ref: branch, singleBranch: true, depth: 1, tags: false });
+  const sha = res.fetchHead ?? remote;
+  if (sha === null) throw new Error(`the remote has no branch ${branch}`);
+  await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${branch}`, value: sha, force: true });
+  return { ok: true, value: { gitDir: dir, sha, branch, action: 'fetched' } };
+}
+
+interface LockOwner {
+  readonly pid: number;
+  readonly started: number;
+}
+
+/**
+ * Takes `<clone>.lock` (O_EXCL), holding this process's pid. A lock whose process is gone is stale
+ * and taken over; a live one is waited for up to `waitMs`. Returns the release function, or why not.
+ */
+async function lockRepository(path: string, waitMs: number): Promise<(() => Promise<void>) | string> {
+  const deadline = Date.now() + waitMs;
+  const me: LockOwner = { pid: process.pid, started: Date.now() };
+  for (;;) {
+    try {
+      await writeFile(path, JSON.stringify(me), { flag: 'wx' });
+      return async () => {
+        await rm(path, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const owner = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LockOwner).catch(() => null);
+    if (owner === null || !alive(owner.pid)) {
+      // A dead owner, or a lock file cut short while it was written: it holds nothing.
+      await rm(path, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) return `${path} is held by another scion run (pid ${owner.pid}); wait for it to finish, or remove the file if that process is gone.`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, '//***@');
+}
+
+function reason(e: unknown): string {
+  const err = e as { code?: string; data?: { statusCode?: number; statusMessage?: string }; message?: string };
+  if (err.data?.statusCode) return `HTTP ${err.data.statusCode} ${err.data.statusMessage ?? ''}`.trim();
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `the host cannot be reached (${err.code})`;
+  return (err.message ?? String(e)).split('\n')[0]!;
+}

@@ -1,0 +1,142 @@
+// runCampaign (SPEC §9): the recipes' jobs in every repository of a list. Each remote repository is
+// cloned into (or fetched in) the cache, then its jobs run there exactly as `scion run` runs them in
+// one repository; the reports are joined, each job tagged with its repository. `--shard` covers the
+// whole list (repositories × jobs) and `--concurrency` bounds the repositories worked on at once.
+import PQueue from 'p-queue';
+import { cpus } from 'node:os';
+import { failure } from '../errors.js';
+import { expandJobs, type Recipe } from '../recipe/index.js';
+import type { JobReport, RunReport } from '../model/types.js';
+import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
+import type { RunContext, RunOptions } from '../runner/types.js';
+import { ensureClone } from './clone-cache.js';
+import type { RepoTarget } from './targets.js';
+
+export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
+  readonly targets: readonly RepoTarget[];
+  readonly cacheDir: string;
+}
+
+/** Where a repository's jobs ran: the clone (or local folder) and the commit they started from. */
+export interface CampaignRepo {
+  readonly target: RepoTarget;
+  /** The repository folder the jobs ran in (the cached clone, or the local path). */
+  readonly dir: string;
+  /** The base commit (null for a local repository: the recipe's base or --base applies). */
+  readonly base: string | null;
+}
+
+export interface CampaignReport {
+  readonly report: RunReport;
+  /** Every repository whose jobs ran, in list order: where publishing pushes them from. */
+  readonly repos: readonly CampaignRepo[];
+}
+
+/**
+ * Jobs per repository before expansion: `each` entries become known only from a repository's tree,
+ * so sharding counts each `jobs` entry (and an `each` entry) as one unit. For recipes without
+ * `each`, this is exactly SPEC §1's "job k of the expanded list".
+ */
+function unitsPerRepo(recipes: readonly LoadedRecipe[]): number {
+  return recipes.reduce((n, { recipe }) => n + Math.max(1, recipe.jobs.length), 0);
+}
+
+function hasEach(recipes: readonly LoadedRecipe[]): boolean {
+  return recipes.some(({ recipe }) => recipe.jobs.some((j) => 'each' in j));
+}
+
+export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignOptions, ctx: RunContext): Promise<CampaignReport> {
+  const units = unitsPerRepo(recipes);
+  const each = hasEach(recipes);
+  const queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? cpus().length) });
+  const repos: (CampaignRepo | null)[] = [];
+
+  const perRepo = await Promise.all(
+    o.targets.map((target, r) =>
+      queue.add(async (): Promise<JobReport[]> => {
+        const shard = shardFor(o.shard, r, units, each);
+        if (shard === 'none') return [];
+        if (o.signal?.aborted) return [];
+        let dir: string;
+        let base: string | null = null;
+        if (target.url === null) {
+          dir = target.path!;
+        } else {
+          const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env });
+          if (!clone.ok) return cloneFailed(recipes, target, clone.error.message);
+          dir = clone.value.gitDir;
+          base = clone.value.sha;
+        }
+        repos[r] = { target, dir, base };
+        const baseRef = base ?? target.ref ?? o.base;
+        const { targets: _t, cacheDir: _c, ...rest } = o;
+        const report = await runRecipes(
+          recipes,
+          {
+            ...rest,
+            repo: dir,
+            ...(baseRef !== undefined ? { base: baseRef } : {}),
+            ...(shard === 'all' ? { shard: undefined } : { shard }),
+            // Repositories run side by side; inside one, its jobs run one at a time.
+            concurrency: 1,
+          },
+          ctx,
+        );
+        return report.jobs.map((j) => ({ ...j, repo: target.id }));
+      }),
+    ),
+  );
+  return {
+    report: { version: 1, repo: null, dryRun: o.dryRun ?? false, jobs: perRepo.flat() },
+    repos: repos.filter((r): r is CampaignRepo => r !== null && r !== undefined),
+  };
+}
+
+/**
+ * The part of repository `r`'s jobs that shard I/N holds: global unit k = r·units + j is in shard
+ * k mod N + 1, so within the repository job j is in shard ((I − 1 − r·units) mod N) + 1. With `each`
+ * recipes a repository is one unit.
+ */
+function shardFor(
+  shard: RunOptions['shard'],
+  r: number,
+  units: number,
+  each: boolean,
+): 'all' | 'none' | { readonly index: number; readonly count: number } {
+  if (!shard) return 'all';
+  if (each) return r % shard.count === shard.index - 1 ? 'all' : 'none';
+  const offset = r * units;
+  const first = (((shard.index - 1 - offset) % shard.count) + shard.count) % shard.count;
+  if (first >= units) return 'none';
+  return { index: first + 1, count: shard.count };
+}
+
+/** One failed job per job the recipes would have run there (an `each` entry: one job). */
+function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, message: string): JobReport[] {
+  const f = failure('clone-failed', message, { repo: target.id });
+  return recipes.flatMap(({ recipe }) => staticJobs(recipe).map((job) => ({
+    recipe: recipe.name,
+    name: job.name,
+    ...(recipe.description ? { description: recipe.description } : {}),
+    base: '',
+    branch: job.branch,
+    status: 'failed' as const,
+    head: null,
+    worktree: null,
+    commits: [],
+    files: [],
+    errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
+    skipped: [],
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    durationMs: 0,
+    repo: target.id,
+  })));
+}
+
+function staticJobs(recipe: Recipe): { name: string; branch: string }[] {
+  const plain = recipe.jobs.filter((j) => !('each' in j));
+  const eachEntries = recipe.jobs.flatMap((j) => ('each' in j ? [{ name: j.each, branch: '' }] : []));
+  // No `jobs` at all: the recipe's one default job.
+  const specs = plain.length > 0 || recipe.jobs.length === 0 ? expandJobs({ ...recipe, jobs: plain }, []) : [];
+  return [...specs.map((j) => ({ name: j.name, branch: j.branch })), ...eachEntries];
+}

@@ -1,0 +1,99 @@
+// A step in bounded time (SPEC §2 `timeout`, §7 "Bounded time"). The step gets an AbortSignal that
+// fires at its deadline or when the run is aborted; steps that wait on something (a child process, a
+// regex worker, the model) honour it. A step that ignores it (a transform that never settles) is
+// left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
+import type { Step } from '../recipe/index.js';
+import type { Workspace } from '../workspace/types.js';
+
+/** Seconds, where SPEC §2 gives a default for the whole step. `replace` with regex is bounded per file instead. */
+const DEFAULT_SECONDS = { run: 600, agent: 600, transform: 600 } as const;
+export const VERIFY_TIMEOUT_SECONDS = 600;
+/** Per file, for `replace` with `regex: true` when the step names no `timeout`. */
+export const REGEX_FILE_TIMEOUT_MS = 10_000;
+/** How long a step may take to wind down (kill its child, end its worker) after its signal fired. */
+const GRACE_MS = 3_000;
+
+/** The whole step's limit in ms, or null when it has none. */
+export function stepLimitMs(step: Step): number | null {
+  if (step.timeout !== undefined) return step.timeout * 1000;
+  for (const [kind, seconds] of Object.entries(DEFAULT_SECONDS)) if (kind in step) return seconds * 1000;
+  return null;
+}
+
+export interface Bounds {
+  /** Fires at the step's deadline (reason: StepTimeout) or on the run's abort (its reason). */
+  readonly signal: AbortSignal;
+  /** Epoch ms at which the step's own limit runs out; null without one. */
+  readonly deadline: number | null;
+}
+
+export class StepTimeout extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the step ran past its timeout of ${limitMs / 1000} s`);
+    this.name = 'StepTimeout';
+  }
+}
+
+export type BoundedOutcome = 'done' | 'timeout' | 'interrupted';
+
+/**
+ * Runs `body` under a limit and the run's signal. 'done': it settled in time (a throw is rethrown).
+ * 'timeout' / 'interrupted': its signal fired; it had GRACE_MS to wind down and may still be running.
+ */
+export async function runBounded(limitMs: number | null, runSignal: AbortSignal | undefined, body: (b: Bounds) => Promise<void>): Promise<BoundedOutcome> {
+  const controller = new AbortController();
+  const deadline = limitMs === null ? null : Date.now() + limitMs;
+  const onRunAbort = () => controller.abort(runSignal?.reason);
+  if (runSignal?.aborted) return 'interrupted';
+  runSignal?.addEventListener('abort', onRunAbort, { once: true });
+  const timer = limitMs === null ? null : setTimeout(() => controller.abort(new StepTimeout(limitMs)), limitMs);
+  const task = body({ signal: controller.signal, deadline });
+  // A step left behind must not surface later as an unhandled rejection.
+  task.catch(() => undefined);
+  try {
+    const fired = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const first = await Promise.race([task.then(() => 'settled' as const), fired.then(() => 'fired' as const)]);
+    if (first === 'settled') return 'done';
+    await Promise.race([task, sleep(GRACE_MS)]).catch(() => undefined);
+    return controller.signal.reason instanceof StepTimeout ? 'timeout' : 'interrupted';
+  } finally {
+    if (timer) clearTimeout(timer);
+    runSignal?.removeEventListener('abort', onRunAbort);
+  }
+}
+
+/** The workspace as a step sees it: once the step's signal fired, it may no longer change anything. */
+export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
+  const check = () => {
+    if (signal.aborted) throw new Error('the step was stopped (timeout or interrupt); its late changes are dropped');
+  };
+  return {
+    get root() {
+      return ws.root;
+    },
+    paths: () => ws.paths(),
+    mode: (p) => ws.mode(p),
+    read: (p) => ws.read(p),
+    writable: (p) => ws.writable(p),
+    write: async (p, bytes) => {
+      check();
+      await ws.write(p, bytes);
+    },
+    sync: async () => {
+      check();
+      await ws.sync();
+    },
+    changes: () => ws.changes(),
+    revert: async (paths) => {
+      check();
+      await ws.revert(paths);
+    },
+    snapshot: () => ws.snapshot(),
+    dispose: (keep) => ws.dispose(keep),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  // Not unref'd: while a step winds down, this timer may be all that keeps the process alive.
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
