@@ -101,10 +101,11 @@ async function judge(repo: Repo, branch: string, sha: string, baseTip: string | 
   const recipe = t['Scion-Recipe'];
   const job = t['Scion-Job'];
   if (recipe === undefined || job === undefined) {
-    // A branch scion made that now holds nothing but base commits (merged by fast-forward) has no
-    // trailer at its tip: it is pruned only when its name says it is scion's and the base holds it.
-    if (branch.startsWith('scion/') && baseTip !== null && (await isAncestor(repo, sha, baseTip))) return { prune: true, reason: 'holds no commit the base lacks' };
-    return null;
+    // A branch under scion/ whose tip someone else wrote is kept (it is listed, so the user sees
+    // why), unless it holds nothing but base commits (merged by fast-forward).
+    if (!branch.startsWith('scion/')) return null;
+    if (baseTip !== null && (await isAncestor(repo, sha, baseTip))) return { prune: true, reason: 'holds no commit the base lacks' };
+    return { prune: false, reason: 'holds commits scion did not write' };
   }
   const chain = await scionChain(repo, sha, recipe, job, true);
   const bottom = chain[0]?.parent ?? null;
