@@ -307,7 +307,7 @@ function originOf(url: string): string | null {
  * origin, and only when that origin may carry credentials. Header names are lower-cased so that
  * simple-get drops `authorization` when a redirect leaves the host.
  */
-function guardedHttp(access: RemoteAccess): typeof nodeHttp {
+export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeHttp): typeof nodeHttp {
   const home = originOf(access.url);
   const token = access.token;
   const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
@@ -318,7 +318,7 @@ function guardedHttp(access: RemoteAccess): typeof nodeHttp {
       const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
       if (!trusted) delete headers['authorization'];
       else if (basic !== null) headers['authorization'] = basic;
-      return nodeHttp.request({ ...req, headers });
+      return inner.request({ ...req, headers });
     },
   };
 }
