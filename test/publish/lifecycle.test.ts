@@ -197,6 +197,10 @@ describe('scion status', () => {
       { repo: s.work.dir, branch: 'scion/two/a', pullRequest: { number: 100, url: url(100) }, state: 'open', checks: 'success', review: 'approved', behind: 2 },
       { repo: s.work.dir, branch: 'scion/two/b', pullRequest: { number: 101, url: url(101) }, state: 'draft', checks: 'failure', review: 'required', behind: 2 },
     ]);
+    // The same rows from the recipe itself: each branch's base is read from its commits.
+    const fromRecipe = await scion(['status', RECIPE, '--repo', s.work.dir, '--json'], { cwd: s.work.dir, env: s.env });
+    expect(fromRecipe.code).toBe(0);
+    expect(JSON.parse(fromRecipe.stdout)).toEqual(JSON.parse(json.stdout));
     b.merged = true;
     b.state = 'closed';
     const table = await scion(['status', '--report', 'r.json', '--repo', s.work.dir], { cwd: s.work.dir, env: s.env });
