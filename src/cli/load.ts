@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { formatProblem, loadRecipe } from '../recipe/index.js';
+import { duplicateRecipeName } from '../recipe/parse-recipe.js';
 import type { LoadedRecipe } from '../runner/run-recipes.js';
 
 export async function loadAll(files: readonly string[], cwd: string): Promise<LoadedRecipe[]> {
@@ -19,11 +20,7 @@ export async function loadAll(files: readonly string[], cwd: string): Promise<Lo
       problems,
     );
   }
-  const names = new Map<string, string>();
-  for (const { file, recipe } of loaded) {
-    const other = names.get(recipe.name);
-    if (other) throw new UsageError(`${file} and ${other} are both named "${recipe.name}"; recipe names must differ in one run.`);
-    names.set(recipe.name, file);
-  }
+  const clash = duplicateRecipeName(loaded);
+  if (clash !== null) throw new UsageError(clash);
   return loaded;
 }

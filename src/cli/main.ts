@@ -11,6 +11,7 @@ import { fixHint } from '../report/hints.js';
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
 import { environmentError } from './files.js';
 import { atEdge, processIo, type CliIo } from './io.js';
+import { branchesFlags, prLifecycleFlags, statusFlags } from './publish-flags.js';
 import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
@@ -32,7 +33,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
     .command(
       'run <recipe..>',
       'Run recipes: one branch per job, one commit per file group',
-      (y) => runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' }))
+      (y) => prLifecycleFlags(runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' })))
         .example('$0 run recipes/rename-logger.yaml', 'Run one recipe against the repository in the current folder')
         .example('$0 run recipes/*.yaml --shard 2/4 --report out.json', 'Run the second of four CI shards and keep a JSON report')
         .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
@@ -99,26 +100,47 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       },
     )
     .command(
-      'pr',
-      'Create or update one pull request per branch a run pushed (GitHub REST API, token from GITHUB_TOKEN)',
+      'pr [recipe..]',
+      'Create, update or close one pull request per job branch a run pushed (GitHub or GitLab, by the remote)',
       (y) =>
-        y
-          .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
-          .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub repository' })
-          .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
-          .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
-          .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
-          .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
-          .example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
+        prLifecycleFlags(
+          y
+            .positional('recipe', { type: 'string', describe: "Recipe files whose pr: blocks apply (default: the recipes under ./recipes, by name)" })
+            .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
+            .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub or GitLab repository' })
+            .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
+            .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
+            .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
+            .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' }),
+        ).example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
       async (a) => {
         code = await (await import('./commands/pr.js')).prCmd(io, {
           report: a.report,
           repo: a.repo,
+          ...(a.recipe !== undefined ? { recipes: recipesOf(a) } : {}),
           ...(a.remote !== undefined ? { remote: a.remote } : {}),
           ...(a.base !== undefined ? { base: a.base } : {}),
           draft: a.draft,
           ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),
+          prInterval: a.prInterval,
+          reopen: a.reopen,
         });
+      },
+    )
+    .command(
+      'status [recipe..]',
+      'One row per job: branch, pull request, state, checks, review, commits behind the base',
+      (y) => statusFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (instead of --report)' })),
+      async (a) => {
+        code = await (await import('./commands/status.js')).statusCmd(io, { ...a, recipes: a.recipe === undefined ? [] : recipesOf(a) });
+      },
+    )
+    .command(
+      'branches',
+      "List scion's branches; --prune deletes those whose pull request is merged or closed, or that hold no commit",
+      (y) => branchesFlags(y),
+      async (a) => {
+        code = await (await import('./commands/branches.js')).branchesCmd(io, a);
       },
     )
     .command(
@@ -130,7 +152,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
-    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports or pr.')
+    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status or branches.')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
@@ -176,7 +198,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
 class YargsUsage extends Error {}
 
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'schema', 'help'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'branches', 'schema', 'help'];
 
 /** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
 function helpCommand(argv: readonly string[]): readonly string[] {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import nodeHttp from 'isomorphic-git/http/node';
 import { configValue } from './config.js';
 import { readRef, readLooseRef, refPath } from './refs.js';
 import { repoState, type Repo } from './repo.js';
@@ -18,8 +18,14 @@ import { updateRef } from './update-ref.js';
 export interface RemoteAccess {
   /** The http(s) URL; may carry `user:password@`, which is then sent as Basic auth. */
   readonly url: string;
-  /** Offered as Basic auth (`x-access-token` / token) when the server asks for credentials. */
+  /**
+   * Sent as Basic auth (`username:token`) with every request to the URL's own origin, and only when
+   * that origin is HTTPS or a loopback address (SPEC §7): never to a host a redirect points at, never
+   * in clear text over the network.
+   */
   readonly token: string | null;
+  /** The Basic-auth user name that goes with `token`: `x-access-token` (GitHub), `oauth2` (GitLab). */
+  readonly username?: string;
   /** Sent with every request (git's `http.<url>.extraHeader`, e.g. the one actions/checkout stores). */
   readonly headers?: Readonly<Record<string, string>>;
   /** isomorphic-git's cache: one object shared by every call on one repository keeps its packs loaded. */
@@ -98,7 +104,7 @@ export function remoteHeadBranch(repo: Repo, remote: string): string | null {
 export async function listRemoteBranches(access: RemoteAccess): Promise<TransportResult<Map<string, string>>> {
   try {
     const refs = await git.listServerRefs({
-      http,
+      http: guardedHttp(access),
       url: access.url,
       forPush: true,
       protocolVersion: 1,
@@ -121,7 +127,7 @@ export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: stri
   try {
     await git.fetch({
       fs,
-      http,
+      http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
       gitdir: repo.commonDir,
       url: access.url,
@@ -160,7 +166,7 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
   try {
     await git.push({
       fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
-      http,
+      http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
       gitdir: repo.commonDir,
       url: access.url,
@@ -183,6 +189,55 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
     return { ok: false, error: transportFailure(e) };
   }
   return { ok: true, value: undefined };
+}
+
+/**
+ * Deletes the remote's `branch` if, and only if, it still holds `expectedOld` (the same lease as
+ * pushCommit), and drops refs/remotes/<remote>/<branch>.
+ */
+export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string, expectedOld: string): Promise<TransportResult<void>> {
+  let advertised: string | null = null;
+  try {
+    await git.push({
+      fs,
+      http: guardedHttp(access),
+      ...(access.cache ? { cache: access.cache } : {}),
+      gitdir: repo.commonDir,
+      url: access.url,
+      remote,
+      // Only expanded for the log line of a deletion; HEAD always resolves.
+      ref: 'HEAD',
+      remoteRef: `refs/heads/${branch}`,
+      delete: true,
+      onPrePush: ({ remoteRef }) => {
+        advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
+        return advertised === expectedOld;
+      },
+      ...auth(access),
+    });
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'UserCanceledError' && advertised !== expectedOld) {
+      return { ok: false, error: { reason: 'moved', status: null, detail: advertised ?? 'no such branch' } };
+    }
+    return { ok: false, error: transportFailure(e) };
+  }
+  await deleteRefIfAt(repo, `refs/remotes/${remote}/${branch}`, expectedOld);
+  return { ok: true, value: undefined };
+}
+
+/** The repository's local branches (short names, loose and packed), sorted. */
+export async function listLocalBranches(repo: Repo): Promise<string[]> {
+  return (await git.listBranches({ fs, gitdir: repo.commonDir })).sort();
+}
+
+/**
+ * Deletes `ref` (loose or packed) when it still points at `expected`: the local side of pruning a
+ * branch and of a remote branch deleted. A ref that moved meanwhile is left alone (false).
+ */
+export async function deleteRefIfAt(repo: Repo, ref: string, expected: string): Promise<boolean> {
+  if ((await readRef(repo, ref)) !== expected) return false;
+  await git.deleteRef({ fs, gitdir: repo.commonDir, ref });
+  return true;
 }
 
 /**
@@ -217,11 +272,54 @@ export async function setTrackingRef(repo: Repo, remote: string, branch: string,
 }
 
 function auth(access: RemoteAccess) {
+  // A fresh object per call: isomorphic-git adds its own headers to the one it is given. The token
+  // is not given to isomorphic-git at all (its onAuth would answer any host): guardedHttp adds it.
+  return { headers: { ...(access.headers ?? {}) } };
+}
+
+/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1';
+}
+
+/** Whether credentials may travel to `url`: over HTTPS, or over plain HTTP to this machine only. */
+export function mayCarryCredentials(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
+  } catch {
+    return false;
+  }
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * isomorphic-git's HTTP client with the credential rule of SPEC §7 applied to every request: the
+ * token (and any Authorization header from git config or the URL) goes only to the remote's own
+ * origin, and only when that origin may carry credentials. Header names are lower-cased so that
+ * simple-get drops `authorization` when a redirect leaves the host.
+ */
+export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeHttp): typeof nodeHttp {
+  const home = originOf(access.url);
   const token = access.token;
+  const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
   return {
-    // A fresh object per call: isomorphic-git adds its Authorization header to the one it is given.
-    headers: { ...(access.headers ?? {}) },
-    ...(token ? { onAuth: () => ({ username: 'x-access-token', password: token }) } : {}),
+    request: (req) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+      const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
+      if (!trusted) delete headers['authorization'];
+      else if (basic !== null) headers['authorization'] = basic;
+      return inner.request({ ...req, headers });
+    },
   };
 }
 

@@ -95,12 +95,18 @@ export interface PushReport {
   readonly sent: boolean;
 }
 
-/** The pull request `run --pr` / `scion pr` created or updated for the job's branch. */
+/**
+ * What `run --pr` / `scion pr` did with the pull request of the job's branch (SPEC §8): `created`,
+ * `updated`, `closed` (the job ended empty), `declined` (a person closed it unmerged and the result
+ * is the same: left closed). The one record publishing returns and the report keeps.
+ */
 export interface PullRequestReport {
   readonly number: number;
   readonly url: string;
-  readonly action: 'created' | 'updated';
+  readonly action: PullRequestAction;
 }
+
+export type PullRequestAction = 'created' | 'updated' | 'closed' | 'declined';
 
 export interface JobReport {
   readonly recipe: string;

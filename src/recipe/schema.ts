@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
+import { prSchema } from './schema-pr.js';
 import { BRANCH_PLACEHOLDERS, MESSAGE_PLACEHOLDERS } from './templates.js';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -137,6 +138,7 @@ function buildBaseSchema(withTransform: boolean) {
       )
       .prefault([])
       .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
+    pr: prSchema.optional(),
     schemas: z
       .array(
         z.strictObject({

@@ -2,13 +2,9 @@
 // is on it already. A branch scion never wrote (a user's `release`) is never overwritten, --force or not.
 import { GitError, readCommit, readRef, type Repo } from '../git/index.js';
 import { isScionCommitOf } from './commit-plan.js';
+import { MAX_CHAIN, scionChain, type ChainCommit } from './chain.js';
 
-export interface ChainCommit {
-  readonly sha: string;
-  readonly tree: string;
-  readonly message: string;
-  readonly parent: string | null;
-}
+export type { ChainCommit } from './chain.js';
 
 export interface BranchState {
   readonly head: string | null;
@@ -27,8 +23,6 @@ export type BranchDecision =
   | { readonly action: 'unchanged'; readonly head: string; readonly chain: readonly ChainCommit[] }
   | { readonly action: 'diverged'; readonly head: string; readonly scions: boolean };
 
-const MAX_CHAIN = 1000;
-
 export async function readBranchState(repo: Repo, ref: string, recipe: string, job: string, base?: string): Promise<BranchState> {
   const head = await readRef(repo, ref);
   return head === null ? { head, chain: [] } : branchStateAt(repo, head, recipe, job, base);
@@ -36,18 +30,11 @@ export async function readBranchState(repo: Repo, ref: string, recipe: string, j
 
 /** The state of a branch whose head is `head` (a local or a remote branch). */
 export async function branchStateAt(repo: Repo, head: string, recipe: string, job: string, base?: string): Promise<BranchState> {
-  const chain: ChainCommit[] = [];
-  let sha: string | null = head;
-  while (sha !== null && chain.length < MAX_CHAIN) {
-    const c = await readOrNull(repo, sha);
-    if (c === null || c.parents.length !== 1 || !isScionCommitOf(c.message, recipe, job)) break;
-    chain.unshift({ sha, tree: c.tree, message: c.message, parent: c.parents[0] ?? null });
-    sha = c.parents[0] ?? null;
-  }
+  const chain = await scionChain(repo, head, recipe, job, true);
   if (chain.length > 0) return { head, chain, holdsOurs: true };
   // Someone committed on top (or the branch was never scion's): look further down for ours.
   let holdsOurs = false;
-  sha = head;
+  let sha: string | null = head;
   for (let n = 0; sha !== null && sha !== base && n < MAX_CHAIN; n++) {
     const c = await readOrNull(repo, sha);
     if (c === null) break;

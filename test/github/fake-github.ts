@@ -1,5 +1,5 @@
-// A local stand-in for api.github.com: records every request and answers from a small pull-request
-// store, with hooks to inject failures (rate limits, bad tokens).
+// A local stand-in for api.github.com (REST + GraphQL): records every request and answers from a
+// small pull-request store, with hooks to inject failures (rate limits, bad tokens).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,7 +20,17 @@ export interface FakePull {
   body: string;
   draft: boolean;
   state: 'open' | 'closed';
+  merged: boolean;
   labels: string[];
+  reviewers: string[];
+  teamReviewers: string[];
+  assignees: string[];
+  comments: string[];
+  autoMerge: string | null;
+  headSha: string | null;
+  checkRuns: { status: string; conclusion: string | null }[];
+  statuses: string[];
+  reviews: { user: string; state: string }[];
 }
 
 type Reply = { status: number; headers?: Record<string, string>; body?: unknown };
@@ -31,6 +41,8 @@ export interface FakeGitHub {
   readonly pulls: FakePull[];
   /** Called first for each request; a reply short-circuits the normal handling. */
   intercept: ((r: Recorded) => Reply | undefined) | undefined;
+  /** The commit a branch holds on the git server, for head.sha (default: none). */
+  headOf: (branch: string) => string | null;
   close(): Promise<void>;
 }
 
@@ -39,38 +51,87 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
   const pulls: FakePull[] = [];
   const prefix = `/repos/${owner}/${repo}`;
   const htmlUrl = (n: number) => `https://github.example/${owner}/${repo}/pull/${n}`;
-  const json = (p: FakePull) => ({ number: p.number, html_url: htmlUrl(p.number), title: p.title, body: p.body, draft: p.draft });
+  const json = (p: FakePull) => ({
+    number: p.number,
+    html_url: htmlUrl(p.number),
+    node_id: `PR_${p.number}`,
+    state: p.state,
+    merged_at: p.merged ? '2026-01-01T00:00:00Z' : null,
+    title: p.title,
+    body: p.body,
+    draft: p.draft,
+    head: { ref: p.head, sha: p.headSha ?? fake.headOf(p.head) },
+    base: { ref: p.base },
+    requested_reviewers: p.reviewers.map((login) => ({ login })),
+    requested_teams: p.teamReviewers.map((slug) => ({ slug })),
+  });
+  const byNumber = (n: string | undefined) => pulls.find((x) => x.number === Number(n));
+  const notFound: Reply = { status: 404, body: { message: 'Not Found' } };
+
+  function graphql(r: Recorded): Reply {
+    const b = r.body as { query: string; variables: { pullRequestId: string; mergeMethod: string } };
+    const m = /enablePullRequestAutoMerge/.test(b.query) ? byNumber(b.variables.pullRequestId.replace(/^PR_/, '')) : undefined;
+    if (!m) return { status: 200, body: { errors: [{ type: 'NOT_FOUND', message: 'Could not resolve to a node' }] } };
+    m.autoMerge = b.variables.mergeMethod;
+    return { status: 200, body: { data: { enablePullRequestAutoMerge: { pullRequest: { number: m.number } } } } };
+  }
 
   function route(r: Recorded): Reply {
+    if (r.method === 'POST' && r.path === '/graphql') return graphql(r);
+    if (r.method === 'GET' && r.path === prefix) return { status: 200, body: { default_branch: 'main' } };
     if (r.method === 'GET' && r.path === `${prefix}/pulls`) {
       const head = r.query.get('head') ?? '';
       const state = r.query.get('state') ?? 'open';
-      return { status: 200, body: pulls.filter((p) => `${owner}:${p.head}` === head && p.state === state).map(json) };
+      const found = pulls.filter((p) => `${owner}:${p.head}` === head && (state === 'all' || p.state === state));
+      return { status: 200, body: found.reverse().map(json) };
     }
     if (r.method === 'POST' && r.path === `${prefix}/pulls`) {
       const b = r.body as { title: string; head: string; base: string; body: string; draft?: boolean };
       if (pulls.some((p) => p.head === b.head && p.state === 'open')) {
         return { status: 422, body: { message: 'Validation Failed', errors: [{ message: `A pull request already exists for ${owner}:${b.head}.` }] } };
       }
-      const p: FakePull = { number: 100 + pulls.length, head: b.head, base: b.base, title: b.title, body: b.body, draft: b.draft === true, state: 'open', labels: [] };
+      const p: FakePull = {
+        number: 100 + pulls.length, head: b.head, base: b.base, title: b.title, body: b.body, draft: b.draft === true, state: 'open', merged: false,
+        labels: [], reviewers: [], teamReviewers: [], assignees: [], comments: [], autoMerge: null, headSha: null, checkRuns: [], statuses: [], reviews: [],
+      };
       pulls.push(p);
       return { status: 201, body: json(p) };
     }
-    const patch = new RegExp(`^${prefix}/pulls/(\\d+)$`).exec(r.path);
-    if (r.method === 'PATCH' && patch) {
-      const p = pulls.find((x) => x.number === Number(patch[1]));
-      if (!p) return { status: 404, body: { message: 'Not Found' } };
-      Object.assign(p, r.body as object);
+    let m = new RegExp(`^${prefix}/pulls/(\\d+)$`).exec(r.path);
+    if (m) {
+      const p = byNumber(m[1]);
+      if (!p) return notFound;
+      if (r.method === 'PATCH') Object.assign(p, r.body as object);
       return { status: 200, body: json(p) };
     }
-    const labels = new RegExp(`^${prefix}/issues/(\\d+)/labels$`).exec(r.path);
-    if (r.method === 'POST' && labels) {
-      const p = pulls.find((x) => x.number === Number(labels[1]));
-      if (!p) return { status: 404, body: { message: 'Not Found' } };
-      for (const l of (r.body as { labels: string[] }).labels) if (!p.labels.includes(l)) p.labels.push(l);
-      return { status: 200, body: p.labels.map((name) => ({ name })) };
+    m = new RegExp(`^${prefix}/pulls/(\\d+)/(requested_reviewers|reviews)$`).exec(r.path);
+    if (m) {
+      const p = byNumber(m[1]);
+      if (!p) return notFound;
+      if (m[2] === 'reviews') return { status: 200, body: p.reviews.map((v) => ({ user: { login: v.user }, state: v.state })) };
+      const b = r.body as { reviewers?: string[]; team_reviewers?: string[] };
+      p.reviewers.push(...(b.reviewers ?? []));
+      p.teamReviewers.push(...(b.team_reviewers ?? []));
+      return { status: 201, body: json(p) };
     }
-    return { status: 404, body: { message: 'Not Found' } };
+    m = new RegExp(`^${prefix}/issues/(\\d+)/(labels|assignees|comments)$`).exec(r.path);
+    if (m && r.method === 'POST') {
+      const p = byNumber(m[1]);
+      if (!p) return notFound;
+      if (m[2] === 'labels') for (const l of (r.body as { labels: string[] }).labels) if (!p.labels.includes(l)) p.labels.push(l);
+      if (m[2] === 'assignees') p.assignees.push(...(r.body as { assignees: string[] }).assignees);
+      if (m[2] === 'comments') p.comments.push((r.body as { body: string }).body);
+      return { status: m[2] === 'labels' ? 200 : 201, body: m[2] === 'labels' ? p.labels.map((name) => ({ name })) : { id: 1 } };
+    }
+    m = new RegExp(`^${prefix}/commits/([0-9a-f]+)/(check-runs|status)$`).exec(r.path);
+    if (m && r.method === 'GET') {
+      const p = pulls.find((x) => (x.headSha ?? fake.headOf(x.head)) === m![1]);
+      if (m[2] === 'check-runs') return { status: 200, body: { total_count: p?.checkRuns.length ?? 0, check_runs: p?.checkRuns ?? [] } };
+      const st = p?.statuses ?? [];
+      const state = st.includes('failure') ? 'failure' : st.includes('pending') || st.length === 0 ? 'pending' : 'success';
+      return { status: 200, body: { state, total_count: st.length, statuses: st.map((s) => ({ state: s })) } };
+    }
+    return notFound;
   }
 
   const fake: FakeGitHub = {
@@ -78,6 +139,7 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     requests,
     pulls,
     intercept: undefined,
+    headOf: () => null,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { pullRequestsFor } from '../../src/github/prs-from-report.js';
+import { DEFAULT_PR_SETTINGS, describeJob } from '../../src/publish/describe.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
@@ -63,12 +63,15 @@ describe('scion pr', () => {
       ['c', 'empty', null],
     ]);
 
-    const first = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const first = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const posted = creates(s.github);
     expect(posted.map((r) => r.body)).toEqual(
-      pullRequestsFor(report).map((spec) => ({ title: spec.title, head: spec.branch, base: 'main', body: spec.body })),
+      report.jobs.filter((j) => j.status === 'changed').map((j) => {
+        const text = describeJob(report, j, DEFAULT_PR_SETTINGS);
+        return { title: text.title, head: j.branch, base: 'main', body: text.body };
+      }),
     );
     expect(posted.map((r) => (r.body as { head: string }).head)).toEqual(['scion/two/a', 'scion/two/b']);
     expect((posted[0]!.body as { body: string }).body).toContain('a.txt');
@@ -76,7 +79,7 @@ describe('scion pr', () => {
     const url = (n: number) => `https://github.example/${s.owner}/${s.repo}/pull/${n}`;
     expect(first.stdout).toBe(`created pull request #100 for scion/two/a: ${url(100)}\ncreated pull request #101 for scion/two/b: ${url(101)}\n`);
 
-    const second = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const second = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(second.code).toBe(0);
     expect(creates(s.github)).toHaveLength(2);
     expect(s.github.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([
@@ -90,7 +93,7 @@ describe('scion pr', () => {
   it('passes --draft and every --label', async () => {
     const s = await setup();
     await pushRun(s);
-    const res = await scion(['pr', '--report', 'r.json', '--draft', '--label', 'codemod', '--label', 'scion'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json', '--draft', '--label', 'codemod', '--label', 'scion'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(0);
     expect(creates(s.github).map((r) => (r.body as { draft?: boolean }).draft)).toEqual([true, true]);
     expect(s.github.pulls.map((p) => [p.draft, p.labels])).toEqual([
@@ -102,7 +105,7 @@ describe('scion pr', () => {
   it('a missing token is bad usage (exit 2) naming GITHUB_TOKEN, and nothing is sent', async () => {
     const s = await setup();
     await pushRun(s);
-    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: { ...s.env, GITHUB_TOKEN: undefined } });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: { ...s.env, GITHUB_TOKEN: undefined } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('set GITHUB_TOKEN');
     expect(s.github.requests).toEqual([]);
@@ -113,12 +116,12 @@ describe('scion pr', () => {
     await pushRun(s);
     s.work.git('symbolic-ref', '--delete', 'refs/remotes/origin/HEAD');
     s.github.intercept = (r) => (r.method === 'GET' && r.path === `/repos/${s.owner}/${s.repo}` ? { status: 200, body: { default_branch: 'trunk' } } : undefined);
-    expect((await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
+    expect((await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
     expect(creates(s.github).map((r) => (r.body as { base: string }).base)).toEqual(['trunk', 'trunk']);
 
     s.github.pulls.forEach((p) => (p.state = 'closed'));
     const before = s.github.requests.length;
-    expect((await scion(['pr', '--report', 'r.json', '--base', 'release'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
+    expect((await scion(['pr', '--pr-interval', '0', '--report', 'r.json', '--base', 'release', '--reopen'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
     const later = s.github.requests.slice(before);
     expect(later.some((r) => r.path === `/repos/${s.owner}/${s.repo}`)).toBe(false);
     expect(later.filter((r) => r.method === 'POST' && r.path.endsWith('/pulls')).map((r) => (r.body as { base: string }).base)).toEqual(['release', 'release']);
@@ -130,7 +133,7 @@ describe('scion pr', () => {
     let posts = 0;
     s.github.intercept = (r) =>
       r.method === 'POST' && r.path.endsWith('/pulls') && ++posts === 2 ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined;
-    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('created pull request #100 for scion/two/a');
     expect(res.stderr).toBe(
@@ -143,7 +146,7 @@ describe('scion pr', () => {
     const s = await setup();
     const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--report', 'plain.json'], { cwd: s.work.dir, env: s.env });
     expect(run.code).toBe(0);
-    const res = await scion(['pr', '--report', 'plain.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'plain.json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('plain.json records no push');
     expect(creates(s.github)).toHaveLength(2);
@@ -154,10 +157,11 @@ describe('scion pr', () => {
     const none = recipeFile('name: none\nsteps:\n  - replace: { old_string: "v9", new_string: "v10", replace_all: true }\n');
     const run = await scion(['run', none, '--repo', s.work.dir, '--push', '--report', 'none.json'], { cwd: s.work.dir, env: s.env });
     expect(run.code).toBe(0);
-    const res = await scion(['pr', '--report', 'none.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'none.json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('none.json lists no pushed branch: no pull request to open.\n');
-    expect(s.github.requests).toEqual([]);
+    // The empty job's branch is only looked up (an open pull request of it would be closed).
+    expect(s.github.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
   it('talks to the remote the report says the branches went to', async () => {
@@ -167,7 +171,7 @@ describe('scion pr', () => {
     const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', 'upstream', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('pushed scion/two/a to upstream');
-    const res = await scion(['pr', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(0);
     expect(creates(s.github).map((r) => (r.body as { base: string }).base)).toEqual(['main', 'main']);
   });
@@ -176,7 +180,7 @@ describe('scion pr', () => {
 describe('run --push --pr', () => {
   it('pushes, opens the pull requests and records them in the report', async () => {
     const s = await setup();
-    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--label', 'codemod', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--label', 'codemod', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(res.stderr).not.toMatch(/error|records no push/);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\ncreated pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /);
@@ -197,7 +201,7 @@ describe('run --push --pr', () => {
     expect(first.stderr).toContain('GitHub Actions is not permitted to create or approve pull requests.');
 
     s.github.intercept = undefined;
-    const again = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--json'], { cwd: s.work.dir, env: s.env });
+    const again = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: s.work.dir, env: s.env });
     expect(again.code).toBe(0);
     const report = JSON.parse(again.stdout) as RunReport;
     expect(report.jobs.map((j) => [j.status, j.pushed?.sent ?? null, j.pullRequest?.action ?? null])).toEqual([

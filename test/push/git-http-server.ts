@@ -36,6 +36,8 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'scion-remote-')));
   const requests: ServedRequest[] = [];
   const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  // GitLab's user name for a token over HTTPS.
+  const gitlab = `Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}`;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -45,7 +47,7 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
     const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes });
     // The scheme is case-insensitive (actions/checkout writes "basic").
     const given = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (`Basic ${given}` !== expected) {
+    if (`Basic ${given}` !== expected && `Basic ${given}` !== gitlab) {
       record(401);
       req.resume();
       res.writeHead(401, { 'www-authenticate': 'Basic realm="scion-test"', 'content-type': 'text/plain' });

@@ -21,7 +21,7 @@ import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress, progressMode } from '../progress.js';
 import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
-import { labelsOf, openPullRequests, pullRequestSpecs, resolvePrTarget, type PrTarget } from './pr.js';
+import { resolvePrTarget, runPullRequests, type PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
   // The flags were checked by yargs (options.ts) before this handler was reached.
@@ -117,21 +117,11 @@ async function runAndPublish(
       say,
     });
     if (remote.pr) {
-      const specs = pullRequestSpecs(report, (note) => io.stderr.write(`scion: ${note}\n`));
-      if (specs.length > 0) {
-        const done = await openPullRequests(remote.repo, remote.push.name, remote.pr, specs, { draft: flags.draft ?? false, labels: labelsOf(flags.label), say });
-        const byBranch = new Map(done.results.map((r) => [r.branch, r]));
-        report = {
-          ...report,
-          jobs: report.jobs.map((j) => {
-            const pr = byBranch.get(j.branch);
-            return pr ? { ...j, pullRequest: { number: pr.number, url: pr.url, action: pr.action } } : j;
-          }),
-        };
-        if (done.error !== null) {
-          io.stderr.write(`scion: ${done.error}\n`);
-          prFailed = true;
-        }
+      const done = await runPullRequests(io, remote.repo, remote.push, remote.pr, report, flags, loaded.map((l) => l.recipe), say);
+      report = done.report;
+      if (done.error !== null) {
+        io.stderr.write(`scion: ${done.error}\n`);
+        prFailed = true;
       }
     }
   }

@@ -1,0 +1,198 @@
+// GitLab as a Host: merge requests through the REST API v4 with plain fetch. @gitbeaker/rest runs on
+// Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
+// errors; gitbeaker would add a second retry layer and error shape to map for no gain.
+import { apiFetch, sleep } from './http.js';
+import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+
+export interface GitLabOptions extends RequestLimits {
+  /** Default https://gitlab.com/api/v4; GITLAB_API_URL (or CI_SERVER_URL + /api/v4) for self-managed GitLab. */
+  readonly apiUrl?: string;
+  readonly token: string;
+  /** The project's path: group/subgroup/project. */
+  readonly project: string;
+  readonly fetch?: typeof fetch;
+}
+
+interface MrJson {
+  id: number;
+  iid: number;
+  web_url: string;
+  state: string;
+  draft?: boolean;
+  work_in_progress?: boolean;
+  sha?: string | null;
+  target_branch?: string;
+  description?: string | null;
+  head_pipeline?: { status?: string } | null;
+  reviewers?: unknown[];
+}
+
+export class GitLabHost implements Host {
+  readonly kind = 'gitlab' as const;
+  readonly label: string;
+  private readonly apiUrl: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly o: GitLabOptions) {
+    this.label = o.project;
+    this.apiUrl = (o.apiUrl ?? 'https://gitlab.com/api/v4').replace(/\/+$/, '');
+    this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch);
+  }
+
+  private async call<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+    const url = `${this.apiUrl}/projects/${encodeURIComponent(this.o.project)}${path}`;
+    const maxRetries = this.o.maxRetries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.fetch(url, {
+          method,
+          headers: { 'private-token': this.o.token, accept: 'application/json', 'user-agent': 'scion', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      } catch (e) {
+        if (attempt < maxRetries) {
+          await sleep((attempt + 1) ** 2 * (this.o.backoffMs ?? 1000));
+          continue;
+        }
+        const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+        throw new HostError(`Could not reach GitLab at ${this.apiUrl} while ${what} (${why}); check the network and GITLAB_API_URL.`, null);
+      }
+      if (res.ok) return (res.status === 204 ? undefined : await res.json()) as T;
+      const text = await res.text();
+      const wait = this.retryWait(res, attempt);
+      if (wait !== null && attempt < maxRetries && wait <= (this.o.maxRetryWaitMs ?? 120_000)) {
+        await sleep(wait);
+        continue;
+      }
+      throw new HostError(explainGitLab(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);
+    }
+  }
+
+  private retryWait(res: Response, attempt: number): number | null {
+    if (res.status === 429) {
+      const after = Number(res.headers.get('retry-after'));
+      if (Number.isFinite(after) && res.headers.get('retry-after') !== null) return after * 1000;
+      const reset = Number(res.headers.get('ratelimit-reset'));
+      return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
+    }
+    return res.status >= 500 ? (attempt + 1) ** 2 * (this.o.backoffMs ?? 1000) : null;
+  }
+
+  private pull(m: MrJson): HostPull {
+    return {
+      number: m.iid,
+      url: m.web_url,
+      state: m.state === 'merged' ? 'merged' : m.state === 'opened' || m.state === 'locked' ? 'open' : 'closed',
+      draft: m.draft === true || m.work_in_progress === true,
+      headSha: m.sha ?? null,
+      base: m.target_branch ?? '',
+      body: m.description ?? '',
+      nodeId: String(m.id),
+    };
+  }
+
+  async defaultBranch(): Promise<string> {
+    const p = await this.call<{ default_branch?: unknown }>('GET', '', `reading the default branch of ${this.label} (pass --base to skip this)`);
+    return typeof p.default_branch === 'string' && p.default_branch !== '' ? p.default_branch : 'main';
+  }
+
+  async findPull(branch: string): Promise<HostPull | null> {
+    const list = await this.call<MrJson[]>(
+      'GET',
+      `/merge_requests?source_branch=${encodeURIComponent(branch)}&state=all&order_by=created_at&sort=desc&per_page=20`,
+      `looking for the merge request of ${branch} in ${this.label}`,
+    );
+    const chosen = list.find((m) => m.state === 'opened') ?? list[0];
+    return chosen === undefined ? null : this.pull(chosen);
+  }
+
+  async createPull(p: NewPull): Promise<HostPull> {
+    // GitLab marks a draft by its title.
+    const title = p.draft && !/^(draft:|\[draft\])/i.test(p.title) ? `Draft: ${p.title}` : p.title;
+    const m = await this.call<MrJson>('POST', '/merge_requests', `creating the merge request for ${p.branch} into ${p.base}`, {
+      source_branch: p.branch,
+      target_branch: p.base,
+      title,
+      description: p.body,
+      remove_source_branch: true,
+    });
+    return this.pull(m);
+  }
+
+  async updatePull(pull: HostPull, p: { title: string; body: string }): Promise<HostPull> {
+    const title = pull.draft && !/^(draft:|\[draft\])/i.test(p.title) ? `Draft: ${p.title}` : p.title;
+    const m = await this.call<MrJson>('PUT', `/merge_requests/${pull.number}`, `updating merge request !${pull.number}`, { title, description: p.body });
+    return this.pull(m);
+  }
+
+  async addExtras(pull: HostPull, x: PullExtras): Promise<void> {
+    const what = `updating merge request !${pull.number}`;
+    const update: Record<string, unknown> = {};
+    if (x.labels.length > 0) update['add_labels'] = x.labels.join(',');
+    // GitLab has no team reviewers: a `team:` entry is a group, which merge requests cannot be assigned to.
+    const users = x.reviewers.filter((r) => !r.startsWith('team:'));
+    if (users.length > 0) update['reviewer_ids'] = await this.userIds(users, what);
+    if (x.assignees.length > 0) update['assignee_ids'] = await this.userIds(x.assignees, what);
+    if (Object.keys(update).length > 0) await this.call('PUT', `/merge_requests/${pull.number}`, what, update);
+  }
+
+  private async userIds(names: readonly string[], what: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (const name of names) {
+      const url = `${this.apiUrl}/users?username=${encodeURIComponent(name)}`;
+      const res = await this.fetch(url, { headers: { 'private-token': this.o.token, accept: 'application/json' } }).catch(() => null);
+      const found = res?.ok ? ((await res.json()) as { id?: number }[]) : [];
+      if (found[0]?.id === undefined) throw new HostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
+      ids.push(found[0].id);
+    }
+    return ids;
+  }
+
+  async enableAutoMerge(pull: HostPull, method: MergeMethod): Promise<void> {
+    await this.call('PUT', `/merge_requests/${pull.number}/merge`, `enabling auto-merge on merge request !${pull.number}`, {
+      merge_when_pipeline_succeeds: true,
+      ...(method === 'squash' ? { squash: true } : {}),
+    });
+  }
+
+  async comment(pull: HostPull, text: string): Promise<void> {
+    await this.call('POST', `/merge_requests/${pull.number}/notes`, `commenting on merge request !${pull.number}`, { body: text });
+  }
+
+  async closePull(pull: HostPull): Promise<void> {
+    await this.call('PUT', `/merge_requests/${pull.number}`, `closing merge request !${pull.number}`, { state_event: 'close' });
+  }
+
+  async checks(pull: HostPull): Promise<ChecksState> {
+    const m = await this.call<MrJson>('GET', `/merge_requests/${pull.number}`, `reading the pipeline of merge request !${pull.number}`);
+    const s = m.head_pipeline?.status;
+    if (s === undefined || s === null) return 'none';
+    if (s === 'success') return 'success';
+    if (s === 'failed' || s === 'canceled') return 'failure';
+    return s === 'skipped' ? 'none' : 'pending';
+  }
+
+  async review(pull: HostPull): Promise<ReviewState> {
+    const a = await this.call<{ approved?: boolean; approvals_left?: number; approved_by?: unknown[] }>('GET', `/merge_requests/${pull.number}/approvals`, `reading the approvals of merge request !${pull.number}`);
+    if ((a.approvals_left ?? 0) > 0) return 'required';
+    return (a.approved_by?.length ?? 0) > 0 ? 'approved' : 'none';
+  }
+}
+
+function explainGitLab(status: number, what: string, body: string, retries: number | null): string {
+  let detail = body.trim().slice(0, 200);
+  try {
+    const data = JSON.parse(body) as { message?: unknown; error?: unknown };
+    const m = data.message ?? data.error;
+    detail = typeof m === 'string' ? m : Array.isArray(m) ? m.join('; ') : m && typeof m === 'object' ? JSON.stringify(m) : detail;
+  } catch {
+    // not JSON: the text as it came
+  }
+  const said = detail === '' ? `${status}` : `${status} ${detail}`;
+  if (retries !== null) return `GitLab kept failing or rate-limiting while ${what} (${said}) after ${retries} retries; run again later.`;
+  if (status === 401) return `GitLab rejected the token while ${what} (${said}); set GITLAB_TOKEN to a token with the api scope.`;
+  if (status === 403) return `GitLab refused the request while ${what} (${said}); give GITLAB_TOKEN the api scope and Developer access to the project.`;
+  if (status === 404) return `GitLab answered 404 while ${what}: the project does not exist or the token cannot see it; check the remote URL and GITLAB_TOKEN's access.`;
+  return `GitLab answered ${said} while ${what}.`;
+}

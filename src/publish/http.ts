@@ -1,0 +1,24 @@
+// fetch for host APIs: a deadline on every request (a server that stops answering cannot hang a
+// nightly run), and the credential rule of SPEC §7 checked on the URL actually requested.
+import { mayCarryCredentials } from '../git/push.js';
+
+export function apiFetch(apiUrl: string, timeoutMs: number, fetchImpl: typeof fetch = globalThis.fetch): typeof fetch {
+  const home = new URL(apiUrl).origin;
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = new Headers(init?.headers);
+    // Only the API's own origin gets the token, and only where it may travel (HTTPS or loopback).
+    if (new URL(url).origin !== home || !mayCarryCredentials(url)) {
+      headers.delete('authorization');
+      headers.delete('private-token');
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    // Redirects are not followed: a 3xx to another host would carry the token there.
+    return fetchImpl(url, { ...init, headers, signal, redirect: 'manual' });
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}

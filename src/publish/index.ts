@@ -1,0 +1,97 @@
+// Publishing as a library: push a run's branches, then create, update or close their pull requests
+// (SPEC §8). The CLI's `run --push --pr` and `scion pr` are this, mapped from flags.
+import { closeRepo, openRepo, remoteHeadBranch } from '../git/index.js';
+import type { JobReport, RunReport } from '../model/types.js';
+import { makeRedactor } from '../redact.js';
+import type { Recipe } from '../recipe/index.js';
+import { DEFAULT_PR_SETTINGS, type PrSettings } from './describe.js';
+import { openHost, type HostOptions } from './host.js';
+import { pushReport, resolvePushTarget } from './push.js';
+import { publishPullRequests } from './pulls.js';
+import type { Env } from './remote.js';
+import type { Host } from './types.js';
+
+export interface PublishRunOptions {
+  /** Any folder inside the repository the run wrote its branches to. */
+  readonly repo: string;
+  /** The remote to push to and whose host gets the pull requests. Default `origin`. */
+  readonly remote?: string;
+  /** Tokens and host URLs (GITHUB_TOKEN, GITLAB_TOKEN, GITHUB_API_URL, …). Default process.env. */
+  readonly env?: Env;
+  /** Push the branches first (force-with-lease). Default true. */
+  readonly push?: boolean | { readonly force?: boolean; readonly pushFailed?: boolean };
+  /** Publish pull requests after the push. Default true. */
+  readonly pullRequests?: boolean;
+  /** The recipes of the run: their `pr` blocks apply, and their step counts place push errors. */
+  readonly recipes?: readonly Recipe[];
+  /** Added to every recipe's `pr` block (what --draft and --label do). */
+  readonly extra?: { readonly draft?: boolean; readonly labels?: readonly string[] };
+  /** The branch pull requests merge into. Default: the remote's default branch. */
+  readonly base?: string;
+  readonly reopen?: boolean;
+  /** Pause between pull requests. Default 1000. */
+  readonly intervalMs?: number;
+  /** A host to use instead of the one the remote's URL names (tests, other forges). */
+  readonly host?: Host;
+  readonly hostOptions?: HostOptions;
+  readonly say?: (line: string) => void;
+}
+
+export interface PublishRunResult {
+  readonly report: RunReport;
+  /** The host's failure that stopped the pull requests, if any. Push failures are jobs' errors. */
+  readonly error: string | null;
+}
+
+export async function publishRun(report: RunReport, o: PublishRunOptions): Promise<PublishRunResult> {
+  const env = o.env ?? process.env;
+  const remoteName = o.remote ?? 'origin';
+  const repo = await openRepo(o.repo);
+  try {
+    const target = resolvePushTarget(repo, remoteName, env);
+    const host = o.pullRequests === false ? null : (o.host ?? openHost(repo, remoteName, env, o.hostOptions));
+    const byName = new Map((o.recipes ?? []).map((r) => [r.name, r]));
+    let out = report;
+    if (o.push !== false) {
+      const p = typeof o.push === 'object' ? o.push : {};
+      out = await pushReport(repo, out, {
+        target,
+        force: p.force ?? false,
+        pushFailed: p.pushFailed ?? false,
+        stepOf: (job) => {
+          const r = byName.get(job.recipe);
+          return r ? r.steps.length + r.verify.length : 0;
+        },
+        say: o.say ?? (() => {}),
+      });
+    }
+    if (host === null) return { report: out, error: null };
+    const settings = (job: JobReport): PrSettings => {
+      const block = byName.get(job.recipe)?.pr ?? DEFAULT_PR_SETTINGS;
+      return { ...block, draft: block.draft || o.extra?.draft === true, labels: [...new Set([...block.labels, ...(o.extra?.labels ?? [])])] };
+    };
+    return await publishPullRequests(out, {
+      host,
+      base: o.base ?? (async () => remoteHeadBranch(repo, remoteName) ?? (await host.defaultBranch())),
+      settings,
+      reopen: o.reopen ?? false,
+      intervalMs: o.intervalMs ?? 1000,
+      redact: makeRedactor(env),
+      remote: { repo, target },
+      ...(o.say ? { say: o.say } : {}),
+    });
+  } finally {
+    closeRepo(repo);
+  }
+}
+
+export { pushReport, resolvePushTarget, type PushOptions, type PushTarget } from './push.js';
+export { publishPullRequests, type PullRequestOptions, type PullRequestsResult } from './pulls.js';
+export { describeJob, changeFingerprint, DEFAULT_PR_SETTINGS, type PrSettings, type PullText } from './describe.js';
+export { openHost, hostForUrl, type HostOptions } from './host.js';
+export { GitHubHost, type GitHubOptions } from './github.js';
+export { GitLabHost, type GitLabOptions } from './gitlab.js';
+export { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow, type StatusOptions, type StatusState } from './status.js';
+export { pruneBranches, type PruneEntry, type PruneOptions } from './prune.js';
+export { parseRemoteLocation, parseRemoteUrl, hostKindOf, type HostKind, type RemoteLocation, type RepoRef } from './remote.js';
+export { HostError, type Host, type HostPull, type NewPull, type PullExtras, type ChecksState, type ReviewState, type MergeMethod, type PullState, type RequestLimits } from './types.js';

@@ -1,0 +1,111 @@
+// A local stand-in for GitLab's REST API v4 (merge requests, notes, approvals, users): records every
+// request and answers from a small merge-request store.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Recorded } from '../github/fake-github.js';
+
+export interface FakeMr {
+  iid: number;
+  source: string;
+  target: string;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed' | 'merged';
+  labels: string[];
+  reviewerIds: number[];
+  notes: string[];
+  autoMerge: boolean;
+  squash: boolean;
+  pipeline: string | null;
+}
+
+type Reply = { status: number; headers?: Record<string, string>; body?: unknown };
+
+export interface FakeGitLab {
+  /** http://127.0.0.1:PORT/api/v4 */
+  readonly apiUrl: string;
+  readonly requests: Recorded[];
+  readonly mrs: FakeMr[];
+  intercept: ((r: Recorded) => Reply | undefined) | undefined;
+  close(): Promise<void>;
+}
+
+const USERS: Record<string, number> = { octocat: 7, hubot: 8 };
+
+export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
+  const requests: Recorded[] = [];
+  const mrs: FakeMr[] = [];
+  const base = `/api/v4/projects/${encodeURIComponent(project)}`;
+  const json = (m: FakeMr) => ({
+    id: 5000 + m.iid,
+    iid: m.iid,
+    web_url: `https://gitlab.example/${project}/-/merge_requests/${m.iid}`,
+    state: m.state,
+    draft: /^draft:/i.test(m.title),
+    sha: null,
+    target_branch: m.target,
+    description: m.description,
+    head_pipeline: m.pipeline === null ? null : { status: m.pipeline },
+  });
+
+  function route(r: Recorded): Reply {
+    if (r.method === 'GET' && r.path === '/api/v4/users') {
+      const id = USERS[r.query.get('username') ?? ''];
+      return { status: 200, body: id === undefined ? [] : [{ id, username: r.query.get('username') }] };
+    }
+    // Node's URL keeps %2F in the path; GitLab decodes the project id.
+    if (!r.path.startsWith(base)) return { status: 404, body: { message: '404 Project Not Found' } };
+    const rest = r.path.slice(base.length);
+    if (r.method === 'GET' && rest === '') return { status: 200, body: { default_branch: 'main' } };
+    if (r.method === 'GET' && rest === '/merge_requests') {
+      const found = mrs.filter((m) => m.source === r.query.get('source_branch'));
+      return { status: 200, body: found.reverse().map(json) };
+    }
+    if (r.method === 'POST' && rest === '/merge_requests') {
+      const b = r.body as { source_branch: string; target_branch: string; title: string; description: string };
+      const m: FakeMr = { iid: mrs.length + 1, source: b.source_branch, target: b.target_branch, title: b.title, description: b.description, state: 'opened', labels: [], reviewerIds: [], notes: [], autoMerge: false, squash: false, pipeline: null };
+      mrs.push(m);
+      return { status: 201, body: json(m) };
+    }
+    const one = /^\/merge_requests\/(\d+)(\/notes|\/merge|\/approvals)?$/.exec(rest);
+    const m = one ? mrs.find((x) => x.iid === Number(one[1])) : undefined;
+    if (!one || !m) return { status: 404, body: { message: '404 Not found' } };
+    const b = (r.body ?? {}) as Record<string, unknown>;
+    if (one[2] === '/notes' && r.method === 'POST') {
+      m.notes.push(String(b['body']));
+      return { status: 201, body: { id: 1 } };
+    }
+    if (one[2] === '/merge' && r.method === 'PUT') {
+      m.autoMerge = b['merge_when_pipeline_succeeds'] === true;
+      m.squash = b['squash'] === true;
+      return { status: 200, body: json(m) };
+    }
+    if (one[2] === '/approvals') return { status: 200, body: { approvals_left: 0, approved_by: [] } };
+    if (r.method === 'PUT') {
+      if (typeof b['title'] === 'string') m.title = b['title'];
+      if (typeof b['description'] === 'string') m.description = b['description'];
+      if (typeof b['add_labels'] === 'string') for (const l of b['add_labels'].split(',')) if (!m.labels.includes(l)) m.labels.push(l);
+      if (Array.isArray(b['reviewer_ids'])) m.reviewerIds = b['reviewer_ids'] as number[];
+      if (b['state_event'] === 'close') m.state = 'closed';
+    }
+    return { status: 200, body: json(m) };
+  }
+
+  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const r: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body: raw === '' ? undefined : JSON.parse(raw), at: Date.now() };
+      requests.push(r);
+      const reply = fake.intercept?.(r) ?? route(r);
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  (fake as { apiUrl: string }).apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
+  return fake;
+}

@@ -1,0 +1,80 @@
+// GitLab: the host chosen from the remote's URL (GITLAB_API_URL's host), pushes with oauth2:GITLAB_TOKEN,
+// merge requests created, updated and closed on a fake GitLab API on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/model/types.js';
+import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { makeRemote } from '../push/setup.js';
+import { scion } from '../support/cli.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
+import { recipeFile } from '../support/recipe-file.js';
+import { startFakeGitLab } from './fake-gitlab.js';
+
+const RECIPE = recipeFile(
+  'name: bump\ndescription: Move to v2\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\npr:\n  labels: [codemod]\n  reviewers: [octocat]\n  autoMerge: squash\n',
+);
+
+let server: GitServer;
+const cleanups = cleanupAfterEach();
+beforeAll(async () => {
+  server = await startGitServer('glpat-test-token');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('GitLab', () => {
+  it('pushes with GITLAB_TOKEN, creates the merge request, updates it on a rerun, closes it when the job ends empty', async () => {
+    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
+    const work = await remote.clone();
+    const project = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '');
+    const gitlab = await startFakeGitLab(project);
+    cleanups.push(() => gitlab.close());
+    // Only GITLAB_TOKEN: GITHUB_TOKEN is set to something else and must go nowhere.
+    const env = { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, GITHUB_TOKEN: 'ghp_not_for_gitlab' };
+    const runIt = async () => {
+      const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: work.dir, env });
+      expect(res.code, res.stderr).toBe(0);
+      return JSON.parse(res.stdout) as RunReport;
+    };
+
+    const first = await runIt();
+    expect(first.jobs[0]!.pullRequest).toEqual({ number: 1, url: `https://gitlab.example/${project}/-/merge_requests/1`, action: 'created' });
+    expect(remote.git('rev-parse', 'scion/bump')).toBe(first.jobs[0]!.head);
+    expect(gitlab.mrs[0]).toMatchObject({ source: 'scion/bump', target: 'main', title: 'Move to v2', labels: ['codemod'], reviewerIds: [7], autoMerge: true, squash: true });
+    for (const r of gitlab.requests) {
+      expect(r.headers['private-token']).toBe(server.token);
+      expect(JSON.stringify(r.headers)).not.toContain('ghp_not_for_gitlab');
+    }
+
+    const second = await runIt();
+    expect(second.jobs[0]!.pullRequest!.action).toBe('updated');
+    expect(gitlab.mrs).toHaveLength(1);
+
+    const other = await remote.clone();
+    other.git('checkout', '-q', 'origin/scion/bump', '--', 'a.txt');
+    other.git('commit', '-qm', 'by hand');
+    await other.gitAsync(...server.authArgs(), 'push', '-q', 'origin', 'main');
+    await work.gitAsync(...server.authArgs(), 'pull', '-q', '--ff-only');
+    const third = await runIt();
+    expect(third.jobs[0]!.status).toBe('empty');
+    expect(third.jobs[0]!.pullRequest!.action).toBe('closed');
+    expect(gitlab.mrs[0]!.state).toBe('closed');
+    expect(gitlab.mrs[0]!.notes[0]).toContain('no longer needed');
+    expect(remote.git('for-each-ref', 'refs/heads/scion/')).toBe('');
+  });
+
+  it('waits out a 429 with Retry-After', async () => {
+    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
+    const work = await remote.clone();
+    const gitlab = await startFakeGitLab(new URL(remote.url).pathname.replace(/^\/|\.git$/g, ''));
+    cleanups.push(() => gitlab.close());
+    let limited = 0;
+    gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Retry later' } } : undefined);
+    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0'], { cwd: work.dir, env: { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl } });
+    expect(res.code, res.stderr).toBe(0);
+    const creates = gitlab.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/merge_requests'));
+    expect(creates).toHaveLength(2);
+    expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(gitlab.mrs).toHaveLength(1);
+  });
+});
