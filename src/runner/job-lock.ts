@@ -10,7 +10,7 @@ import { linkSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, unl
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
-import type { Repo } from '../git/index.js';
+import { onDisk, type Repo } from '../git/index.js';
 
 export interface LockOwner {
   readonly pid: number;
@@ -85,7 +85,7 @@ export function locksDir(repo: Repo): string {
 /** Takes the job's lock, clearing a stale one; kind `locked` (naming the owner's pid) when a live run holds it. */
 export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): Result<JobLock> {
   const dir = locksDir(repo);
-  mkdirSync(dir, { recursive: true });
+  onDisk(dir, 'create', () => mkdirSync(dir, { recursive: true }));
   // encodeURIComponent is injective and keeps the name one path component.
   const path = join(dir, `${encodeURIComponent(o.branch)}.lock`);
   const me = currentOwner();
@@ -94,12 +94,17 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
     // Written whole beside the lock, then linked into place (atomic, fails if the lock exists): a
     // lock file is never seen half written.
     const tmp = `${path}.${randomBytes(6).toString('hex')}.new`;
-    const fd = openSync(tmp, 'wx', 0o644);
-    try {
-      writeSync(fd, line);
-    } finally {
+    onDisk(tmp, 'write the job lock', () => {
+      const fd = openSync(tmp, 'wx', 0o644);
+      try {
+        writeSync(fd, line);
+      } catch (e) {
+        closeSync(fd);
+        unlinkSync(tmp);
+        throw e;
+      }
       closeSync(fd);
-    }
+    });
     try {
       linkSync(tmp, path);
       return ok({ path, owner: me, release: () => releaseIf(path, line) });
