@@ -2,7 +2,7 @@
 // search (GET /search/repositories), every page through the Link header, with publishing's octokit.
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
 import { explainGitHub, githubMessage } from '../publish/github-explain.js';
-import { githubClient, githubFailure, type GitHubClient, type RetryTracker } from '../publish/github.js';
+import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../publish/github.js';
 import { HostError } from '../publish/types.js';
 import type { DiscoverQuery } from './discover.js';
 import { nextLink, type SourceContext } from './discover-page.js';
@@ -120,7 +120,7 @@ function hasTopic(topics: unknown, topic: string): boolean {
 async function* pages(
   first: { route: string; params: Record<string, unknown> },
   what: string,
-  explain: typeof explainGitHub,
+  explain: ExplainGitHub,
   ctx: SourceContext,
   client: GitHubClient,
   tracker: RetryTracker,
@@ -144,7 +144,7 @@ async function* pages(
 }
 
 /** explainGitHub, with what 401/403/404/422 mean when reading an organisation or searching. */
-function explainFor(source: 'org' | 'search', name: string): typeof explainGitHub {
+function explainFor(source: 'org' | 'search', name: string): ExplainGitHub {
   return (status, what, body, retries) => {
     const detail = githubMessage(body);
     const said = detail === '' ? `${status}` : `${status} ${detail}`;

@@ -3,6 +3,7 @@
 // through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.
 import { UsageError } from '../errors.js';
+import { isValidRefName } from '../git/refs.js';
 import { makeRedactor } from '../redact.js';
 import { HostError } from '../publish/types.js';
 import { checkApiUrl } from '../publish/host.js';
@@ -118,7 +119,8 @@ function checkedTarget(f: Found, hosts: readonly string[], variables: string): R
   if (typeof raw !== 'string' || raw.trim() === '') return 'the server gave no clone URL';
   const t = parseTarget(raw.trim(), { cwd: '/' });
   if (typeof t === 'string') return `its clone URL is refused (${shownUrl(t)})`;
-  if (t.url === null) return `its clone URL "${shownUrl(raw)}" is not an http(s) URL`;
+  // owner/name or a path is what a user may write, not what a server answers: only a full URL.
+  if (t.url === null || !/^https?:\/\//i.test(raw.trim())) return `its clone URL "${shownUrl(raw)}" is not an http(s) URL`;
   const u = new URL(t.url);
   if (u.username !== '' || u.password !== '') {
     const bare = new URL(u.href);
@@ -131,6 +133,7 @@ function checkedTarget(f: Found, hosts: readonly string[], variables: string): R
     return `its clone URL ${t.url} is on ${u.hostname}, not on the host the API serves (${hosts.join(', ')}), and would be offered the token; set ${variables} if that is your server`;
   }
   const ref = typeof f.defaultBranch === 'string' && f.defaultBranch !== '' ? f.defaultBranch : null;
+  if (ref !== null && !isValidRefName(`refs/heads/${ref}`)) return `its default branch "${ref}" is not a valid branch name`;
   return { id: t.id, url: t.url, path: null, ref };
 }
 

@@ -113,6 +113,9 @@ describe('discoverTargets: a GitHub organisation', () => {
       fakeRepo(GIT, 'acme/away', { clone_url: 'https://evil.example/acme/away.git' }),
       fakeRepo(GIT, 'acme/ref', { clone_url: `${GIT}/acme/ref.git@evil` }),
       fakeRepo(GIT, 'acme/none', { clone_url: null }),
+      fakeRepo(GIT, 'acme/short', { clone_url: 'acme/short' }),
+      fakeRepo(GIT, 'acme/path', { clone_url: '/srv/git/acme/path.git' }),
+      fakeRepo(GIT, 'acme/branch', { default_branch: 'main..x' }),
     ]);
     const { targets, lines } = await discover({ githubOrg: 'acme' }, ghEnv());
     expect(targets.map((t) => t.id)).toEqual(['127.0.0.1:9418/acme/app']);
@@ -124,6 +127,9 @@ describe('discoverTargets: a GitHub organisation', () => {
     expect(said).toMatch(/^acme\/away: left out: its clone URL https:\/\/evil\.example\/acme\/away\.git is on evil\.example, not on the host the API serves/m);
     expect(said).toMatch(/^acme\/ref: left out: its clone URL .* is not a plain repository URL/m);
     expect(said).toMatch(/^acme\/none: left out: the server gave no clone URL/m);
+    expect(said).toMatch(/^acme\/short: left out: its clone URL "acme\/short" is not an http\(s\) URL/m);
+    expect(said).toMatch(/^acme\/path: left out: its clone URL "\/srv\/git\/acme\/path\.git" is not an http\(s\) URL/m);
+    expect(said).toMatch(/^acme\/branch: left out: its default branch "main\.\.x" is not a valid branch name/m);
   });
 
   it('retries a 403 secondary rate limit after its Retry-After (plugin-throttling) and still reads every page', async () => {
