@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
 import type { RunReport } from '../../src/model/types.js';
 import { reposAfterEach } from '../support/cleanups.js';
+import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { spawnScion } from '../support/spawn-cli.js';
 import { waitFor } from '../faults/processes.js';
@@ -96,5 +97,18 @@ describe('interrupting an agent step', () => {
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
     expect(r.git('for-each-ref', 'refs/heads/scion')).toBe('');
     expect(r.git('status', '--porcelain')).toBe('');
+  });
+
+  it('a model server that stops answering ends in kind timeout within the step timeout (exit 1, report)', async () => {
+    api = await fakeApi(slow);
+    const r = await repo({ 'src/a.js': 'export const foo = 1;\n' });
+    const recipe = recipeFile('name: stalled\nsteps:\n  - agent:\n      prompt: Rename foo to bar\n    timeout: 1\n');
+    const started = Date.now();
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(res.code).toBe(1);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect([job.status, job.head, job.errors.map((e) => e.kind)]).toEqual(['failed', null, ['timeout']]);
+    await waitFor(() => api!.abandoned() === 1, 2_000);
   });
 });
