@@ -1,6 +1,7 @@
 // Pull-request failures as job errors (SPEC §4 `pr-failed`): a host that fails with a server error
 // (after plugin-retry's retries) or cannot be reached fails the jobs concerned; a push failure is
 // `push-failed`. The report keeps a pull request that was made before a later request about it failed.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
 import { GitHubHost } from '../../src/publish/github.js';
@@ -54,6 +55,27 @@ describe('pull-request failures in the report', () => {
     expect(done.error).toContain('Could not reach GitHub');
     expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
     gh = await startFakeGitHub('acme', 'app');
+  });
+
+  it('a host that stops answering is given up after its timeout: kind pr-failed, no hang', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const done = await publishPullRequests(report([job('a')]), {
+        host: new GitHubHost({ apiUrl, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0, timeoutMs: 300 }), base: 'main', intervalMs: 0,
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('a pull request made before its labels failed stays in the report beside the pr-failed error', async () => {
