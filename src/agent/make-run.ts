@@ -7,7 +7,7 @@ import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
 import { Mutex } from './mutex.js';
 import { PRICES_DATE, priceOf } from './prices.js';
-import type { AgentRun } from './run.js';
+import { AgentTimeout, type AgentRun } from './run.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
 import { UsageMeter } from './usage.js';
 
@@ -37,8 +37,14 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
   if (price === null) log(`agent: no price is known for model ${model} (price table of ${PRICES_DATE}); its cost is reported as $0`);
 
   const clientOpts = env.client ?? {};
+  // One signal for everything the step waits on (requests, batch polls, grep workers, tool calls):
+  // it fires at the step's own timeoutMs or when the caller's signal (an interrupt) fires.
   const controller = new AbortController();
-  const timer = step.timeoutMs === undefined ? null : setTimeout(() => controller.abort(), step.timeoutMs);
+  const timer = step.timeoutMs === undefined ? null : setTimeout(() => controller.abort(new AgentTimeout()), step.timeoutMs);
+  const outer = env.signal;
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
   const run: AgentRun = {
     step,
     files,
@@ -59,5 +65,11 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
     },
     refusedCalls: 0,
   };
-  return ok({ run, done: () => (timer === null ? undefined : clearTimeout(timer)) });
+  return ok({
+    run,
+    done: () => {
+      if (timer !== null) clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  });
 }

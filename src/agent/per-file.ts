@@ -10,7 +10,7 @@ import { converse } from './interactive.js';
 import { fileMessage } from './prompt.js';
 import { ReadStates } from './read-state.js';
 import { entryOf, replay } from './replay.js';
-import type { AgentRun } from './run.js';
+import { timeoutFailure, type AgentRun } from './run.js';
 import { toolContext } from './tool-context.js';
 import { catN } from './tools/cat-n.js';
 
@@ -51,11 +51,15 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
   if (notStarted.length > 0) {
     const listed = notStarted.sort().slice(0, 10).join(', ');
     const more = notStarted.length > 10 ? ` and ${notStarted.length - 10} more` : '';
+    const stopped = timeoutFailure(run, null);
     errors.push({
       file: null,
-      failure: failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ${listed}${more}; raise timeoutMs or select fewer files.`, {
-        files: notStarted,
-      }),
+      failure:
+        stopped.kind === 'agent'
+          ? failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ${listed}${more}; raise timeoutMs or select fewer files.`, {
+              files: notStarted,
+            })
+          : { ...stopped, message: `${stopped.message} ${notStarted.length} file(s) were not started: ${listed}${more}.`, data: { files: notStarted } },
     });
   }
   return errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? ''));

@@ -1,7 +1,7 @@
 // Everything one agent step shares between its conversations: settings, the client, the edit lock,
 // the meters and the cache. Built once per step by runAgentStep; passed down, never global.
 import Anthropic from '@anthropic-ai/sdk';
-import { failure, type Failure } from '../errors.js';
+import { failure, ScionError, type ErrorKind, type Failure } from '../errors.js';
 import type { ResponseCache } from './cache.js';
 import type { Mutex } from './mutex.js';
 import type { Price } from './prices.js';
@@ -35,10 +35,28 @@ export function account(run: AgentRun, conversation: UsageMeter, u: ApiUsage, ba
 
 const who = (file: string | null): string => (file === null ? 'the job' : file);
 
+/** The abort reason of the step's own `timeoutMs` (kind `agent`, as SPEC §6 has it). */
+export class AgentTimeout extends Error {
+  constructor() {
+    super('the agent step ran past its timeoutMs');
+    this.name = 'AgentTimeout';
+  }
+}
+
+/**
+ * Why `run.signal` fired, as the failure of a conversation it stopped: the step's own timeoutMs
+ * (kind `agent`), or the caller's abort: an interrupt (kind `interrupted`) or whatever kind its
+ * reason carries (the runner's step deadline is a ScionError of kind `timeout`).
+ */
 export function timeoutFailure(run: AgentRun, file: string | null): Failure {
-  return failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`, {
-    ...(file === null ? {} : { file }),
-  });
+  const data = file === null ? {} : { file };
+  const reason: unknown = run.signal.reason;
+  if (!run.signal.aborted || reason instanceof AgentTimeout) {
+    return failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`, data);
+  }
+  const kind: ErrorKind = reason instanceof ScionError ? reason.kind : 'interrupted';
+  if (kind === 'interrupted') return failure('interrupted', `The run was interrupted while the agent worked on ${who(file)}; its request was cancelled. Run again.`, data);
+  return failure(kind, `The agent step was stopped before it finished ${who(file)} (${reason instanceof Error ? reason.message : kind}).`, data);
 }
 
 /** A request that failed for good (the SDK already retried 429/529/5xx), as a conversation failure. */

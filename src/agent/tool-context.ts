@@ -9,6 +9,7 @@ export function toolContext(run: AgentRun, who: string, reads = new ReadStates()
     files: run.files,
     reads,
     lock: run.lock,
+    signal: run.signal,
     touched: new Map(),
     refused: (tool: string, path: string | null, f: Failure) => {
       run.refusedCalls++;

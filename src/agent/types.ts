@@ -47,6 +47,12 @@ export interface AgentEnv {
   readonly log: (message: string) => void;
   /** The run's redaction pass (SPEC §7); default: one built from `env`. */
   readonly redact?: Redactor;
+  /**
+   * The run's abort (SIGINT/SIGTERM) or the step's own deadline (the runner's step signal): when it
+   * fires, the request in flight is cancelled, no tool call or request follows, and the step ends
+   * with kind `interrupted` (or the kind the abort reason carries, e.g. `timeout`).
+   */
+  readonly signal?: AbortSignal;
   /** Tuning for tests and unusual networks; production leaves it out. */
   readonly client?: AgentClientOptions;
 }

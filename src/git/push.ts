@@ -30,7 +30,14 @@ export interface RemoteAccess {
   readonly headers?: Readonly<Record<string, string>>;
   /** isomorphic-git's cache: one object shared by every call on one repository keeps its packs loaded. */
   readonly cache?: object;
+  /**
+   * How long the connection may stay silent (no answer, no byte of the body) before the request is
+   * given up as unreachable (SPEC §7: a server that stops answering never hangs a run). Default 60 s.
+   */
+  readonly idleTimeoutMs?: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 /** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
 export interface TransportFailure {
@@ -318,7 +325,15 @@ export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeH
       const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
       if (!trusted) delete headers['authorization'];
       else if (basic !== null) headers['authorization'] = basic;
-      return inner.request({ ...req, headers });
+      // simple-get's `timeout` is the socket's idle limit: it aborts a request whose server went
+      // silent, before its answer or in the middle of its body.
+      const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+      return inner.request({ ...req, headers, fetchOptions: { ...req.fetchOptions, timeout: idle } }).catch((e: unknown) => {
+        if (e instanceof Error && e.message === 'Request timed out') {
+          throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
+        }
+        throw e;
+      });
     },
   };
 }

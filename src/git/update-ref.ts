@@ -1,10 +1,11 @@
 // Moving a ref the way git does, so scion is safe beside a native git in the same repository:
 // take <ref>.lock with O_EXCL, re-read the current value (loose or packed) under the lock, compare
 // with what the caller expects, write and fsync the lock, then rename it over the ref.
-import { appendFileSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configValue } from './config.js';
-import { environmentError, errnoCode, GitError, onDisk } from './errors.js';
+import { GitError, onDisk } from './errors.js';
+import { forgetRefLock, openRefLock, recordRefLock } from './ref-lock.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
 import { currentValue, isValidRefName, packedRefs, refPath } from './refs.js';
@@ -21,7 +22,8 @@ export interface UpdateRefOptions {
 
 /**
  * Sets `ref` (a full name under refs/) to `newOid` if it currently holds `expectedOld` (null: the
- * ref must not exist). Throws GitError `locked` when another process holds the lock, `ref-moved`
+ * ref must not exist). Throws GitError `locked` when another process holds the lock (one a killed
+ * scion left behind is cleared: see ref-lock.ts), `ref-moved`
  * when the ref changed under us, `bad-ref` for an invalid or clashing name. Never touches HEAD.
  */
 export async function updateRef(repo: Repo, ref: string, newOid: string, expectedOld: string | null, opts: UpdateRefOptions = {}): Promise<void> {
@@ -41,17 +43,8 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   const path = refPath(repo, ref);
   const lock = `${path}.lock`;
   prepareDir(repo, ref, path, expectedOld === null);
-  let fd: number | null;
-  try {
-    fd = openSync(lock, 'wx', 0o666);
-  } catch (err) {
-    if (errnoCode(err) !== 'EEXIST') throw environmentError(err, lock, 'create the lock file');
-    throw new GitError(
-      'locked',
-      `Cannot update ${ref}: ${lock} exists. Another git process is changing it; if none is running, delete that file and try again.`,
-      { ref, lock },
-    );
-  }
+  // A lock a killed scion left is cleared here; any other is kind `locked` (see ref-lock.ts).
+  let fd: number | null = openRefLock(repo, ref, lock);
   try {
     const current = currentValue(repo, ref);
     if (current && 'symbolic' in current) {
@@ -71,10 +64,12 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
       writeSync(lockFd, line, 0, line.length);
       fsyncSync(lockFd);
     });
+    recordRefLock(repo, lock, lockFd);
     closeSync(fd);
     fd = null;
     if (opts.log && shouldLog(repo, ref)) onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
     onDisk(path, 'write the ref', () => renameSync(lock, path));
+    forgetRefLock(repo, lock);
   } catch (err) {
     if (fd !== null) closeSync(fd);
     try {
@@ -82,6 +77,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
     } catch {
       // Already renamed or removed: nothing to clean up.
     }
+    forgetRefLock(repo, lock);
     throw err;
   }
 }

@@ -30,12 +30,20 @@ export interface PullRequestOptions {
   /** Where the report came from, for notes ("r.json records no push"). */
   readonly source?: string;
   readonly note?: (line: string) => void;
+  /**
+   * The `step` a pull-request error of this job is reported at (after its recipe's steps and verify
+   * commands, as push errors are). Default: after the last step the job's report names.
+   */
+  readonly stepOf?: (job: JobReport) => number;
 }
 
 export interface PullRequestsResult {
-  /** The report with each published job's `pullRequest` set. */
+  /**
+   * The report with each published job's `pullRequest` set, and each job whose pull request failed
+   * (or was never reached because publishing stopped) `failed` with an error of kind `pr-failed`.
+   */
   readonly report: RunReport;
-  /** The host's failure that stopped publishing (the pull requests done before it stay). */
+  /** The host's first failure (the pull requests done before and beside it stay); null when none failed. */
   readonly error: string | null;
 }
 
@@ -47,24 +55,30 @@ export async function publishPullRequests(report: RunReport, o: PullRequestOptio
   let base: string | null = typeof o.base === 'string' ? o.base : null;
   const baseBranch = async () => (base ??= typeof o.base === 'function' ? await o.base() : await o.host.defaultBranch());
   const records = new Map<JobReport, PullRequestReport>();
+  const failures = new Map<JobReport, string>();
   let acted = 0;
   const pace = async () => {
     if (acted++ > 0) await sleep(o.intervalMs ?? 1000);
   };
-  const finish = (error: string | null): PullRequestsResult => ({
-    report: { ...report, jobs: report.jobs.map((j) => (records.has(j) ? { ...j, pullRequest: records.get(j)! } : j)) },
-    error: error === null ? null : redact(error),
-  });
+  let first: string | null = null;
+  const failed = (job: JobReport, message: string) => {
+    failures.set(job, redact(message));
+    first ??= message;
+  };
 
-  try {
-    for (const job of report.jobs) {
-      const s = settingsOf(job);
+  const jobs = report.jobs.filter((j) => open.includes(j) || close.includes(j));
+  for (const [k, job] of jobs.entries()) {
+    const s = settingsOf(job);
+    try {
       if (open.includes(job)) {
         await pace();
-        const r = await openOne(report, job, s, o, baseBranch, redact);
+        const { record: r, pull } = await openOne(report, job, s, o, baseBranch, redact);
         records.set(job, r);
         say(lineFor(job, r));
-      } else if (close.includes(job) && s.closeWhenEmpty) {
+        // Labels, reviewers and auto-merge after the pull request is recorded: if they fail, the
+        // report still says where the pull request is.
+        if (pull !== null) await finishOne(o.host, pull, s);
+      } else if (s.closeWhenEmpty) {
         const pull = await o.host.findPull(job.branch);
         if (pull === null || pull.state !== 'open') continue;
         await pace();
@@ -72,12 +86,39 @@ export async function publishPullRequests(report: RunReport, o: PullRequestOptio
         records.set(job, r);
         say(lineFor(job, r));
       }
+    } catch (e) {
+      if (!(e instanceof HostError)) throw e;
+      failed(job, e.message);
+      // A refusal about this one pull request (422: no commits between the branches, one exists
+      // already) leaves the others to try; a bad token, a missing repository, rate limits, a server
+      // or network failure would refuse every one of them, so publishing stops there, and the pull
+      // requests it did not reach are failures of their jobs too.
+      if (!stopsPublishing(e)) continue;
+      for (const rest of jobs.slice(k + 1)) {
+        if (open.includes(rest)) failed(rest, `The ${noun(o.host)} for ${rest.branch} was not published: publishing stopped at ${job.branch} (${e.message})`);
+      }
+      break;
     }
-  } catch (e) {
-    if (e instanceof HostError) return finish(e.message);
-    throw e;
   }
-  return finish(null);
+  const stepOf = o.stepOf ?? lastStep;
+  const withOutcome = (j: JobReport): JobReport => {
+    const pr = records.get(j);
+    const why = failures.get(j);
+    const withPr = pr ? { ...j, pullRequest: pr } : j;
+    if (why === undefined) return withPr;
+    return { ...withPr, status: 'failed', errors: [...j.errors, { step: stepOf(j), file: null, kind: 'pr-failed', message: why }] };
+  };
+  return { report: { ...report, jobs: report.jobs.map(withOutcome) }, error: first === null ? null : redact(first) };
+}
+
+/** 401/403/404/429, 5xx and no answer at all: every further request would fail the same way. */
+function stopsPublishing(e: HostError): boolean {
+  return e.status === null || e.status === 401 || e.status === 403 || e.status === 404 || e.status === 429 || e.status >= 500;
+}
+
+/** After the last step the report names (its steps, its errors): where a push error of the job would be. */
+function lastStep(job: JobReport): number {
+  return Math.max(job.steps?.length ?? 0, ...job.errors.map((e) => e.step + 1));
 }
 
 const noun = (h: Host) => (h.kind === 'gitlab' ? 'merge request' : 'pull request');
@@ -89,7 +130,14 @@ function lineFor(job: JobReport, r: PullRequestReport): string {
   return `${r.action} ${what} #${r.number} for ${job.branch}: ${r.url}`;
 }
 
-async function openOne(report: RunReport, job: JobReport, s: PrSettings, o: PullRequestOptions, baseBranch: () => Promise<string>, redact: Redactor): Promise<PullRequestReport> {
+async function openOne(
+  report: RunReport,
+  job: JobReport,
+  s: PrSettings,
+  o: PullRequestOptions,
+  baseBranch: () => Promise<string>,
+  redact: Redactor,
+): Promise<{ record: PullRequestReport; pull: HostPull | null }> {
   const host = o.host;
   const text = describeJob(report, job, s);
   const title = redact(text.title);
@@ -101,14 +149,17 @@ async function openOne(report: RunReport, job: JobReport, s: PrSettings, o: Pull
     pull = await host.updatePull(existing, { title, body });
     action = 'updated';
   } else if (existing !== null && existing.state === 'closed' && !o.reopen && sameResult(existing, job, text.fingerprint)) {
-    return { number: existing.number, url: existing.url, action: 'declined' };
+    return { record: { number: existing.number, url: existing.url, action: 'declined' }, pull: null };
   } else {
     pull = await host.createPull({ branch: job.branch, base: await baseBranch(), title, body, draft: s.draft });
     action = 'created';
   }
+  return { record: { number: pull.number, url: pull.url, action }, pull };
+}
+
+async function finishOne(host: Host, pull: HostPull, s: PrSettings): Promise<void> {
   await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
   if (s.autoMerge !== undefined) await host.enableAutoMerge(pull, s.autoMerge);
-  return { number: pull.number, url: pull.url, action };
 }
 
 /** A closed pull request held this job's result: the same change, or the very commit now on the branch. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { checkPath } from '../core/index.js';
 import { ScionError } from '../errors.js';
 import { hashBlob } from '../git/index.js';
+import { makeRedactor } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import type { CommandRun } from '../verify/loop.js';
 import { isMissing, writeAtomic } from '../workspace/disk.js';
@@ -45,6 +46,10 @@ export function inputsOf(changes: Changes): Map<string, FileRecord | null> {
 export async function cachedCommand(i: CachedCommandInput): Promise<CachedCommandRun> {
   const root = i.ws.root;
   if (root === null) throw new Error('cachedCommand needs a workspace on disk');
+  // The output goes to disk (.git/scion/step-cache) and back into reports: secrets of the command's
+  // own environment (the run's and the step's `env`) are masked before it is stored (SPEC §7), and
+  // again when an entry is read (one written before masking, or by a run with other secrets).
+  const redact = makeRedactor({ ...i.env, ...i.stepEnv });
   const key = stepKey({ kind: i.kind, command: i.command, env: keyedEnv(i.env, i.stepEnv), baseTree: i.baseTree, inputs: inputsOf(i.ws.changes()) });
   const hit = i.cache === null ? null : await i.cache.get(key);
   if (hit !== null) {
@@ -59,10 +64,11 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
       }
       await i.ws.sync();
     }
-    return { status: hit.entry.status, signal: hit.entry.signal, output: hit.entry.output, cached: true };
+    return { status: hit.entry.status, signal: hit.entry.signal, output: redact(hit.entry.output), cached: true };
   }
   const before = new Map(i.ws.changes());
-  const r = await i.exec();
+  const ran = await i.exec();
+  const r: CommandRun = { ...ran, output: redact(ran.output) };
   if (i.cache !== null && !r.aborted && i.record(r)) {
     let changes: ChangeToRecord[] = [];
     if (i.withChanges) {
@@ -70,7 +76,7 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
       const delta = await changesBetween(before, i.ws.changes(), i.baseState);
       changes = [...delta].map(([path, s]) => (s === null ? { path, deleted: true as const } : { path, bytes: s.bytes, mode: s.mode }));
     }
-    await i.cache.put(key, i.kind, i.command, r, changes);
+    await i.cache.put(key, i.kind, redact(i.command), r, changes);
   }
   return { ...r, cached: false };
 }

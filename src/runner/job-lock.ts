@@ -7,40 +7,17 @@
 // `scion worktrees --prune` recognise it and clear it.
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
-import { onDisk, type Repo } from '../git/index.js';
+import { currentOwner, onDisk, ownerAlive, type LockOwner, type Repo } from '../git/index.js';
 
-export interface LockOwner {
-  readonly pid: number;
-  /** Start time in clock ticks since boot (/proc/<pid>/stat field 22); null where it cannot be read. */
-  readonly start: string | null;
-  readonly host: string;
-}
+export type { LockOwner } from '../git/index.js';
+export { currentOwner, ownerAlive, processStart } from '../git/index.js';
 
 export interface JobLock {
   readonly path: string;
   readonly owner: LockOwner;
   release(): void;
-}
-
-/** The start time of a process (Linux), null elsewhere or when it is gone. */
-export function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count fields after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null; // field 3 (state) is index 0, so field 22 is index 19
-  } catch {
-    return null;
-  }
-}
-
-let self: LockOwner | undefined;
-export function currentOwner(): LockOwner {
-  self ??= { pid: process.pid, start: processStart(process.pid), host: hostname() };
-  return self;
 }
 
 /** The one-line form kept in the lock file and in the worktree's `locked` marker. */
@@ -52,23 +29,6 @@ export function parseOwner(text: string): LockOwner | null {
   const m = /^scion pid=(\d+) start=(\S+) host=(\S+)/.exec(text);
   if (!m) return null;
   return { pid: Number(m[1]), start: m[2] === '-' ? null : m[2]!, host: m[3]! };
-}
-
-/**
- * Whether the owner may still be running. Another host's lock cannot be judged from here: it is
- * taken as live. On this host: the pid exists (EPERM means it does, owned by someone else) and, where
- * start times can be read, started when the lock says.
- */
-export function ownerAlive(o: LockOwner): boolean {
-  if (o.host !== hostname()) return true;
-  try {
-    process.kill(o.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (o.start === null) return true;
-  const now = processStart(o.pid);
-  return now === null || now === o.start;
 }
 
 /** A worktree's `locked` marker text: null (no marker), 'stale' (its owner is gone or unknown), or the live owner. */

@@ -107,7 +107,12 @@ export async function writeCommits(
   } catch (e) {
     const branch = o.ref.replace('refs/heads/', '');
     if (e instanceof GitError && e.code === 'environment') return fail(failure('environment', e.message, { ...e.data }));
-    if (e instanceof GitError && e.code === 'locked') return fail(failure('locked', `Could not move ${branch}: ${e.message}`, { ref: o.ref }));
+    if (e instanceof GitError && e.code === 'locked') {
+      // A lock nothing proves stale (native git's, or one a killed git left): the fix is the user's.
+      const command = typeof e.data['command'] === 'string' ? e.data['command'] : null;
+      const hint = command === null ? undefined : `If no git process is running in this repository, the lock was left by one that was killed: remove it (\`${command}\`) and run again.`;
+      return fail(failure('locked', `Could not move ${branch}: ${e.message}`, { ref: o.ref, ...(e.data['lock'] ? { lock: e.data['lock'] } : {}) }, hint));
+    }
     const why = e instanceof Error ? e.message : String(e);
     return fail(failure('branch-diverged', `Could not move ${branch}: ${why}`, { ref: o.ref }));
   } finally {

@@ -69,7 +69,7 @@ export interface StepResult {
   /** Exit status; null when killed or it could not start. */
   readonly status: number | null;
   readonly signal: string | null;
-  /** The end of its output (already redacted by the caller). */
+  /** The end of its output, secrets already masked by the caller (cached-command.ts): it is stored as given. */
   readonly output: string;
 }
 

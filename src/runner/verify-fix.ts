@@ -153,5 +153,6 @@ function agentEnv(ctx: StepContext): AgentEnv {
     cacheReadOnly: ctx.dryRun,
     noCache: ctx.noCache,
     log: ctx.log,
+    signal: ctx.signal,
   };
 }

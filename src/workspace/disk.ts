@@ -2,8 +2,10 @@
 // outside the repository. Steps write through it atomically; commands change files behind its back,
 // so `sync()` asks a scanner what differs from the base.
 import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { fail, failure, ok, type Result } from '../errors.js';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
 import type { FileState, Workspace } from './types.js';
@@ -31,6 +33,36 @@ export class DiskWorkspace extends OverlayWorkspace implements Workspace {
       if (isMissing(e)) return null;
       throw e;
     }
+  }
+
+  /**
+   * The tree's check (overlay.ts), then the disk's: files git does not track (ignored build output,
+   * a folder or symlink a command made) are no less the user's, and a kept worktree hands them back.
+   * A write may not replace an untracked folder or symlink, nor go through a file or a symlink on
+   * its way (a symlink could lead outside the worktree).
+   */
+  override writable(path: string): Result<void> {
+    const inTree = super.writable(path);
+    if (!inTree.ok) return inTree;
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      const st = lstatSync(join(this.root, dir), { throwIfNoEntry: false });
+      if (st === undefined) break;
+      if (st.isDirectory()) continue;
+      if (st.isSymbolicLink()) {
+        return fail(failure('outside', `${path} lies under ${dir}, a symlink git does not track, which may point outside the repository; choose another path.`, { path, at: dir }));
+      }
+      return fail(failure('file-exists', `${path} cannot be written: ${dir} is a file git does not track (ignored or untracked), and a folder there would replace it; choose another path.`, { path, at: dir }));
+    }
+    const st = lstatSync(join(this.root, path), { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+      return fail(failure('file-exists', `${path} is a folder of files git does not track (ignored or untracked); writing a file there would remove everything under it. Name a file inside it instead.`, { path }));
+    }
+    if (st?.isSymbolicLink() && this.mode(path) === undefined) {
+      return fail(failure('unsupported', `${path} is a symlink git does not track; scion never replaces symlinks.`, { path }));
+    }
+    return ok(undefined);
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {

@@ -27,6 +27,8 @@ export interface FakeApi {
   readonly requests: Recorded[];
   /** Only POST /v1/messages. */
   messages(): Recorded[];
+  /** Requests whose client hung up before the answer was sent (an aborted request). */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,11 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
   const requests: Recorded[] = [];
   const batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number }>();
   let url = '';
+  let abandoned = 0;
   const server = createServer((req, res) => {
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned++;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -93,6 +99,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
     url,
     requests,
     messages: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
+    abandoned: () => abandoned,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,12 +1,19 @@
 // SPEC §7 "A write never removes what it does not name": every refused write leaves the base's
 // folders, files, symlinks and submodules in the branch exactly as they were (judged by native git).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
-import { reposAfterEach } from '../support/cleanups.js';
+import { fakeApi } from '../agent/fake-api.js';
+import { KEY } from '../agent/mem-files.js';
+import { done, scripted, tool, toolResults } from '../agent/script.js';
+import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 
 const repo = reposAfterEach();
+const cleanups = cleanupAfterEach();
 
 async function baseRepo() {
   const r = await repo({
@@ -96,5 +103,72 @@ steps:
     const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
     expect(job.errors.map((e) => [e.file, e.kind])).toEqual([['a/b/c.md', 'file-exists']]);
     expect(r.git('for-each-ref', 'refs/heads/scion')).toBe('');
+  });
+
+  it('files git does not track (ignored output, an untracked symlink) are not replaced either; a kept worktree keeps them', async () => {
+    const r = await repo({ '.gitignore': 'build/\nout\next\n', 'a.txt': 'a\n' });
+    const outside = mkdtempSync(join(tmpdir(), 'scion-outside-'));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    const recipe = recipeFile(`name: untracked
+onError: continue
+steps:
+  - run: "mkdir -p build && echo precious > build/out.txt && echo mine > out && ln -s ${outside} ext"
+  - write: { file: build, content: "x\\n" }
+  - write: { file: out/inner.txt, content: "x\\n" }
+  - write: { file: ext/escape.txt, content: "x\\n" }
+  - write: { file: build/new.txt, content: "made\\n" }
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--keep-worktrees', '--no-cache', '--json'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(1);
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.errors.map((e) => [e.step, e.file, e.kind])).toEqual([
+      [1, 'build', 'file-exists'],
+      [2, 'out/inner.txt', 'file-exists'],
+      [3, 'ext/escape.txt', 'outside'],
+    ]);
+    const wt = job.worktree!;
+    expect(readFileSync(join(wt, 'build/out.txt'), 'utf8')).toBe('precious\n');
+    expect(readFileSync(join(wt, 'out'), 'utf8')).toBe('mine\n');
+    expect(readdirSync(outside)).toEqual([]);
+    // A write into the ignored folder, naming a free path, is a write like any other.
+    expect(readFileSync(join(wt, 'build/new.txt'), 'utf8')).toBe('made\n');
+    r.git('worktree', 'remove', '--force', wt);
+  });
+
+  it("the agent's write_file is refused over a folder, under a file and over a submodule; the model is told, nothing is removed", async () => {
+    const r = await baseRepo();
+    const before = r.git('ls-tree', '-r', 'HEAD');
+    const answers: { content: string; is_error?: boolean }[][] = [];
+    const api = await fakeApi(
+      scripted({
+        job: [
+          [
+            tool('write_file', { file_path: 'src', content: 'gone?\n' }),
+            tool('write_file', { file_path: 'a/b', content: 'under a file\n' }),
+            tool('write_file', { file_path: 'sub', content: 'over a submodule\n' }),
+            tool('write_file', { file_path: 'link', content: 'over a symlink\n' }),
+          ],
+          (body) => {
+            answers.push(toolResults(body));
+            return done('Could not.');
+          },
+        ],
+      }),
+    );
+    cleanups.push(() => api.close());
+    const recipe = recipeFile('name: agent-writes\nsteps:\n  - agent:\n      prompt: Replace things\n      per: job\n');
+    const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    expect(res.stderr).not.toContain('internal error');
+    const job = (JSON.parse(res.stdout) as RunReport).jobs[0]!;
+    expect(job.status).toBe('empty');
+    expect(answers[0]!.map((a) => [a.is_error, /\((file-exists|unsupported|outside)/.exec(a.content)?.[1]])).toEqual([
+      [true, 'file-exists'],
+      [true, 'file-exists'],
+      [true, 'unsupported'],
+      [true, 'unsupported'],
+    ]);
+    expect(r.git('for-each-ref', 'refs/heads/scion')).toBe('');
+    expect(r.git('ls-tree', '-r', 'HEAD')).toBe(before);
   });
 });

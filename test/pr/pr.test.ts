@@ -211,4 +211,42 @@ describe('run --push --pr', () => {
     ]);
     expect(s.github.pulls.map((p) => p.head)).toEqual(['scion/two/a', 'scion/two/b']);
   });
+
+  it('a pull request the host refuses (422) fails its job with kind pr-failed in the JSON report, exit 1; the others are still opened', async () => {
+    const s = await setup();
+    s.github.intercept = (r) =>
+      r.method === 'POST' && r.path.endsWith('/pulls') && (r.body as { head: string }).head === 'scion/two/a'
+        ? { status: 422, body: { message: 'Validation Failed', errors: [{ message: 'No commits between main and scion/two/a' }] } }
+        : undefined;
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('No commits between main and scion/two/a');
+    const report = JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
+    expect(report.jobs.map((j) => [j.name, j.status, j.pushed?.sent ?? null, j.pullRequest?.action ?? null, j.errors.map((e) => e.kind)])).toEqual([
+      ['a', 'failed', true, null, ['pr-failed']],
+      ['b', 'changed', true, 'created', []],
+      ['c', 'empty', null, null, []],
+    ]);
+    const error = report.jobs[0]!.errors[0]!;
+    expect(error.message).toContain('creating the pull request for scion/two/a');
+    // After the recipe's one step, where a push error would be.
+    expect(error.step).toBe(1);
+    expect(s.github.pulls.map((p) => p.head)).toEqual(['scion/two/b']);
+  });
+
+  it('a host that refuses every request (403) stops publishing: the job it failed on and those not reached are pr-failed', async () => {
+    const s = await setup();
+    s.github.intercept = (r) => (r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined);
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: s.work.dir, env: s.env });
+    expect(res.code).toBe(1);
+    const report = JSON.parse(res.stdout) as RunReport;
+    expect(report.jobs.map((j) => [j.name, j.status, j.errors.map((e) => e.kind)])).toEqual([
+      ['a', 'failed', ['pr-failed']],
+      ['b', 'failed', ['pr-failed']],
+      ['c', 'empty', []],
+    ]);
+    expect(report.jobs[1]!.errors[0]!.message).toContain('publishing stopped at scion/two/a');
+    // Only the first was tried.
+    expect(creates(s.github)).toHaveLength(1);
+  });
 });

@@ -2,7 +2,7 @@
 // step and a `verify` command print every secret of the environment (and a URL with a password)
 // and fail; the JSON report, the PR body, the HTML report, the step summary, the Actions outputs
 // and the terminal hold the output with every value masked.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,5 +102,35 @@ verify:
     const message = (JSON.parse(res.stdout) as RunReport).jobs[0]!.errors[0]!.message;
     expect(message).toMatch(/y{1990}$/);
     expect(message).not.toContain(token.slice(-10));
+  });
+
+  it('never reach the step cache on disk (.git/scion), and a replayed run reports them masked too', async () => {
+    const r = await repo({ 'src/a.ts': 'legacyLog(1);\n', 'print.sh': `${PRINT}\n` });
+    // Both commands pass, so both are recorded; the second run replays them without running.
+    const recipe = recipeFile(`name: cached
+steps:
+  - run:
+      command: "sh print.sh; echo step=$STEP_TOKEN; echo generated > src/gen.txt"
+      env: { STEP_TOKEN: "step-given-token-424242" }
+verify:
+  - run: "sh print.sh"
+`);
+    const first = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: SECRETS });
+    expect(first.code, first.stderr).toBe(0);
+    r.git('branch', '-D', 'scion/cached');
+    const second = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: SECRETS });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr + second.stdout).toContain('from the step cache');
+
+    const cacheDir = join(r.dir, '.git', 'scion', 'step-cache');
+    const entries = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+    expect(entries).toHaveLength(2);
+    const stored = entries.map((f) => readFileSync(join(cacheDir, f), 'utf8')).join('\n');
+    // What was stored is the output, masked: not nothing.
+    expect(stored).toContain('GITHUB_TOKEN=***');
+    const values = { ...SECRETS, URL_PASSWORD, STEP_TOKEN: 'step-given-token-424242' };
+    for (const [where, text] of Object.entries({ stored, first: first.stdout + first.stderr, second: second.stdout + second.stderr })) {
+      for (const [name, value] of Object.entries(values)) expect(text.includes(value), `${name}'s value in ${where}`).toBe(false);
+    }
   });
 });

@@ -49,4 +49,20 @@ describe('annotations from the CLI', () => {
     const plain = await scion(['run', file, '--repo', r.dir], { cwd: r.dir });
     expect(`${plain.stdout}${plain.stderr}`).not.toContain('::error');
   });
+
+  it('carry no secret of the environment: a diagnostic that echoes a token is masked in the annotation', async () => {
+    const r = await makeRepo({ 'src/a.js': 'var a = 1;\n' });
+    const token = 'ghp_FAKEannotationTOKEN0123456789';
+    const file = recipeFile(`name: leaky-lint
+steps:
+  - replace: { old_string: "var ", new_string: "let " }
+verify:
+  - run: "printf 'src/a.js:1:5: error: bad credential %s\\\\n' \\"$GITHUB_TOKEN\\" >&2; exit 1"
+`);
+    const res = await scion(['run', file, '--repo', r.dir], { cwd: r.dir, env: { GITHUB_ACTIONS: 'true', GITHUB_TOKEN: token } });
+    expect(res.code).toBe(1);
+    const annotations = res.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toEqual(['::error file=src/a.js,line=1,col=5,title=scion leaky-lint%3A generic::bad credential ***']);
+    expect(res.stdout + res.stderr).not.toContain(token);
+  });
 });

@@ -1,7 +1,7 @@
 // A run step's command through the step cache, in a real linked worktree: a miss runs it (a counter
 // file OUTSIDE the repository proves it) and records its changes; a hit replays them without running;
 // a different base or different input files miss; no cache runs everything.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,5 +118,32 @@ describe('cachedCommand', () => {
     expect(await failing()).toMatchObject({ status: 3, cached: false });
     expect(await failing()).toMatchObject({ status: 3, cached: false });
     expect(s.runs()).toBe(2);
+  });
+
+  it('stores no secret of the command’s environment (the run’s or the step’s own env): masked on disk and in the replay', async () => {
+    const s = await setup();
+    const TOKEN = 'ghs_cacheLeakToken1234';
+    const STEP_SECRET = 'step-secret-value-5678';
+    const command = 'echo "token=$GITHUB_TOKEN step=$DEPLOY_PASSWORD" ; echo ran >> "$COUNTER"';
+    const env = { PATH: process.env['PATH'], COUNTER: s.counter, GITHUB_TOKEN: TOKEN };
+    const stepEnv = { DEPLOY_PASSWORD: STEP_SECRET };
+    const go = (ws: Workspace) =>
+      cachedCommand({
+        cache: s.cache(), kind: 'run', command, env, stepEnv, baseTree: s.baseTree, ws,
+        exec: () => execShell(command, ws.root!, { ...env, ...stepEnv }),
+        record: (r) => r.status === 0, baseState: async () => null, withChanges: true,
+      });
+    const first = await go(await s.workspace());
+    expect(first).toMatchObject({ status: 0, cached: false });
+    expect(first.output).toBe('token=*** step=***\n');
+    const dir = stepCacheDir(s.repo.commonDir);
+    const stored = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+    expect(stored).toContain('token=*** step=***');
+    expect(stored).not.toContain(TOKEN);
+    expect(stored).not.toContain(STEP_SECRET);
+
+    const again = await go(await s.workspace());
+    expect(again).toMatchObject({ status: 0, cached: true, output: 'token=*** step=***\n' });
+    expect(s.runs()).toBe(1);
   });
 });

@@ -11,6 +11,8 @@ export interface ToolContext {
   readonly lock: Mutex;
   /** Paths this conversation changed → blob id before its first change (null: it created the file). */
   readonly touched: Map<string, string | null>;
+  /** The step's signal (interrupt, deadline): once it fired, no tool call runs and no write lands. */
+  readonly signal?: AbortSignal;
   /** Called for every refused call, so the step can count and log them. */
   readonly refused: (tool: string, path: string | null, f: Failure) => void;
 }
@@ -18,6 +20,11 @@ export interface ToolContext {
 export interface ToolReply {
   readonly content: string;
   readonly isError: boolean;
+}
+
+/** The answer to a call the stopped step did not run. */
+export function stopped(): ToolReply {
+  return { content: 'The step was stopped (interrupted or out of time) before this call ran; nothing was changed.', isError: true };
 }
 
 export const reply = (content: string): ToolReply => ({ content, isError: false });

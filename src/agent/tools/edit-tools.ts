@@ -4,7 +4,7 @@ import { applyEdits, decodeText, editNotebook, writeContent, type EngineOptions,
 import type { Failure } from '../../errors.js';
 import { adviceFor, guardAdvice, type EditAttempt } from './advice.js';
 import { numbered, splitLines } from './cat-n.js';
-import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
+import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { resolvePath } from './paths.js';
 import type { ToolInput } from './schemas.js';
 
@@ -55,6 +55,8 @@ async function change(
   // From reading the current bytes to writing the new ones, no other edit of this step may run:
   // the read-state check must still hold when the bytes land.
   return ctx.lock.run(async () => {
+    // Waiting for the lock may outlast the step: a stopped step writes nothing more.
+    if (ctx.signal?.aborted) return stopped();
     const bytes = await ctx.files.read(path);
     const opts: EngineOptions = { ...ctx.files.engineOptions(path), read: ctx.reads.get(path) };
     const result = compute({ path, bytes }, opts);

@@ -2,13 +2,15 @@
 // like any refusal, so the model can correct it.
 import { z } from 'zod';
 import { failure } from '../../errors.js';
-import { refusal, type ToolContext, type ToolReply } from './context.js';
+import { refusal, stopped, type ToolContext, type ToolReply } from './context.js';
 import { editFile, notebookEdit, writeFile } from './edit-tools.js';
 import { readFile } from './read-file.js';
 import { inputs, type ToolName } from './schemas.js';
 import { glob, grep } from './search.js';
 
 export async function runTool(ctx: ToolContext, name: string, input: unknown): Promise<ToolReply> {
+  // The step was stopped (interrupt, deadline) while the model answered: its calls are not run.
+  if (ctx.signal?.aborted) return stopped();
   if (!isTool(name)) {
     const f = failure('unsupported', `There is no tool named ${name}.`);
     ctx.refused(name, null, f);

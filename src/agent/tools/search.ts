@@ -2,7 +2,7 @@
 import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
 import { globTest } from '../../recipe/globs.js';
-import { refusal, reply, type ToolContext, type ToolReply } from './context.js';
+import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
 
 const MAX_MATCH_CHARS = 300;
@@ -38,7 +38,9 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
       if (bytes === null) continue;
       const d = decodeText(bytes);
       if (!d.ok) continue;
-      const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now());
+      if (ctx.signal?.aborted) return stopped();
+      const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now(), ctx.signal);
+      if (!hit.ok && hit.reason === 'aborted') return stopped();
       if (!hit.ok) {
         const f =
           hit.reason === 'timeout'

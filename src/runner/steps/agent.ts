@@ -36,6 +36,7 @@ export async function runAgent(ctx: StepContext, step: AgentStepConfig): Promise
       cacheReadOnly: ctx.dryRun,
       noCache: ctx.noCache,
       log: ctx.log,
+      signal: ctx.signal,
       ...(ctx.run.redact ? { redact: ctx.run.redact } : {}),
     },
   );
