@@ -1,7 +1,7 @@
 // One job, start to end: workspace, steps in order, verify, commits per group, the branch ref.
 // Planning (what would be committed) is separate from writing; a dry run skips the writer.
 import { failure, type Failure } from '../errors.js';
-import { branchCheckedOut, readBlob, setWorktreeHead, type Identity, type Repo, type TreeEntry } from '../git/index.js';
+import { branchCheckedOut, readBlob, type Identity, type Repo, type TreeEntry } from '../git/index.js';
 import { matcher, stepKind, type JobSpec, type Recipe, type Step } from '../recipe/index.js';
 import type { Changes } from '../workspace/types.js';
 import type { CommitReport, ErrorReport, JobReport, JobStatus, SkipReport, StepReport, Usage } from '../model/types.js';
@@ -82,7 +82,9 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const e = input.entries.get(path);
     return e ? { bytes: await readBlob(repo, e.oid), mode: e.mode } : null;
   };
-  let keepOnDisk = keep;
+  // Closed once: a kept worktree before the report (a failure to reach the head fails the job as
+  // before it reported), anything else after it, its worktree removed.
+  let closed = false;
 
   try {
     const idle: Bounds = { signal: options.signal ?? new AbortController().signal, deadline: null };
@@ -173,7 +175,6 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     }
 
     if (interrupted()) {
-      keepOnDisk = false;
       const report = redactDeep(interruptedReport({ job, base: input.base, step: reached, started, errors, skipped, usage }), ctx.redact);
       ctx.onEvent?.({ type: 'job-end', job: id, report });
       return report;
@@ -186,7 +187,6 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     let head: string | null = null;
     let commits: CommitReport[] = [];
     let outcome: Exclude<JobStatus, 'failed'> = 'empty';
-    let oids: ReadonlyMap<string, string> = new Map();
 
     if (plan.length > 0) {
       const built = await buildTrees(input.store, input.baseTree, plan);
@@ -196,7 +196,6 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       let holder: string | null = null;
       const decision = decideBranch(state, input.base, trees, options.force ?? false);
       outcome = decision.action === 'unchanged' ? 'unchanged' : 'changed';
-      oids = built.oids;
       if (decision.action === 'diverged') {
         reportError(stepCtx(recipe.steps.length + recipe.verify.length), null, divergedFailure(job.branch, decision.head, decision.scions));
         commits = plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
@@ -224,9 +223,10 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       }
     }
 
-    // A kept worktree ends at the branch head, clean under `git status`.
-    if (made.worktree && keep && head !== null) {
-      await setWorktreeHead(repo, made.worktree, { branch: job.branch, commit: head, entries: headEntries(input.entries, changes, oids) });
+    if (keep) {
+      closed = true;
+      // A kept worktree ends at the branch head, clean under `git status`.
+      await ws.close({ keep, head: head === null ? null : { branch: job.branch, commit: head } });
     }
     const status: JobStatus = errors.length > 0 ? 'failed' : outcome;
     const report: JobReport = redactDeep({
@@ -237,7 +237,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       branch: job.branch,
       status,
       head,
-      worktree: keepOnDisk && made.worktree ? made.worktree.path : null,
+      worktree: keep && made.worktree ? made.worktree.path : null,
       commits,
       files,
       errors,
@@ -249,24 +249,10 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     } satisfies JobReport, ctx.redact);
     ctx.onEvent?.({ type: 'job-end', job: id, report });
     return report;
-  } catch (e) {
-    keepOnDisk = false;
-    throw e;
   } finally {
-    await ws.dispose(keepOnDisk);
+    if (!closed) await ws.close({ keep: false });
   }
 }
-
-/** The head tree's entries: the base with the job's changes applied. */
-function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes, oids: ReadonlyMap<string, string>): TreeEntry[] {
-  const out = new Map(base);
-  for (const [path, state] of changes) {
-    if (state === null) out.delete(path);
-    else out.set(path, { path, oid: oids.get(path)!, mode: state.mode });
-  }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
 
 /** Paths whose state (content, mode, presence) differs between two views of a job's changes. */
 function changedBetween(before: Changes, after: Changes): number {

@@ -91,7 +91,6 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
       await ws.revert(paths);
     },
     snapshot: () => ws.snapshot(),
-    dispose: (keep) => ws.dispose(keep),
   };
 }
 
