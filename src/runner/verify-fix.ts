@@ -1,4 +1,4 @@
-// The verify phase of a job (SPEC §10): each command runs (through the step cache); a failure is
+// One verify command of a job (SPEC §10): it runs (through the step cache); a failure is
 // parsed into diagnostics, and with `fix` a conversation gets them and the job's files, after which
 // the command runs again, at most maxRounds times. What a command writes is not part of the result
 // (each run is undone); what the fix writes is, and the runner commits it as the group `fix`.
@@ -11,7 +11,8 @@ import { passed, verifyWithFix, type CommandRun } from '../verify/loop.js';
 import type { FileState } from '../workspace/types.js';
 import { cachedCommand } from './cached-command.js';
 import { agentEnv, agentFiles } from './agent-files.js';
-import { reportError, type StepContext } from './step-context.js';
+import type { StepContext } from './step-context.js';
+import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
 import { execShell } from './steps/run.js';
 
@@ -35,6 +36,8 @@ export interface VerifyResult {
   readonly passed: boolean;
   /** Of the command's last run, when it failed. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The fix rounds' errors, then the command's failure (none when its limit or an interrupt stopped it: the runner says which). */
+  readonly errors: readonly StepProblem[];
 }
 
 const TAIL = 2000;
@@ -99,24 +102,20 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         }
       : {}),
   });
-  for (const e of result.fixErrors) reportError(ctx, e.file, e.failure);
-  if (result.passed) return { passed: true, diagnostics: [] };
+  const fixErrors = result.fixErrors;
+  if (result.passed) return { passed: true, diagnostics: [], errors: fixErrors };
   const r = result.last;
   if (r.aborted) {
     // Stopped by the verify's time limit or an interrupt: the runner reports which.
-    return { passed: false, diagnostics: [] };
+    return { passed: false, diagnostics: [], errors: fixErrors };
   }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
   const after = result.rounds > 0 ? ` after ${result.rounds} fix round${result.rounds === 1 ? '' : 's'}` : '';
   const tail = r.output.trim().slice(-TAIL);
-  reportError(
-    ctx,
-    null,
-    failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
-      command: v.run,
-      status: r.status,
-      diagnostics: result.diagnostics.length,
-    }),
-  );
-  return { passed: false, diagnostics: result.diagnostics };
+  const failed = failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
+    command: v.run,
+    status: r.status,
+    diagnostics: result.diagnostics.length,
+  });
+  return { passed: false, diagnostics: result.diagnostics, errors: [...fixErrors, { file: null, failure: failed }] };
 }

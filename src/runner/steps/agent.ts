@@ -3,11 +3,12 @@ import { runAgentStep } from '../../agent/index.js';
 import type { AgentStepConfig } from '../../agent/types.js';
 import { matcher } from '../../recipe/index.js';
 import { agentEnv, agentFiles } from '../agent-files.js';
-import { reportError, type StepContext } from '../step-context.js';
+import type { StepContext } from '../step-context.js';
+import type { StepOutcome } from '../step-outcome.js';
 
-export async function runAgent(ctx: StepContext, step: AgentStepConfig): Promise<void> {
+export async function runAgent(ctx: StepContext, step: AgentStepConfig): Promise<StepOutcome> {
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
   const outcome = await runAgentStep(step, await agentFiles(ctx, narrow), agentEnv(ctx));
-  for (const e of outcome.errors) reportError(ctx, e.file, e.failure);
   ctx.addUsage(outcome.usage);
+  return { errors: outcome.errors, skipped: [] };
 }

@@ -3,6 +3,7 @@
 // added to the schema without an entry here does not compile.
 import { stepKind, type Step, type StepKind, type StepOf } from '../../recipe/index.js';
 import type { StepContext } from '../step-context.js';
+import type { StepOutcome } from '../step-outcome.js';
 import { runAgent } from './agent.js';
 import { runEdit } from './edit.js';
 import { runNotebook } from './notebook.js';
@@ -15,12 +16,12 @@ import { runWrite } from './write.js';
 export type StepPayload<K extends StepKind> = StepOf<K>[K];
 
 export interface StepDef<K extends StepKind> {
-  label(payload: StepPayload<K>): string;
+  readonly label: (payload: StepPayload<K>) => string;
   /** Runs a shell command, so the job needs a real worktree. */
   readonly needsDisk: boolean;
   /** SPEC §2's default for the whole step when it names no `timeout`; null: no limit. */
   readonly defaultSeconds: number | null;
-  run(ctx: StepContext, payload: StepPayload<K>): Promise<void>;
+  readonly run: (ctx: StepContext, payload: StepPayload<K>) => Promise<StepOutcome>;
 }
 
 export const STEPS: { readonly [K in StepKind]: StepDef<K> } = {
@@ -56,7 +57,7 @@ export function stepLimitMs(step: Step): number | null {
   return seconds === null ? null : seconds * 1000;
 }
 
-export function runStep(ctx: StepContext, step: Step): Promise<void> {
+export function runStep(ctx: StepContext, step: Step): Promise<StepOutcome> {
   const { def, payload } = entry(step, stepKind(step));
   return def.run(ctx, payload);
 }
