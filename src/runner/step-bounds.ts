@@ -3,23 +3,13 @@
 // regex worker, the model) honour it. A step that ignores it (a transform that never settles) is
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
 import { failure, ScionError } from '../errors.js';
-import type { Step } from '../recipe/index.js';
 import type { Workspace } from '../workspace/types.js';
 
-/** Seconds, where SPEC §2 gives a default for the whole step. `replace` with regex is bounded per file instead. */
-const DEFAULT_SECONDS = { run: 600, agent: 600, transform: 600 } as const;
 export const VERIFY_TIMEOUT_SECONDS = 600;
 /** Per file, for `replace` with `regex: true` when the step names no `timeout`. */
 export const REGEX_FILE_TIMEOUT_MS = 10_000;
 /** How long a step may take to wind down (kill its child, end its worker) after its signal fired. */
 const GRACE_MS = 3_000;
-
-/** The whole step's limit in ms, or null when it has none. */
-export function stepLimitMs(step: Step): number | null {
-  if (step.timeout !== undefined) return step.timeout * 1000;
-  for (const [kind, seconds] of Object.entries(DEFAULT_SECONDS)) if (kind in step) return seconds * 1000;
-  return null;
-}
 
 export interface Bounds {
   /** Fires at the step's deadline (reason: StepTimeout) or on the run's abort (its reason). */
@@ -91,7 +81,6 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
       await ws.revert(paths);
     },
     snapshot: () => ws.snapshot(),
-    dispose: (keep) => ws.dispose(keep),
   };
 }
 

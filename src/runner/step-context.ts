@@ -1,9 +1,10 @@
-// What every step gets: the job's workspace, its selection and deny rules, and a place to put errors.
-// `guardPath` is the one gate every path a step names goes through before the edit engine sees it.
+// What every step gets: the job's workspace, its selection and deny rules, its limits and a meter for
+// model usage. What a step found it returns (step-outcome.ts). `guardPath` is the one gate every
+// path a step names goes through before the edit engine sees it.
 import { checkPath, type EngineOptions } from '../core/index.js';
-import { failure, type Failure, type Result, ok, fail } from '../errors.js';
+import { failure, type Result, ok, fail } from '../errors.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
-import type { ErrorReport, SkipReport, Usage } from '../model/types.js';
+import type { Usage } from '../model/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { CommandCache } from './cached-command.js';
 import type { RunContext } from './types.js';
@@ -11,8 +12,6 @@ import type { RunContext } from './types.js';
 export interface StepContext {
   readonly recipe: Recipe;
   readonly job: JobSpec;
-  /** 0-based index of the step in `steps` (verify commands continue the count). */
-  readonly index: number;
   readonly ws: Workspace;
   readonly run: RunContext;
   readonly dryRun: boolean;
@@ -22,8 +21,6 @@ export interface StepContext {
   readonly isDenied: (path: string) => boolean;
   /** A JSON Schema the recipe names for this path, if any. */
   readonly schemaFor: (path: string) => object | undefined;
-  readonly errors: ErrorReport[];
-  readonly skipped: SkipReport[];
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
@@ -37,18 +34,8 @@ export interface StepContext {
   /** Epoch ms at which the step's own `timeout` runs out; null when it has none. */
   readonly deadline: number | null;
   log(message: string): void;
+  /** Model usage is metered as it is spent: a step cut by its limit still spent it. */
   addUsage(u: Usage): void;
-}
-
-export function reportError(ctx: StepContext, file: string | null, f: Failure): void {
-  ctx.errors.push({
-    step: ctx.index,
-    file,
-    kind: f.kind,
-    ...(f.code === undefined ? {} : { code: f.code }),
-    message: f.message,
-    ...(f.hint === undefined ? {} : { hint: f.hint }),
-  });
 }
 
 const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';

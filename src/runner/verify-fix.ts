@@ -1,19 +1,18 @@
-// The verify phase of a job (SPEC §10): each command runs (through the step cache); a failure is
+// One verify command of a job (SPEC §10): it runs (through the step cache); a failure is
 // parsed into diagnostics, and with `fix` a conversation gets them and the job's files, after which
 // the command runs again, at most maxRounds times. What a command writes is not part of the result
 // (each run is undone); what the fix writes is, and the runner commits it as the group `fix`.
-import { join } from 'node:path';
 import { runFix, type FixConfig } from '../agent/fix.js';
-import type { AgentEnv, AgentFiles } from '../agent/types.js';
-import { failure, fail } from '../errors.js';
-import { hashBlob } from '../git/index.js';
+import { failure } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { makeRedactor } from '../redact.js';
 import { parseDiagnostics } from '../verify/diagnostics.js';
 import { passed, verifyWithFix, type CommandRun } from '../verify/loop.js';
 import type { FileState } from '../workspace/types.js';
 import { cachedCommand } from './cached-command.js';
-import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from './step-context.js';
+import { agentEnv, agentFiles } from './agent-files.js';
+import type { StepContext } from './step-context.js';
+import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
 import { execShell } from './steps/run.js';
 
@@ -37,6 +36,8 @@ export interface VerifyResult {
   readonly passed: boolean;
   /** Of the command's last run, when it failed. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The fix rounds' errors, then the command's failure (none when its limit or an interrupt stopped it: the runner says which). */
+  readonly errors: readonly StepProblem[];
 }
 
 const TAIL = 2000;
@@ -94,65 +95,27 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
               // The conversation ends with the verify's time limit, like the command does.
               ...(ctx.deadline === null ? {} : { timeoutMs: Math.max(1, ctx.deadline - Date.now()) }),
             };
-            const out = await runFix(config, failed, await fixFiles(ctx), agentEnv(ctx));
+            const out = await runFix(config, failed, await agentFiles(ctx), agentEnv(ctx));
             ctx.addUsage(out.usage);
             return out;
           },
         }
       : {}),
   });
-  for (const e of result.fixErrors) reportError(ctx, e.file, e.failure);
-  if (result.passed) return { passed: true, diagnostics: [] };
+  const fixErrors = result.fixErrors;
+  if (result.passed) return { passed: true, diagnostics: [], errors: fixErrors };
   const r = result.last;
   if (r.aborted) {
     // Stopped by the verify's time limit or an interrupt: the runner reports which.
-    return { passed: false, diagnostics: [] };
+    return { passed: false, diagnostics: [], errors: fixErrors };
   }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
   const after = result.rounds > 0 ? ` after ${result.rounds} fix round${result.rounds === 1 ? '' : 's'}` : '';
   const tail = r.output.trim().slice(-TAIL);
-  reportError(
-    ctx,
-    null,
-    failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
-      command: v.run,
-      status: r.status,
-      diagnostics: result.diagnostics.length,
-    }),
-  );
-  return { passed: false, diagnostics: result.diagnostics };
-}
-
-/** The job's files as the fix conversation sees them: its selection minus deny; Git LFS pointers refused. */
-async function fixFiles(ctx: StepContext): Promise<AgentFiles> {
-  const regular = (p: string) => {
-    const m = ctx.ws.mode(p);
-    return m === '100644' || m === '100755';
-  };
-  const lfs = new Set<string>();
-  for (const p of ctx.ws.paths()) if (regular(p) && ctx.selected(p) && !refuseLfs(p, await ctx.ws.read(p)).ok) lfs.add(p);
-  return {
-    root: ctx.ws.root,
-    paths: () => ctx.ws.paths().filter((p) => ctx.selected(p) && !ctx.isDenied(p) && regular(p) && !lfs.has(p)),
-    guard: (raw) => {
-      const path = guardPath(ctx, raw);
-      if (path.ok && lfs.has(path.value)) return fail(failure('unsupported', `${path.value} is a Git LFS pointer; scion never rewrites LFS files.`, { path: path.value }));
-      return path;
-    },
-    read: (path) => ctx.ws.read(path),
-    write: (path, bytes) => ctx.ws.write(path, bytes),
-    engineOptions: (path) => engineOptions(ctx, path),
-    blobId: hashBlob,
-  };
-}
-
-function agentEnv(ctx: StepContext): AgentEnv {
-  return {
-    env: ctx.run.env,
-    cacheDir: join(ctx.gitDir, 'scion', 'agent-cache'),
-    cacheReadOnly: ctx.dryRun,
-    noCache: ctx.noCache,
-    log: ctx.log,
-    signal: ctx.signal,
-  };
+  const failed = failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
+    command: v.run,
+    status: r.status,
+    diagnostics: result.diagnostics.length,
+  });
+  return { passed: false, diagnostics: result.diagnostics, errors: [...fixErrors, { file: null, failure: failed }] };
 }

@@ -1,16 +1,16 @@
 // Choosing and making a job's workspace: objects only when nothing needs files on disk, a real
 // linked worktree when commands run or the user keeps worktrees, a scratch copy in a dry run.
 // A job that writes (not a dry run) first takes its job lock (job-lock.ts); the lock is released
-// when the workspace is disposed, after its worktree is gone.
+// when the workspace is closed, after its worktree is gone (or moved to the branch head and kept).
 import { createHash } from 'node:crypto';
 import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../errors.js';
-import { addWorktree, listWorktrees, removeWorktree, worktreeChanges, type Repo, type TreeEntry } from '../git/index.js';
-import { DiskWorkspace } from '../workspace/disk.js';
+import { listWorktrees, removeWorktree, type Repo, type TreeEntry } from '../git/index.js';
 import { ObjectWorkspace } from '../workspace/objects.js';
 import { createScratchWorkspace } from '../workspace/scratch.js';
-import type { Workspace } from '../workspace/types.js';
+import type { OwnedWorkspace } from '../workspace/types.js';
+import { openWorktree } from '../workspace/worktree.js';
 import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-lock.js';
 
 export const WORKTREE_PREFIX = 'scion-';
@@ -44,7 +44,7 @@ function escapeName(s: string): string {
 }
 
 export interface MadeWorkspace {
-  readonly ws: Workspace;
+  readonly ws: OwnedWorkspace;
   /** Set when the workspace is a real linked worktree. */
   readonly worktree: { readonly path: string; readonly id: string; readonly adminDir: string } | null;
 }
@@ -79,26 +79,10 @@ async function makeWriting(
   // still locked by a run that was killed) is ours to replace.
   await clearWorktree(repo, o.id, path);
 
-  const list = [...o.entries.values()];
   // git's own `locked` marker, with the owner's pid and start time: native `git worktree prune`
   // leaves a running job alone, `scion worktrees` tells a live job from a dead one.
-  const wt = await addWorktree(repo, { path, commit: o.base, entries: list, lockedBy: formatOwner(currentOwner(), o.job) });
-  const marker = join(wt.adminDir, 'locked');
-  const ws = new DiskWorkspace(
-    wt.path,
-    repo,
-    o.entries,
-    () => worktreeChanges(repo, wt, list),
-    async (keep) => {
-      try {
-        await unlink(marker).catch(() => undefined);
-        if (!keep) await removeWorktree(repo, wt);
-      } finally {
-        lock.release();
-      }
-    },
-  );
-  return { ws, worktree: wt };
+  const ws = await openWorktree(repo, { path, commit: o.base, entries: o.entries, lockedBy: formatOwner(currentOwner(), o.job) }, () => lock.release());
+  return { ws, worktree: ws.worktree };
 }
 
 /** Removes the job's worktree (listed or not: an admin dir without its gitdir file too) and its folder. */

@@ -8,17 +8,18 @@ import { dirname, join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
-import type { FileState, Workspace } from './types.js';
+import type { CloseOptions, FileState, OwnedWorkspace } from './types.js';
 
 export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
 
-export class DiskWorkspace extends OverlayWorkspace implements Workspace {
+export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   constructor(
     readonly root: string,
-    private readonly repo: Repo,
+    protected readonly repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
     private readonly scan: Scanner,
-    private readonly release: (keep: boolean) => Promise<void>,
+    /** Ends the folder (a scratch copy is removed whatever `close` is told). */
+    private readonly release: () => Promise<void> = async () => undefined,
   ) {
     super(base);
   }
@@ -103,8 +104,12 @@ export class DiskWorkspace extends OverlayWorkspace implements Workspace {
     else await writeAtomic(file, want.bytes, want.mode);
   }
 
-  async dispose(keep: boolean): Promise<void> {
-    await this.release(keep);
+  async close(_o: CloseOptions): Promise<void> {
+    await this.release();
+  }
+
+  dispose(keep: boolean): Promise<void> {
+    return this.close({ keep });
   }
 
   private async baseState(path: string): Promise<FileState | null> {

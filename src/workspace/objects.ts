@@ -2,9 +2,9 @@
 // repository's shared cache), writes stay in memory until the runner commits them.
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
-import type { Workspace } from './types.js';
+import type { OwnedWorkspace } from './types.js';
 
-export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
+export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   readonly root = null;
 
   constructor(
@@ -39,7 +39,12 @@ export class ObjectWorkspace extends OverlayWorkspace implements Workspace {
     return async () => this.resetOverlay(new Map(saved));
   }
 
-  async dispose(): Promise<void> {
+  /** Nothing on disk: there is no head to move and nothing to keep. */
+  async close(): Promise<void> {
     await this.release();
+  }
+
+  async dispose(): Promise<void> {
+    await this.close();
   }
 }

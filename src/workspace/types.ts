@@ -1,5 +1,5 @@
 // A job's view of its files: the base tree plus what its steps changed. Steps read and write through
-// it; the runner turns `changes()` into commits. Paths are repository-relative POSIX paths.
+// it; the runner turns `changes()` into commits, then closes it. Paths are repository-relative POSIX paths.
 import type { Result } from '../errors.js';
 
 export interface FileState {
@@ -33,6 +33,25 @@ export interface Workspace {
   revert(paths: readonly string[]): Promise<void>;
   /** Undo everything since `snapshot()` (a failed step with onError: stop). */
   snapshot(): Promise<() => Promise<void>>;
-  /** Release the workspace; a real worktree is removed unless `keep`. */
+}
+
+/** Where a kept worktree ends: checked out on `branch`, whose head `commit` holds the job's changes. */
+export interface WorktreeHead {
+  readonly branch: string;
+  readonly commit: string;
+}
+
+export interface CloseOptions {
+  /** Leave a real worktree on disk (--keep-worktrees); else it is removed. */
+  readonly keep: boolean;
+  /** Where a kept worktree ends, clean under `git status`; absent or null: it stays at the base. */
+  readonly head?: WorktreeHead | null;
+}
+
+/** A workspace as its maker holds it: the files, and its end. Steps see only `Workspace`. */
+export interface OwnedWorkspace extends Workspace {
+  /** Release the workspace once: a real worktree is moved to `head` and kept, or removed. */
+  close(o: CloseOptions): Promise<void>;
+  /** `close({ keep })`, for holders that move no head. */
   dispose(keep: boolean): Promise<void>;
 }

@@ -1,36 +1,65 @@
-// One step, dispatched on its single key. Labels name the step in progress output.
-import type { Step } from '../../recipe/index.js';
+// Every step kind in one table: how progress output names it, whether it needs the files on disk,
+// its default time limit and the function that runs it. The table is typed by StepKind, so a kind
+// added to the schema without an entry here does not compile.
+import { stepKind, type Step, type StepKind, type StepOf } from '../../recipe/index.js';
 import type { StepContext } from '../step-context.js';
+import type { StepOutcome } from '../step-outcome.js';
+import { runAgent } from './agent.js';
 import { runEdit } from './edit.js';
 import { runNotebook } from './notebook.js';
 import { runReplace } from './replace.js';
 import { runRunStep } from './run.js';
 import { runTransform } from './transform.js';
 import { runWrite } from './write.js';
-import { runAgent } from './agent.js';
+
+/** What a step of kind K carries under its key, e.g. the `{ file, edits }` of an edit. */
+export type StepPayload<K extends StepKind> = StepOf<K>[K];
+
+export interface StepDef<K extends StepKind> {
+  readonly label: (payload: StepPayload<K>) => string;
+  /** Runs a shell command, so the job needs a real worktree. */
+  readonly needsDisk: boolean;
+  /** SPEC §2's default for the whole step when it names no `timeout`; null: no limit. */
+  readonly defaultSeconds: number | null;
+  readonly run: (ctx: StepContext, payload: StepPayload<K>) => Promise<StepOutcome>;
+}
+
+export const STEPS: { readonly [K in StepKind]: StepDef<K> } = {
+  edit: { label: (s) => `edit ${s.file}`, needsDisk: false, defaultSeconds: null, run: runEdit },
+  // `replace` with regex is bounded per file instead (step-bounds.ts REGEX_FILE_TIMEOUT_MS).
+  replace: { label: (s) => `replace ${JSON.stringify(clip(s.old_string))}`, needsDisk: false, defaultSeconds: null, run: runReplace },
+  write: { label: (s) => `write ${s.file}`, needsDisk: false, defaultSeconds: null, run: runWrite },
+  notebook: { label: (s) => `notebook ${s.file}`, needsDisk: false, defaultSeconds: null, run: runNotebook },
+  run: { label: (s) => `run ${clip(s.command)}`, needsDisk: true, defaultSeconds: 600, run: runRunStep },
+  agent: { label: (s) => `agent ${JSON.stringify(clip(s.prompt))}`, needsDisk: false, defaultSeconds: 600, run: runAgent },
+  transform: { label: () => 'transform', needsDisk: false, defaultSeconds: 600, run: runTransform },
+};
+
+/** The table's entry for a step, with its payload typed to match. */
+function entry<K extends StepKind>(step: Step, kind: K): { def: StepDef<K>; payload: StepPayload<K> } {
+  // stepKind(step) === kind, so the step is the union member keyed by it.
+  return { def: STEPS[kind], payload: (step as StepOf<K>)[kind] };
+}
 
 export function stepLabel(step: Step): string {
-  if ('edit' in step) return `edit ${step.edit.file}`;
-  if ('replace' in step) return `replace ${JSON.stringify(clip(step.replace.old_string))}`;
-  if ('write' in step) return `write ${step.write.file}`;
-  if ('notebook' in step) return `notebook ${step.notebook.file}`;
-  if ('run' in step) return `run ${clip(step.run.command)}`;
-  if ('agent' in step) return `agent ${JSON.stringify(clip(step.agent.prompt))}`;
-  return 'transform';
+  const { def, payload } = entry(step, stepKind(step));
+  return def.label(payload);
 }
 
 export function needsDisk(step: Step): boolean {
-  return 'run' in step;
+  return STEPS[stepKind(step)].needsDisk;
 }
 
-export async function runStep(ctx: StepContext, step: Step): Promise<void> {
-  if ('edit' in step) return runEdit(ctx, step.edit);
-  if ('replace' in step) return runReplace(ctx, step.replace);
-  if ('write' in step) return runWrite(ctx, step.write);
-  if ('notebook' in step) return runNotebook(ctx, step.notebook);
-  if ('run' in step) return runRunStep(ctx, step.run);
-  if ('agent' in step) return runAgent(ctx, step.agent);
-  return runTransform(ctx, step.transform);
+/** The whole step's limit in ms: its own `timeout`, else its kind's default; null when it has none. */
+export function stepLimitMs(step: Step): number | null {
+  if (step.timeout !== undefined) return step.timeout * 1000;
+  const seconds = STEPS[stepKind(step)].defaultSeconds;
+  return seconds === null ? null : seconds * 1000;
+}
+
+export function runStep(ctx: StepContext, step: Step): Promise<StepOutcome> {
+  const { def, payload } = entry(step, stepKind(step));
+  return def.run(ctx, payload);
 }
 
 function clip(s: string): string {

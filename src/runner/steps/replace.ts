@@ -4,9 +4,9 @@
 import { applyEdits, RegexRunner, replaceRegexBounded, type Bounded, type RegexMatch } from '../../core/index.js';
 import { failure, fail, ok, type Result } from '../../errors.js';
 import { matcher } from '../../recipe/index.js';
-import type { SkipReason } from '../../model/types.js';
 import { REGEX_FILE_TIMEOUT_MS } from '../step-bounds.js';
-import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from '../step-context.js';
+import { engineOptions, guardPath, refuseLfs, type StepContext } from '../step-context.js';
+import { Findings, type StepOutcome } from '../step-outcome.js';
 
 export interface ReplaceStep {
   readonly old_string: string;
@@ -18,7 +18,8 @@ export interface ReplaceStep {
 
 const PARALLEL_READS = 32;
 
-export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<void> {
+export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<StepOutcome> {
+  const found = new Findings();
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
   const candidates: string[] = [];
   // Paths scion never edits are left alone and said so (SPEC §4 `unsupported` is for a step naming one).
@@ -26,8 +27,8 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<v
     if (!ctx.selected(p) || !narrow(p)) continue;
     const mode = ctx.ws.mode(p);
     if (isRegularFile(mode)) candidates.push(p);
-    else if (mode === '120000') skip(ctx, p, 'symlink');
-    else if (mode === '160000') skip(ctx, p, 'submodule');
+    else if (mode === '120000') found.skip(p, 'symlink');
+    else if (mode === '160000') found.skip(p, 'submodule');
   }
   // User patterns run in a worker under a deadline (regex-runner.ts): one worker for the whole step.
   const regex = step.regex ? new RegexRunner() : null;
@@ -41,31 +42,31 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<v
         const bytes = contents[k];
         if (!bytes) continue;
         if (!refuseLfs(path, bytes).ok) {
-          skip(ctx, path, 'lfs-pointer');
+          found.skip(path, 'lfs-pointer');
           continue;
         }
         let may: boolean;
         if (regex) {
           const probe = await regexProbe(ctx, regex, step.old_string, path, bytes);
-          if (!probe.ok) return reportError(ctx, path, probe.error);
+          if (!probe.ok) {
+            found.error(path, probe.error);
+            return found.outcome();
+          }
           may = probe.value;
         } else may = literal(bytes);
         if (!may) {
-          if (looksBinary(bytes)) skip(ctx, path, 'binary');
+          if (looksBinary(bytes)) found.skip(path, 'binary');
           continue;
         }
-        if (ctx.signal.aborted) return;
-        const stop = await replaceIn(ctx, step, path, bytes, regex);
-        if (stop) return;
+        if (ctx.signal.aborted) return found.outcome();
+        const stop = await replaceIn(ctx, found, step, path, bytes, regex);
+        if (stop) return found.outcome();
       }
     }
   } finally {
     regex?.close();
   }
-}
-
-function skip(ctx: StepContext, file: string, reason: SkipReason): void {
-  ctx.skipped.push({ step: ctx.index, file, reason });
+  return found.outcome();
 }
 
 /** git's own test: a NUL byte in the first 8000 bytes (UTF-16 with a BOM is text). */
@@ -93,15 +94,15 @@ function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: stri
 }
 
 /** Returns true when the step must stop here (its time ran out). */
-async function replaceIn(ctx: StepContext, step: ReplaceStep, candidate: string, content: Uint8Array, regex: RegexRunner | null): Promise<boolean> {
+async function replaceIn(ctx: StepContext, found: Findings, step: ReplaceStep, candidate: string, content: Uint8Array, regex: RegexRunner | null): Promise<boolean> {
   const path = guardPath(ctx, candidate);
   if (!path.ok) {
-    reportError(ctx, candidate, path.error);
+    found.error(candidate, path.error);
     return false;
   }
   const bytes = refuseLfs(path.value, content);
   if (!bytes.ok) {
-    reportError(ctx, path.value, bytes.error);
+    found.error(path.value, bytes.error);
     return false;
   }
   const file = { path: path.value, bytes: bytes.value };
@@ -116,10 +117,10 @@ async function replaceIn(ctx: StepContext, step: ReplaceStep, candidate: string,
     if (result.error.kind === 'not-found') return false;
     // A binary file is an error only when it holds the match (a literal one, byte for byte).
     if (result.error.kind === 'binary' && !regex && !Buffer.from(content).includes(Buffer.from(step.old_string, 'utf8'))) {
-      skip(ctx, path.value, 'binary');
+      found.skip(path.value, 'binary');
       return false;
     }
-    reportError(ctx, path.value, result.error);
+    found.error(path.value, result.error);
     return result.error.kind === 'timeout' || result.error.kind === 'interrupted';
   }
   if (result.value.changed) await ctx.ws.write(path.value, result.value.after);

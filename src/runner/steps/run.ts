@@ -2,10 +2,11 @@
 // What the command changes is picked up and committed like any other change; denied paths it touched
 // are put back and reported, and so are paths outside the job's selection (listed as skipped).
 import { checkPath } from '../../core/index.js';
-import { failure, ScionError, type ErrorKind } from '../../errors.js';
+import { failure, ScionError, type ErrorKind, type Failure } from '../../errors.js';
 import { makeRedactor } from '../../redact.js';
 import { cachedRunStep } from '../cached-command.js';
-import { reportError, type StepContext } from '../step-context.js';
+import type { StepContext } from '../step-context.js';
+import { Findings, type StepOutcome } from '../step-outcome.js';
 import { spawnGroup } from '../process-group.js';
 import { StepTimeout } from '../step-bounds.js';
 
@@ -59,8 +60,8 @@ export function abortKind(reason: unknown): ErrorKind {
   return reason instanceof ScionError ? reason.kind : 'interrupted';
 }
 
-/** Runs the command; false (and an error recorded) when it failed. */
-export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 'verify'): Promise<boolean> {
+/** Runs the command; why it failed, or null when it passed. */
+export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 'verify'): Promise<Failure | null> {
   const root = ctx.ws.root;
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
@@ -68,49 +69,46 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
   const exec = () => execShell(step.command, root, env, ctx.signal);
   // A run step goes through the step cache (SPEC §10); verify commands go through runVerify.
   const r = what === 'run' && ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
-  if (r.code === 0 && !r.aborted) return true;
+  if (r.code === 0 && !r.aborted) return null;
   if (r.aborted) {
     const kind = abortKind(ctx.signal?.reason);
     const why = kind === 'timeout' ? 'ran past its time limit' : 'was interrupted';
-    reportError(ctx, null, failure(kind, `The ${what} command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, { command: step.command }));
-    return false;
+    return failure(kind, `The ${what} command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, { command: step.command });
   }
   const how = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.code}`;
   const tail = (ctx.run.redact ?? makeRedactor(ctx.run.env))(r.output).trim().slice(-TAIL);
-  reportError(
-    ctx,
-    null,
-    failure('command-failed', `The ${what} command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
-      command: step.command,
-      status: r.code,
-    }),
-  );
-  return false;
+  return failure('command-failed', `The ${what} command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
+    command: step.command,
+    status: r.code,
+  });
 }
 
-export async function runRunStep(ctx: StepContext, step: RunStep): Promise<void> {
-  const okRun = await runCommand(ctx, step, 'run');
+export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepOutcome> {
+  const found = new Findings();
+  const failed = await runCommand(ctx, step, 'run');
+  if (failed) found.error(null, failed);
   await ctx.ws.sync();
-  await refuseGitPaths(ctx, step);
-  if (!okRun) return;
+  await refuseGitPaths(ctx, step, found);
+  if (failed) return found.outcome();
   // Earlier steps cannot have changed a denied or unselected path, so any such change is the command's.
   const changed = [...ctx.ws.changes().keys()];
   const denied = changed.filter((p) => ctx.isDenied(p));
   for (const path of denied) {
-    reportError(ctx, path, failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }));
+    found.error(path, failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }));
   }
   // The worktree holds the whole tree, but the job owns only its selection: what the command did
   // elsewhere (a lockfile, build output not ignored) is put back and listed under `skipped`, not committed.
   const outside = changed.filter((p) => !ctx.isDenied(p) && !ctx.selected(p));
   for (const path of outside) {
-    ctx.skipped.push({ step: ctx.index, file: path, reason: 'outside-selection' });
+    found.skip(path, 'outside-selection');
     ctx.log(`${path} changed outside the job's files selection; not committed`);
   }
   await ctx.ws.revert([...denied, ...outside]);
+  return found.outcome();
 }
 
 /** Files the command created at paths git refuses (`.git.`, `git~1/…`): reported `outside` and removed. */
-async function refuseGitPaths(ctx: StepContext, step: RunStep): Promise<void> {
+async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings): Promise<void> {
   const bad: string[] = [];
   for (const [path, state] of ctx.ws.changes()) {
     const checked = state === null ? null : checkPath(path, { mode: state.mode });
@@ -118,7 +116,7 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep): Promise<void> {
     bad.push(path);
     const why = checked.error.data?.['reason'] ?? checked.error.message;
     const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
-    reportError(ctx, path, failure('outside', message, { path }));
+    found.error(path, failure('outside', message, { path }));
   }
   if (bad.length > 0) await ctx.ws.revert(bad);
 }

@@ -3,7 +3,8 @@
 import { decodeText, encodeText, writeContent } from '../../core/index.js';
 import { failure } from '../../errors.js';
 import type { TransformFn } from '../../recipe/index.js';
-import { engineOptions, guardPath, refuseLfs, reportError, type StepContext } from '../step-context.js';
+import { engineOptions, guardPath, refuseLfs, type StepContext } from '../step-context.js';
+import { Findings, type StepOutcome } from '../step-outcome.js';
 
 const TRANSFORM_THREW =
   'The transform function threw: fix the recipe module (its message and the file are given), or make it return undefined for files it cannot handle.';
@@ -15,7 +16,8 @@ function describe(v: unknown): string {
   return `a ${typeof v} (${String(v).slice(0, 40)})`;
 }
 
-export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<void> {
+export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<StepOutcome> {
+  const found = new Findings();
   for (const candidate of ctx.ws.paths()) {
     const mode = ctx.ws.mode(candidate);
     if (!ctx.selected(candidate) || (mode !== '100644' && mode !== '100755')) continue;
@@ -30,19 +32,17 @@ export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<v
       next = await fn({ path: path.value, content: decoded.value.text });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      reportError(
-        ctx,
+      found.error(
         path.value,
         failure('command-failed', `The transform threw on ${path.value}: ${why}`, { path: path.value }, TRANSFORM_THREW),
       );
       continue;
     }
-    if (ctx.signal.aborted) return;
+    if (ctx.signal.aborted) return found.outcome();
     if (next === undefined || next === null) continue;
     if (typeof next !== 'string') {
       // A transform that returns a number or an object has a bug; writing String(next) would be worse.
-      reportError(
-        ctx,
+      found.error(
         path.value,
         failure('invalid-result', `The transform returned ${describe(next)} for ${path.value}; it must return the new content as a string, or undefined to leave the file alone.`, { path: path.value }, TRANSFORM_RESULT),
       );
@@ -51,11 +51,12 @@ export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<v
     if (next === decoded.value.text) continue;
     const result = writeContent({ path: path.value, bytes: bytes.value }, next, engineOptions(ctx, path.value));
     if (!result.ok) {
-      reportError(ctx, path.value, result.error);
+      found.error(path.value, result.error);
       continue;
     }
     const { encoding, lineEndings } = decoded.value;
     const after = lineEndings === 'CRLF' ? encodeText(result.value.newText, encoding, 'CRLF') : result.value.after;
     await ctx.ws.write(path.value, after);
   }
+  return found.outcome();
 }

@@ -1,0 +1,81 @@
+// The steps of a job, in order, each under its limit and all or nothing: what they found comes back
+// as values, stamped with the step's index; a failed step is undone whole when onError says stop,
+// and a step cut by its timeout or an interrupt is undone whatever onError says.
+import { failure, type Failure } from '../errors.js';
+import { stepKind, type Step } from '../recipe/index.js';
+import type { ErrorReport, SkipReport, StepReport } from '../model/types.js';
+import type { Changes } from '../workspace/types.js';
+import type { JobContext } from './job-context.js';
+import { errorReport, skipReport, type StepOutcome } from './step-outcome.js';
+import { runStep, stepLabel, stepLimitMs } from './steps/index.js';
+
+export interface StepsResult {
+  readonly errors: readonly ErrorReport[];
+  readonly skipped: readonly SkipReport[];
+  readonly steps: readonly StepReport[];
+  /** A step failed with onError: stop, or the run was interrupted during one: no verify, no more steps. */
+  readonly stopped: boolean;
+  /** The last step begun (the one an interrupt caught). */
+  readonly reached: number;
+}
+
+export async function runSteps(jc: JobContext): Promise<StepsResult> {
+  const { recipe, ws, id } = jc;
+  const errors: ErrorReport[] = [];
+  const skipped: SkipReport[] = [];
+  const steps: StepReport[] = [];
+  let reached = 0;
+  for (const [index, step] of recipe.steps.entries()) {
+    reached = index;
+    if (jc.interrupted()) break;
+    const label = stepLabel(step);
+    jc.emit({ type: 'step-start', job: id, step: index, label });
+    const undo = await ws.snapshot();
+    const before = new Map(ws.changes());
+    const ran = await jc.bounded(label, stepLimitMs(step), (c) => runStep(c, step));
+    // A stopped step's own findings go with it: it is undone whole.
+    const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [] };
+    const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };
+    const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count) : null;
+    const own = missed ? [{ file: null, failure: missed }] : found.errors;
+    errors.push(...own.map((p) => errorReport(index, p)));
+    skipped.push(...found.skipped.map((s) => skipReport(index, s)));
+    const failed = own.length > 0;
+    const cut = ran.ended !== 'done' || own.some((p) => p.failure.kind === 'timeout');
+    const undone = failed && (recipe.onError === 'stop' || cut);
+    if (undone) await undo();
+    steps.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
+    jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
+    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached };
+  }
+  return { errors, skipped, steps, stopped: false, reached };
+}
+
+/** Paths whose state (content, mode, presence) differs between two views of a job's changes. */
+function changedBetween(before: Changes, after: Changes): number {
+  let n = 0;
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a === b) continue;
+    const same = a !== undefined && b !== undefined && a !== null && b !== null && a.mode === b.mode && Buffer.from(a.bytes).equals(b.bytes);
+    if (!same) n++;
+  }
+  return n;
+}
+
+/** SPEC §2 `expect`: files changed plus those found already applied must lie in [min, max]. */
+function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number }): Failure | null {
+  const e = step.expect;
+  if (!e) return null;
+  const n = c.changed + c.alreadyApplied;
+  if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
+  const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
+  const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
+  return failure('expectation', `The step ${label} changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}; its expect wants ${range}.`, {
+    changed: c.changed,
+    alreadyApplied: c.alreadyApplied,
+    ...(e.min === undefined ? {} : { min: e.min }),
+    ...(e.max === undefined ? {} : { max: e.max }),
+  });
+}

@@ -1,0 +1,60 @@
+// What a step (or verify command) found, as a value: its errors and the files it left alone on purpose,
+// in the order it met them. The job stamps them with the step's index when it keeps them; a step cut
+// by its limit is undone whole, and its outcome is simply never read.
+import type { Failure } from '../errors.js';
+import type { ErrorReport, SkipReason, SkipReport } from '../model/types.js';
+
+export interface StepProblem {
+  readonly file: string | null;
+  readonly failure: Failure;
+}
+
+export interface StepSkip {
+  readonly file: string;
+  readonly reason: SkipReason;
+}
+
+export interface StepOutcome {
+  readonly errors: readonly StepProblem[];
+  readonly skipped: readonly StepSkip[];
+}
+
+export const NOTHING: StepOutcome = { errors: [], skipped: [] };
+
+export function failed(file: string | null, f: Failure): StepOutcome {
+  return { errors: [{ file, failure: f }], skipped: [] };
+}
+
+/** A step over many files collects its findings here and returns `outcome()`. */
+export class Findings {
+  private readonly errors: StepProblem[] = [];
+  private readonly skipped: StepSkip[] = [];
+
+  error(file: string | null, f: Failure): void {
+    this.errors.push({ file, failure: f });
+  }
+
+  skip(file: string, reason: SkipReason): void {
+    this.skipped.push({ file, reason });
+  }
+
+  outcome(): StepOutcome {
+    return { errors: [...this.errors], skipped: [...this.skipped] };
+  }
+}
+
+export function errorReport(step: number, p: StepProblem): ErrorReport {
+  const f = p.failure;
+  return {
+    step,
+    file: p.file,
+    kind: f.kind,
+    ...(f.code === undefined ? {} : { code: f.code }),
+    message: f.message,
+    ...(f.hint === undefined ? {} : { hint: f.hint }),
+  };
+}
+
+export function skipReport(step: number, s: StepSkip): SkipReport {
+  return { step, file: s.file, reason: s.reason };
+}
