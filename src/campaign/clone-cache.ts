@@ -99,15 +99,24 @@ async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess)
  * still points where the clone's does, nothing else is asked.
  */
 async function refresh(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
-  const branch = target.ref ?? (await git.currentBranch({ fs, gitdir: dir, fullname: false })) ?? 'HEAD';
+  // One advertisement says both where the branch is and, without @REF, which branch is the
+  // default now (it may have changed since the clone, or the clone was made for another @REF).
+  const remoteRefs = await git.listServerRefs({ ...transport(access), protocolVersion: 1, symrefs: true });
+  const current = await git.currentBranch({ fs, gitdir: dir, fullname: false });
+  const head = remoteRefs.find((r) => r.ref === 'HEAD')?.target;
+  const branch = target.ref ?? (head?.startsWith('refs/heads/') ? head.slice('refs/heads/'.length) : null) ?? current ?? 'HEAD';
   const local = await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` }).catch(() => null);
-  const remoteRefs = await git.listServerRefs({ ...transport(access), protocolVersion: 1, prefix: `refs/heads/${branch}` });
   const remote = remoteRefs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
-  if (remote !== null && remote === local) return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+  if (remote !== null && remote === local) {
+    if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+    return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+  }
   const res = await git.fetch({ fs, ...transport(access), gitdir: dir, ref: branch, singleBranch: true, depth: 1, tags: false });
   const sha = res.fetchHead ?? remote;
   if (sha === null) throw new Error(`the remote has no branch ${branch}`);
   await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${branch}`, value: sha, force: true });
+  // HEAD names the branch the jobs start from (pull requests merge into it).
+  if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
   return { ok: true, value: { gitDir: dir, sha, branch, action: 'fetched' } };
 }
 
