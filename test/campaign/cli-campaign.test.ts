@@ -58,7 +58,8 @@ describe('scion run --repos: a campaign through the CLI', () => {
         bare['alpha']!.url,
         '',
         `${bare['beta']!.url}@release   # pinned to the release branch`,
-        'http://127.0.0.1:9/acme/gone.git',
+        // Nothing answers there; its credentials must show nowhere.
+        'http://someone:s3cret-pass@127.0.0.1:9/acme/gone.git',
         bare['gamma']!.url,
       ].join('\n'),
     );
@@ -81,6 +82,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
       [id('gamma'), 'changed'],
     ]);
     expect(report.jobs[2]!.errors).toEqual([expect.objectContaining({ kind: 'clone-failed' })]);
+    expect(JSON.stringify(report) + r.stderr + r.stdout).not.toMatch(/s3cret|someone/);
     // Progress names the repository being cloned, and job lines carry it.
     expect(r.stderr).toContain(`cloning ${id('alpha')}`);
     expect(r.stderr).toMatch(new RegExp(`${id('gamma')} new-log/new-log: changed`));
@@ -169,6 +171,36 @@ describe('scion run --repos: a campaign through the CLI', () => {
     expect(r.stdout).toContain(`${id('beta')}: pushed scion/new-log`);
   });
 
+  it('a repository whose push fails fails its own jobs (push-failed); a local path pushes to its origin', async () => {
+    const delta = server.bare('acme/delta.git');
+    const local = await gitRepo({ 'src/log.ts': "export const delta = legacyLog('delta');\n" });
+    local.git('remote', 'add', 'origin', delta.url);
+    local.git('push', '-q', delta.dir, 'main');
+    // gamma refuses pushes (receive-pack off): 403.
+    runGit(bare['gamma']!.dir, 'config', 'http.receivepack', 'false');
+    try {
+      writeFileSync(join(work, 'mixed.txt'), `${bare['gamma']!.url}\n${local.dir}\n${bare['alpha']!.url}\n`);
+      writeFileSync(join(work, 'other.yaml'), RECIPE.replace('name: new-log', 'name: other-log'));
+      const r = await run(['run', 'other.yaml', '--repos', 'mixed.txt', '--cache-dir', 'cache', '--push', '--report', 'mixed.json']);
+      expect(r.code).toBe(1);
+      const report = readReport('mixed.json');
+      expect(report.jobs.map((j) => [j.repo, j.status])).toEqual([
+        [id('gamma'), 'failed'],
+        [local.dir, 'changed'],
+        [id('alpha'), 'changed'],
+      ]);
+      expect(report.jobs[0]!.errors).toEqual([expect.objectContaining({ kind: 'push-failed' })]);
+      expect(runGit(delta.dir, 'rev-parse', 'scion/other-log')).toBe(report.jobs[1]!.head);
+      expect(runGit(delta.dir, 'show', 'scion/other-log:src/log.ts')).toBe("export const delta = log('delta');");
+      expect(runGit(bare['alpha']!.dir, 'rev-parse', 'scion/other-log')).toBe(report.jobs[2]!.head);
+      // The user's checkout of the local repository is untouched.
+      expect(local.git('status', '--porcelain')).toBe('');
+    } finally {
+      runGit(bare['gamma']!.dir, 'config', 'http.receivepack', 'true');
+      await local.cleanup();
+    }
+  });
+
   describe('pull requests per repository', () => {
     let router: Server;
     let apiUrl: string;
@@ -231,6 +263,19 @@ describe('scion run --repos: a campaign through the CLI', () => {
         expect(later.filter((q) => q.method === 'POST' && q.path.endsWith('/pulls'))).toEqual([]);
         expect(pr.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
       }
+
+      // alpha's pull request is merged: branches --prune on the report deletes its branch in alpha's
+      // clone (and on its remote with --remote), and keeps the others' work in progress.
+      fakes['alpha']!.pulls[0]!.state = 'closed';
+      fakes['alpha']!.pulls[0]!.merged = true;
+      const prune = await run(['branches', '--report', 'pr.json', '--cache-dir', 'cache', '--prune', '--remote', 'origin'], { GITHUB_API_URL: apiUrl });
+      expect(prune.code, prune.stderr).toBe(0);
+      expect(prune.stdout).toContain(`${id('alpha')}: deleted scion/new-log (pull request #100 merged)`);
+      expect(prune.stdout).toContain(`${id('alpha')}: deleted scion/new-log on origin (pull request #100 merged)`);
+      expect(prune.stdout).toContain(`${id('beta')}: kept scion/new-log (work in progress)`);
+      expect(() => runGit(cloneOf('alpha'), 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
+      expect(() => runGit(bare['alpha']!.dir, 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
+      expect(runGit(bare['beta']!.dir, 'rev-parse', 'scion/new-log')).toMatch(/^[0-9a-f]{40}$/);
     });
   });
 
