@@ -3,29 +3,45 @@
 // whose clone is in the cache, and whose URL that clone's `origin` remembers.
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { UsageError } from '../errors.js';
 import { closeRepo, openRepo, remoteUrl } from '../git/index.js';
 import type { RunReport } from '../model/types.js';
 import type { CampaignRepoRef } from '../publish/campaign.js';
-import { clonePath } from './clone-cache.js';
+import { clonePath, ensureClone } from './clone-cache.js';
+import type { RepoTarget } from './targets.js';
 
 /** True for a report of a campaign: no top-level repository, each job naming its own. */
 export function isCampaignReport(report: RunReport): boolean {
   return report.repo === null && report.jobs.some((j) => j.repo !== undefined);
 }
 
-/** The repositories of a campaign report, in the order of their first job. Throws UsageError for one not found. */
-export async function reposOfReport(report: RunReport, cacheDir: string): Promise<CampaignRepoRef[]> {
+export interface LocatedRepos {
+  readonly repos: readonly CampaignRepoRef[];
+  /** One sentence per repository that could not be found nor cloned (`<repo>: …`). */
+  readonly problems: readonly string[];
+}
+
+/**
+ * The repositories of a campaign report, in the order of their first job: a local path as it is, a
+ * remote one from its clone in `cacheDir`. A clone that is not there (the pull-request job of a CI
+ * workflow runs on another machine than the shards) is made, from `https://<repo>.git`.
+ */
+export async function reposOfReport(report: RunReport, o: { readonly cacheDir: string; readonly env: Readonly<Record<string, string | undefined>> }): Promise<LocatedRepos> {
   const ids = [...new Set(report.jobs.flatMap((j) => (j.repo !== undefined ? [j.repo] : [])))];
-  const out: CampaignRepoRef[] = [];
+  const repos: CampaignRepoRef[] = [];
+  const problems: string[] = [];
   for (const id of ids) {
     if (isAbsolute(id)) {
-      out.push({ id, dir: id, url: null });
+      repos.push({ id, dir: id, url: null });
       continue;
     }
-    const dir = clonePath(cacheDir, { id, url: '', path: null, ref: null });
+    const target: RepoTarget = { id, url: `https://${id}.git`, path: null, ref: null };
+    const dir = clonePath(o.cacheDir, target);
     if (!existsSync(join(dir, 'HEAD'))) {
-      throw new UsageError(`The report's repository ${id} has no clone in ${cacheDir}; pass --cache-dir with the folder the run used (its --cache-dir).`);
+      const made = await ensureClone(target, { cacheDir: o.cacheDir, env: o.env });
+      if (!made.ok) {
+        problems.push(`${id}: ${made.error.message}`);
+        continue;
+      }
     }
     const repo = await openRepo(dir);
     let url: string | null;
@@ -34,10 +50,13 @@ export async function reposOfReport(report: RunReport, cacheDir: string): Promis
     } finally {
       closeRepo(repo);
     }
-    if (url === null) throw new UsageError(`The clone ${dir} of ${id} names no URL (remote.origin.url); run the campaign again to clone it anew.`);
-    out.push({ id, dir, url, branch: headBranch(dir) });
+    if (url === null) {
+      problems.push(`${id}: the clone ${dir} names no URL (remote.origin.url); remove it so the next run clones it anew.`);
+      continue;
+    }
+    repos.push({ id, dir, url, branch: headBranch(dir) });
   }
-  return out;
+  return { repos, problems };
 }
 
 /** The branch a bare clone's HEAD names (the branch it fetched), or null. */

@@ -41,8 +41,10 @@ async function campaignBranches(io: CliIo, flags: BranchesFlags, file: string): 
     return pruneIn(io, flags, report.repo ?? resolve(io.cwd, flags.repo), flags.remote, '');
   }
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
-  let code = 0;
-  for (const ref of await reposOfReport(report, cacheDir)) {
+  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  for (const p of problems) io.stderr.write(`scion: ${p}\n`);
+  let code = problems.length > 0 ? 1 : 0;
+  for (const ref of repos) {
     // A clone's remote is `origin`, the URL it came from; --remote asks for pruning there too.
     const remote = flags.remote === undefined ? undefined : ref.url !== null ? 'origin' : flags.remote;
     code = Math.max(code, await pruneIn(io, flags, ref.dir, remote, `${ref.id}: `));

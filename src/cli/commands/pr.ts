@@ -83,7 +83,8 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
 /** A campaign report: each repository's pull requests on its own host (src/publish/campaign.ts). */
 async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise<number> {
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
-  const repos = await reposOfReport(report, cacheDir);
+  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  for (const p of problems) io.stderr.write(`scion: ${p}\n`);
   const remote = flags.remote ?? 'origin';
   // Every repository's host and token are checked before any request (exit 2).
   for (const r of repos) {
@@ -118,7 +119,7 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
     for (const line of done.error.split('\n')) io.stderr.write(`scion: ${line}\n`);
     return 1;
   }
-  return 0;
+  return problems.length > 0 ? 1 : 0;
 }
 
 function checkInterval(flags: LifecycleFlags): void {

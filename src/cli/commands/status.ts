@@ -67,8 +67,10 @@ async function campaignStatus(io: CliIo, flags: StatusFlags, report: RunReport):
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
   const redact = makeRedactor(io.env);
   const rows: StatusRow[] = [];
+  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  for (const p of problems) io.stderr.write(`scion: ${p}\n`);
   try {
-    for (const ref of await reposOfReport(report, cacheDir)) {
+    for (const ref of repos) {
       const repo = await openRepo(ref.dir);
       try {
         const jobs = report.jobs.filter((j) => j.repo === ref.id).map((j) => ({ branch: j.branch, base: j.base }));
@@ -85,7 +87,7 @@ async function campaignStatus(io: CliIo, flags: StatusFlags, report: RunReport):
     return 1;
   }
   io.stdout.write(redact(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderStatusTable(rows, { repos: true })));
-  return 0;
+  return problems.length > 0 ? 1 : 0;
 }
 
 async function readReport(io: CliIo, file: string): Promise<string> {
