@@ -23,7 +23,8 @@ export interface LocatedRepos {
 /**
  * The repositories of a campaign report, in the order of their first job: a local path as it is, a
  * remote one from its clone in `cacheDir`. A clone that is not there (the pull-request job of a CI
- * workflow runs on another machine than the shards) is made, from `https://<repo>.git`.
+ * workflow runs on another machine than the shards) is made, from the jobs' `repoUrl` (else
+ * `https://<repo>.git`).
  */
 export async function reposOfReport(report: RunReport, o: { readonly cacheDir: string; readonly env: Readonly<Record<string, string | undefined>> }): Promise<LocatedRepos> {
   const ids = [...new Set(report.jobs.flatMap((j) => (j.repo !== undefined ? [j.repo] : [])))];
@@ -34,7 +35,8 @@ export async function reposOfReport(report: RunReport, o: { readonly cacheDir: s
       repos.push({ id, dir: id, url: null });
       continue;
     }
-    const target: RepoTarget = { id, url: `https://${id}.git`, path: null, ref: null };
+    const url = report.jobs.find((j) => j.repo === id && j.repoUrl !== undefined)?.repoUrl ?? `https://${id}.git`;
+    const target: RepoTarget = { id, url, path: null, ref: null };
     const dir = clonePath(o.cacheDir, target);
     if (!existsSync(join(dir, 'HEAD'))) {
       const made = await ensureClone(target, { cacheDir: o.cacheDir, env: o.env });
@@ -44,17 +46,17 @@ export async function reposOfReport(report: RunReport, o: { readonly cacheDir: s
       }
     }
     const repo = await openRepo(dir);
-    let url: string | null;
+    let origin: string | null;
     try {
-      url = remoteUrl(repo, 'origin');
+      origin = remoteUrl(repo, 'origin');
     } finally {
       closeRepo(repo);
     }
-    if (url === null) {
+    if (origin === null) {
       problems.push(`${id}: the clone ${dir} names no URL (remote.origin.url); remove it so the next run clones it anew.`);
       continue;
     }
-    repos.push({ id, dir, url, branch: headBranch(dir) });
+    repos.push({ id, dir, url: origin, branch: headBranch(dir) });
   }
   return { repos, problems };
 }

@@ -103,7 +103,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           },
           { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
         );
-        return report.jobs.map((j) => ({ ...j, repo: target.id }));
+        return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
     ),
   );
@@ -164,7 +164,21 @@ function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, messa
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     durationMs: 0,
     repo: target.id,
+    ...urlOf(target),
   })));
+}
+
+/** The report's `repoUrl`: the target's URL without any credentials written in it. */
+function urlOf(target: RepoTarget): { repoUrl?: string } {
+  if (target.url === null) return {};
+  try {
+    const u = new URL(target.url);
+    u.username = '';
+    u.password = '';
+    return { repoUrl: u.toString() };
+  } catch {
+    return {};
+  }
 }
 
 function staticJobs(recipe: Recipe): { name: string; branch: string }[] {

@@ -264,6 +264,16 @@ describe('scion run --repos: a campaign through the CLI', () => {
         expect(pr.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
       }
 
+      // The pull-request job of a workflow runs on another machine: no clone there. scion pr clones
+      // each repository from the report's repoUrl into its own cache, then updates the pull requests.
+      expect(readReport('pr.json').jobs.map((j) => j.repoUrl)).toEqual(NAMES.map((n) => bare[n]!.url));
+      const elsewhere = await run(['pr', '--report', 'pr.json', '--cache-dir', 'cache-pr-job', '--pr-interval', '0'], { GITHUB_API_URL: apiUrl });
+      expect(elsewhere.code, elsewhere.stderr).toBe(0);
+      for (const name of NAMES) {
+        expect(elsewhere.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
+        expect(runGit(clonePath(join(work, 'cache-pr-job'), { id: id(name), url: '', path: null, ref: null }), 'rev-parse', '--is-shallow-repository')).toBe('true');
+      }
+
       // alpha's pull request is merged: branches --prune on the report deletes its branch in alpha's
       // clone (and on its remote with --remote), and keeps the others' work in progress.
       fakes['alpha']!.pulls[0]!.state = 'closed';
