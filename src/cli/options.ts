@@ -19,14 +19,14 @@ export const COMMON_RUN_OPTIONS = {
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
   json: { type: 'boolean', default: false, describe: 'Print the JSON report to stdout instead of the human summary', group: 'Output:' },
-  repos: valued({ type: 'string', describe: 'Campaign: run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin', group: 'Campaign:' }),
-  'github-org': valued({ type: 'string', describe: "Campaign: every repository of this GitHub organisation (forks and archived ones left out unless asked)", group: 'Campaign:' }),
+  repos: valued({ type: 'string', describe: 'Run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin', group: 'Campaign:' }),
+  'github-org': valued({ type: 'string', describe: "Every repository of this GitHub organisation (forks and archived ones left out unless asked)", group: 'Campaign:' }),
   topic: valued({ type: 'string', describe: 'With --github-org: only the repositories with this topic', group: 'Campaign:' }),
   'include-forks': { type: 'boolean', default: false, describe: 'With --github-org: forks too', group: 'Campaign:' },
   'include-archived': { type: 'boolean', default: false, describe: 'With --github-org: archived repositories too', group: 'Campaign:' },
-  'github-search': valued({ type: 'string', describe: 'Campaign: the repositories a GitHub repository search finds (e.g. "org:acme language:typescript")', group: 'Campaign:' }),
-  'gitlab-group': valued({ type: 'string', describe: 'Campaign: every project of this GitLab group, subgroups included', group: 'Campaign:' }),
-  'cache-dir': valued({ type: 'string', describe: 'Campaign: where the repositories are cloned and kept between runs (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)', group: 'Campaign:' }),
+  'github-search': valued({ type: 'string', describe: 'The repositories a GitHub repository search finds (e.g. "org:acme language:typescript")', group: 'Campaign:' }),
+  'gitlab-group': valued({ type: 'string', describe: 'Every project of this GitLab group, subgroups included', group: 'Campaign:' }),
+  'cache-dir': valued({ type: 'string', describe: 'Where the repositories are cloned and kept between runs (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)', group: 'Campaign:' }),
 } as const satisfies Record<string, Options>;
 
 /** The flags that name a campaign's repositories: at most one, and never beside --repo. */
