@@ -14,7 +14,7 @@ export type {
   ReadState,
 } from './types.js';
 export { DEFAULT_MAX_BYTES } from './limits.js';
-export { decodeText } from './text/decode.js';
+export { decodeFile, decodeText } from './text/decode.js';
 export { encodeText } from './text/encode.js';
 export { checkPath } from './check-path.js';
 export { gitPathProblem } from './git-path.js';

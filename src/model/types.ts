@@ -21,6 +21,14 @@ export interface FileReport {
   readonly hunks?: readonly Hunk[];
   /** True when the file did not exist at the base. */
   readonly created?: boolean;
+  /** True when the job removed the file. */
+  readonly deleted?: boolean;
+  /** The file's git mode after the job, when it is not 100644 (an executable, a symlink). */
+  readonly mode?: string;
+  /** The file's mode at the base, when the job changed it. */
+  readonly oldMode?: string;
+  /** The file's encoding when it is not plain UTF-8: hunks are decoded text (git sees UTF-16 as binary). */
+  readonly encoding?: 'utf8-bom' | 'utf16le';
 }
 
 export interface ErrorReport {

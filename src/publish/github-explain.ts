@@ -29,7 +29,7 @@ export function explainGitHub(status: number, what: string, body: unknown, retri
 }
 
 /** GitHub's error JSON: {message, errors: [{message} | {resource, field, code}]}; text as it came otherwise. */
-function githubMessage(body: unknown): string {
+export function githubMessage(body: unknown): string {
   let data = body;
   if (typeof body === 'string') {
     try {

@@ -19,7 +19,8 @@ export interface GitHubOptions extends RequestLimits {
   readonly fetch?: typeof fetch;
 }
 
-interface RetryTracker {
+/** How many times the current call was retried (set by the client's retry hooks). */
+export interface RetryTracker {
   retries: number;
 }
 
@@ -80,40 +81,74 @@ interface PullJson {
   requested_teams?: unknown[];
 }
 
+export type GitHubClient = InstanceType<typeof Client>;
+
+export interface GitHubClientOptions extends RequestLimits {
+  readonly apiUrl: string;
+  readonly token: string;
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * An octokit with scion's rate-limit and retry rules and the token on every request: the one client
+ * construction that GitHubHost and repository discovery (campaign/discover.ts) share.
+ */
+export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): GitHubClient {
+  const apiUrl = o.apiUrl.replace(/\/+$/, '');
+  const maxRetries = o.maxRetries ?? 3;
+  const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
+  const wantRetry = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
+    if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
+    tracker.retries = retryCount + 1;
+    return true;
+  };
+  const octokit = new Client({
+    baseUrl: apiUrl,
+    userAgent: 'scion',
+    request: { fetch: apiFetch(apiUrl, o.timeoutMs ?? 60_000, o.fetch) },
+    throttle: {
+      onRateLimit: wantRetry as never,
+      onSecondaryRateLimit: wantRetry as never,
+      write: unpaced as never,
+      notifications: unpaced as never,
+    },
+    retry: { retries: maxRetries, retryAfterBaseValue: o.backoffMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+    scion: { maxRetries, maxWaitMs, tracker },
+  } as ConstructorParameters<typeof Client>[0]);
+  // @octokit/core takes no default headers; every request (REST and GraphQL) gets them here.
+  octokit.hook.before('request', (opts) => {
+    Object.assign(opts.headers, { authorization: `Bearer ${o.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' });
+  });
+  return octokit;
+}
+
+/** Turns `explainGitHub`'s arguments into a sentence; discovery words 401/403/404 its own way. */
+export type ExplainGitHub = (status: number, what: string, body: unknown, retries: number | null) => string;
+
+/** An octokit failure as one HostError sentence: unreachable, rate-limited after retries, or what GitHub said. */
+export function githubFailure(e: unknown, what: string, apiUrl: string, tracker: RetryTracker, explain: ExplainGitHub = explainGitHub): HostError {
+  const err = e as { status?: unknown; message?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> } };
+  if (typeof err.status !== 'number' || err.response === undefined) {
+    const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+    return new HostError(`Could not reach GitHub at ${apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
+  }
+  const h = err.response.headers ?? {};
+  const limited = err.status === 429 || (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
+  const retried = limited || (err.status >= 500 && tracker.retries > 0) ? tracker.retries : null;
+  return new HostError(explain(err.status, what, err.response.data ?? err.message, retried), err.status);
+}
+
 export class GitHubHost implements Host {
   readonly kind = 'github' as const;
   readonly label: string;
-  private readonly octokit: InstanceType<typeof Client>;
+  private readonly octokit: GitHubClient;
   private readonly tracker: RetryTracker = { retries: 0 };
   private readonly apiUrl: string;
 
   constructor(private readonly o: GitHubOptions) {
     this.label = `${o.owner}/${o.repo}`;
     this.apiUrl = (o.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
-    const maxRetries = o.maxRetries ?? 3;
-    const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
-    const wantRetry = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
-      if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
-      this.tracker.retries = retryCount + 1;
-      return true;
-    };
-    this.octokit = new Client({
-      baseUrl: this.apiUrl,
-      userAgent: 'scion',
-      request: { fetch: apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch) },
-      throttle: {
-        onRateLimit: wantRetry as never,
-        onSecondaryRateLimit: wantRetry as never,
-        write: unpaced as never,
-        notifications: unpaced as never,
-      },
-      retry: { retries: maxRetries, retryAfterBaseValue: o.backoffMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      scion: { maxRetries, maxWaitMs, tracker: this.tracker },
-    } as ConstructorParameters<typeof Client>[0]);
-    // @octokit/core takes no default headers; every request (REST and GraphQL) gets them here.
-    this.octokit.hook.before('request', (opts) => {
-      Object.assign(opts.headers, { authorization: `Bearer ${o.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' });
-    });
+    this.octokit = githubClient({ ...o, apiUrl: this.apiUrl }, this.tracker);
   }
 
   private async call<T>(route: string, params: Record<string, unknown>, what: string): Promise<T> {
@@ -127,15 +162,7 @@ export class GitHubHost implements Host {
   }
 
   private failure(e: unknown, what: string): HostError {
-    const err = e as { status?: unknown; message?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> } };
-    if (typeof err.status !== 'number' || err.response === undefined) {
-      const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-      return new HostError(`Could not reach GitHub at ${this.apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
-    }
-    const h = err.response.headers ?? {};
-    const limited = err.status === 429 || (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
-    const retried = limited || (err.status >= 500 && this.tracker.retries > 0) ? this.tracker.retries : null;
-    return new HostError(explainGitHub(err.status, what, err.response.data ?? err.message, retried), err.status);
+    return githubFailure(e, what, this.apiUrl, this.tracker);
   }
 
   private pull(p: PullJson): HostPull {

@@ -41,42 +41,8 @@ export class GitLabHost implements Host {
 
   private async call<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
     const url = `${this.apiUrl}/projects/${encodeURIComponent(this.o.project)}${path}`;
-    const maxRetries = this.o.maxRetries ?? 3;
-    for (let attempt = 0; ; attempt++) {
-      let res: Response;
-      try {
-        res = await this.fetch(url, {
-          method,
-          headers: { 'private-token': this.o.token, accept: 'application/json', 'user-agent': 'scion', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-      } catch (e) {
-        if (attempt < maxRetries) {
-          await sleep((attempt + 1) ** 2 * (this.o.backoffMs ?? 1000));
-          continue;
-        }
-        const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-        throw new HostError(`Could not reach GitLab at ${this.apiUrl} while ${what} (${why}); check the network and GITLAB_API_URL.`, null);
-      }
-      if (res.ok) return (res.status === 204 ? undefined : await res.json()) as T;
-      const text = await res.text();
-      const wait = this.retryWait(res, attempt);
-      if (wait !== null && attempt < maxRetries && wait <= (this.o.maxRetryWaitMs ?? 120_000)) {
-        await sleep(wait);
-        continue;
-      }
-      throw new HostError(explainGitLab(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);
-    }
-  }
-
-  private retryWait(res: Response, attempt: number): number | null {
-    if (res.status === 429) {
-      const after = Number(res.headers.get('retry-after'));
-      if (Number.isFinite(after) && res.headers.get('retry-after') !== null) return after * 1000;
-      const reset = Number(res.headers.get('ratelimit-reset'));
-      return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
-    }
-    return res.status >= 500 ? (attempt + 1) ** 2 * (this.o.backoffMs ?? 1000) : null;
+    const res = await gitlabRequest({ ...this.o, apiUrl: this.apiUrl, fetch: this.fetch }, method, url, what, body);
+    return (res.status === 204 ? undefined : await res.json()) as T;
   }
 
   private pull(m: MrJson): HostPull {
@@ -180,7 +146,61 @@ export class GitLabHost implements Host {
   }
 }
 
-function explainGitLab(status: number, what: string, body: string, retries: number | null): string {
+export interface GitLabRequestOptions extends RequestLimits {
+  readonly apiUrl: string;
+  readonly token: string;
+  /** Already wrapped by apiFetch (deadline, token only to the API's origin). */
+  readonly fetch: typeof fetch;
+}
+
+/** GitLab's explainGitLab, or discovery's own wording of 401/403/404. */
+export type ExplainGitLab = (status: number, what: string, body: string, retries: number | null) => string;
+
+/**
+ * One GitLab API request with scion's retry rules (network failures and 5xx backed off, 429 waited
+ * out): the successful Response, or a HostError sentence. Shared by GitLabHost and discovery.
+ */
+export async function gitlabRequest(o: GitLabRequestOptions, method: string, url: string, what: string, body?: unknown, explain: ExplainGitLab = explainGitLab): Promise<Response> {
+  const maxRetries = o.maxRetries ?? 3;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await o.fetch(url, {
+        method,
+        headers: { 'private-token': o.token, accept: 'application/json', 'user-agent': 'scion', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (e) {
+      if (attempt < maxRetries) {
+        await sleep((attempt + 1) ** 2 * (o.backoffMs ?? 1000));
+        continue;
+      }
+      const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
+      throw new HostError(`Could not reach GitLab at ${o.apiUrl} while ${what} (${why}); check the network and GITLAB_API_URL.`, null);
+    }
+    if (res.ok) return res;
+    const text = await res.text();
+    const wait = retryWait(res, attempt, o.backoffMs ?? 1000);
+    if (wait !== null && attempt < maxRetries && wait <= (o.maxRetryWaitMs ?? 120_000)) {
+      await sleep(wait);
+      continue;
+    }
+    throw new HostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);
+  }
+}
+
+function retryWait(res: Response, attempt: number, backoffMs: number): number | null {
+  if (res.status === 429) {
+    const after = Number(res.headers.get('retry-after'));
+    if (Number.isFinite(after) && res.headers.get('retry-after') !== null) return after * 1000;
+    const reset = Number(res.headers.get('ratelimit-reset'));
+    return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
+  }
+  return res.status >= 500 ? (attempt + 1) ** 2 * backoffMs : null;
+}
+
+/** GitLab's error JSON ({message} or {error}) or the text as it came, for a sentence. */
+export function gitlabMessage(body: string): string {
   let detail = body.trim().slice(0, 200);
   try {
     const data = JSON.parse(body) as { message?: unknown; error?: unknown };
@@ -189,6 +209,11 @@ function explainGitLab(status: number, what: string, body: string, retries: numb
   } catch {
     // not JSON: the text as it came
   }
+  return detail;
+}
+
+function explainGitLab(status: number, what: string, body: string, retries: number | null): string {
+  const detail = gitlabMessage(body);
   const said = detail === '' ? `${status}` : `${status} ${detail}`;
   if (retries !== null) return `GitLab kept failing or rate-limiting while ${what} (${said}) after ${retries} retries; run again later.`;
   if (status === 401) return `GitLab rejected the token while ${what} (${said}); set GITLAB_TOKEN to a token with the api scope.`;

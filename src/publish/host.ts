@@ -52,7 +52,7 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
   return new GitHubHost({ ...o, apiUrl, token: cred.token, owner: gh.owner, repo: gh.repo });
 }
 
-function checkApiUrl(apiUrl: string, variable: string, token: string): void {
+export function checkApiUrl(apiUrl: string, variable: string, token: string): void {
   if (!mayCarryCredentials(apiUrl)) {
     throw new UsageError(`${variable} is ${apiUrl}, and scion sends ${token} only over HTTPS (or to this machine); give ${variable} an https URL.`);
   }

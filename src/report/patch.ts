@@ -5,21 +5,29 @@ import type { FileReport, JobReport, RunReport } from '../model/types.js';
 import { jobLabel } from './summary-data.js';
 import { hunkHeader } from './unified.js';
 
-/** Files that have no text diff (binary, undecodable) cannot be in a patch: named by `skipped`. */
+/**
+ * Files git would not diff as text (binary, undecodable, UTF-16) cannot be in a text patch: named by
+ * `skipped`. Line endings, a BOM, new, deleted and mode-changed files are written as git writes them.
+ */
 export function renderPatch(report: RunReport, skipped: (job: JobReport, file: FileReport) => void = () => undefined): string {
   let out = '';
   for (const job of report.jobs) {
     for (const file of job.files) {
-      const hunks = file.hunks ?? [];
-      if (hunks.length === 0) {
-        if (file.added + file.removed > 0 || file.created) skipped(job, file);
+      const hunks = file.hunks;
+      if (hunks === undefined || file.encoding === 'utf16le') {
+        skipped(job, file);
         continue;
       }
+      const modeChanged = file.oldMode !== undefined && !file.created && !file.deleted;
+      if (hunks.length === 0 && !modeChanged && !file.created && !file.deleted) continue;
       const a = quotePath(`a/${file.path}`);
       const b = quotePath(`b/${file.path}`);
       out += `diff --git ${a} ${b}\n`;
-      if (file.created) out += 'new file mode 100644\n';
-      out += `--- ${file.created ? '/dev/null' : a}\n+++ ${b}\n`;
+      if (file.created) out += `new file mode ${file.mode ?? '100644'}\n`;
+      else if (file.deleted) out += `deleted file mode ${file.oldMode ?? '100644'}\n`;
+      else if (modeChanged) out += `old mode ${file.oldMode}\nnew mode ${file.mode ?? '100644'}\n`;
+      if (hunks.length === 0) continue;
+      out += `--- ${file.created ? '/dev/null' : a}\n+++ ${file.deleted ? '/dev/null' : b}\n`;
       for (const h of hunks) {
         out += `${hunkHeader(h)}\n`;
         for (const line of h.lines) out += `${line}\n`;

@@ -24,13 +24,13 @@ export function renderPlanDiff(files: readonly FileReport[], opts: TerminalOptio
 function fileDiff(file: FileReport, p: Paint): string {
   const hunks = file.hunks ?? [];
   const out = [
-    p.bold(`${visible(file.path)}${file.created ? ' (new file)' : ''}  `) + `${p.green(`+${file.added}`)} ${p.red(`-${file.removed}`)}`,
+    p.bold(`${visible(file.path)}${file.created ? ' (new file)' : file.deleted ? ' (deleted)' : ''}  `) + `${p.green(`+${file.added}`)} ${p.red(`-${file.removed}`)}`,
   ];
   if (hunks.length === 0) {
     out.push(p.dim('  (no text diff recorded)'));
     return `${out.join('\n')}\n`;
   }
-  out.push(p.bold(`--- ${file.created ? '/dev/null' : `a/${visible(file.path)}`}`), p.bold(`+++ b/${visible(file.path)}`));
+  out.push(p.bold(`--- ${file.created ? '/dev/null' : `a/${visible(file.path)}`}`), p.bold(`+++ ${file.deleted ? '/dev/null' : `b/${visible(file.path)}`}`));
   let widest = 1;
   for (const h of hunks) widest = Math.max(widest, String(h.oldStart + h.oldLines).length, String(h.newStart + h.newLines).length);
   const blank = ' '.repeat(widest);
@@ -43,7 +43,8 @@ function fileDiff(file: FileReport, p: Paint): string {
     let newNo = h.newStart;
     for (const line of h.lines) {
       const mark = line[0];
-      const text = visible(line);
+      // The CR of a CRLF line is in the hunk (so --patch applies); a reader sees the line without it.
+      const text = visible(line.endsWith('\r') ? line.slice(0, -1) : line);
       if (mark === '-') out.push(`${gutter(oldNo++, null)} ${p.red(text)}`);
       else if (mark === '+') out.push(`${gutter(null, newNo++)} ${p.green(text)}`);
       else if (mark === '\\') out.push(`${gutter(null, null)} ${p.dim(text)}`);

@@ -14,7 +14,7 @@ export function hunkHeader(h: Hunk): string {
 export function unifiedDiff(file: FileReport): string {
   const hunks = file.hunks ?? [];
   if (hunks.length === 0) return '';
-  const out = [`--- ${file.created ? '/dev/null' : `a/${file.path}`}`, `+++ b/${file.path}`];
+  const out = [`--- ${file.created ? '/dev/null' : `a/${file.path}`}`, file.deleted ? '+++ /dev/null' : `+++ b/${file.path}`];
   for (const h of hunks) {
     out.push(hunkHeader(h));
     for (const line of h.lines) out.push(line);

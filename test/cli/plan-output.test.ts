@@ -59,6 +59,37 @@ describe('plan --patch', () => {
     }
   });
 
+  it('keeps CRLF lines, a BOM and a missing final newline, writes new, deleted and mode-changed files as git does, and leaves UTF-16 out', async () => {
+    const r = await repo({
+      'crlf.txt': 'old a\r\nline 2\r\n',
+      'bom.txt': '\uFEFFold bom\nx\n',
+      'no-newline.txt': 'a\nold',
+      'gone.txt': 'bye\n',
+      'tool.sh': '#!/bin/sh\necho old\n',
+      'u16.txt': Buffer.from('\uFEFFold\n', 'utf16le'),
+    });
+    r.git('update-index', '--chmod=+x', 'tool.sh');
+    r.git('commit', '-qm', 'tool.sh is executable');
+    r.git('checkout', '-q', '.');
+    const recipe = recipeFile(
+      'name: shapes\nsteps:\n  - replace: { old_string: "old", new_string: "new", replace_all: true }\n' +
+        '  - run: "rm gone.txt && chmod -x tool.sh && printf \'#!/bin/sh\\\\n\' > new.sh && chmod +x new.sh"\n',
+    );
+    const res = await scion(['plan', recipe, '--repo', r.dir, '--patch'], { cwd: r.dir });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('u16.txt (shapes) has no text diff and is left out of the patch.');
+    expect(res.stdout).toContain('-old a\r\n+new a\r\n line 2\r\n');
+    expect(res.stdout).toContain('diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n');
+    expect(res.stdout).toContain('diff --git a/new.sh b/new.sh\nnew file mode 100755\n');
+    expect(res.stdout).toContain('diff --git a/tool.sh b/tool.sh\nold mode 100755\nnew mode 100644\n');
+    const patch = join(recipe, '..', 'shapes.patch');
+    writeFileSync(patch, res.stdout);
+    r.git('apply', '--index', patch);
+    // What git applied is what `run` commits (UTF-16 aside: the patch left it out).
+    expect((await scion(['run', recipe, '--repo', r.dir], { cwd: r.dir })).code).toBe(0);
+    expect(r.git('diff', '--cached', '--name-status', 'scion/shapes').split('\n')).toEqual(['M\tu16.txt']);
+  });
+
   it('--stat prints git diff --stat lines per job', async () => {
     const r = await repo(FILES);
     const res = await scion(['plan', recipeFile(RECIPE), recipeFile(NEW_FILE), '--repo', r.dir, '--stat'], { cwd: r.dir });

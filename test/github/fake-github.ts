@@ -43,7 +43,45 @@ export interface FakeGitHub {
   intercept: ((r: Recorded) => Reply | undefined) | undefined;
   /** The commit a branch holds on the git server, for head.sha (default: none). */
   headOf: (branch: string) => string | null;
+  /** GET /orgs/{org}/repos: each organisation's repository objects (an unknown org answers 404). */
+  readonly orgs: Map<string, Record<string, unknown>[]>;
+  /** GET /search/repositories: the repositories a query finds (default: none). */
+  search: (q: string) => Record<string, unknown>[];
+  /** The total_count the search reports, when it should differ from what it returns (GitHub's cap). */
+  searchTotal: number | undefined;
   close(): Promise<void>;
+}
+
+/** A repository object as GitHub lists it; `over` changes any field (fork, archived, topics, …). */
+export function fakeRepo(gitBase: string, fullName: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: fullName.length,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    clone_url: `${gitBase.replace(/\/+$/, '')}/${fullName}.git`,
+    default_branch: 'main',
+    fork: false,
+    archived: false,
+    disabled: false,
+    size: 42,
+    topics: [],
+    ...over,
+  };
+}
+
+/** One page of `all` as GitHub pages it (?page, ?per_page up to 100), with its Link header. */
+function paged(r: Recorded, base: string, all: readonly unknown[], cap = Infinity): { items: unknown[]; headers: Record<string, string> } {
+  const per = Math.min(100, Math.max(1, Number(r.query.get('per_page') ?? 30)));
+  const page = Math.max(1, Number(r.query.get('page') ?? 1));
+  const reachable = Math.min(all.length, cap);
+  const last = Math.max(1, Math.ceil(reachable / per));
+  const at = (n: number) => {
+    const q = new URLSearchParams(r.query);
+    q.set('page', String(n));
+    return `<${base}${r.path}?${q}>`;
+  };
+  const links = [page < last ? `${at(page + 1)}; rel="next"` : '', page < last ? `${at(last)}; rel="last"` : '', page > 1 ? `${at(1)}; rel="first"` : ''].filter((l) => l !== '');
+  return { items: all.slice((page - 1) * per, Math.min(page * per, reachable)), headers: links.length > 0 ? { link: links.join(', ') } : {} };
 }
 
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
@@ -76,8 +114,30 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     return { status: 200, body: { data: { enablePullRequestAutoMerge: { pullRequest: { number: m.number } } } } };
   }
 
+  function discovery(r: Recorded): Reply | undefined {
+    const org = /^\/orgs\/([^/]+)\/repos$/.exec(r.path);
+    if (org && r.method === 'GET') {
+      const repos = fake.orgs.get(decodeURIComponent(org[1]!));
+      if (repos === undefined) return notFound;
+      const { items, headers } = paged(r, fake.url, repos);
+      return { status: 200, headers, body: items };
+    }
+    if (r.path === '/search/repositories' && r.method === 'GET') {
+      const q = r.query.get('q');
+      if (!q) return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Search', field: 'q', code: 'missing' }] } };
+      const found = fake.search(q);
+      const per = Math.min(100, Number(r.query.get('per_page') ?? 30));
+      if ((Number(r.query.get('page') ?? 1) - 1) * per >= 1000) return { status: 422, body: { message: 'Only the first 1000 search results are available' } };
+      const { items, headers } = paged(r, fake.url, found, 1000);
+      return { status: 200, headers, body: { total_count: fake.searchTotal ?? found.length, incomplete_results: false, items } };
+    }
+    return undefined;
+  }
+
   function route(r: Recorded): Reply {
     if (r.method === 'POST' && r.path === '/graphql') return graphql(r);
+    const found = discovery(r);
+    if (found !== undefined) return found;
     if (r.method === 'GET' && r.path === prefix) return { status: 200, body: { default_branch: 'main' } };
     if (r.method === 'GET' && r.path === `${prefix}/pulls`) {
       const head = r.query.get('head') ?? '';
@@ -140,6 +200,9 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     pulls,
     intercept: undefined,
     headOf: () => null,
+    orgs: new Map(),
+    search: () => [],
+    searchTotal: undefined,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 

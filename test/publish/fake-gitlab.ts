@@ -27,7 +27,25 @@ export interface FakeGitLab {
   readonly requests: Recorded[];
   readonly mrs: FakeMr[];
   intercept: ((r: Recorded) => Reply | undefined) | undefined;
+  /** GET /groups/:id/projects: each group's own projects by full path (`acme`, `acme/platform`); an unknown group answers 404. */
+  readonly groups: Map<string, Record<string, unknown>[]>;
+  /** How the group listing pages: GitLab's x-next-page headers (default), or a Link header as well. */
+  paging: 'headers' | 'link';
   close(): Promise<void>;
+}
+
+/** A project object as GitLab lists it; `over` changes any field (archived, forked_from_project, …). */
+export function fakeProject(gitBase: string, path: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: path.length,
+    path_with_namespace: path,
+    http_url_to_repo: `${gitBase.replace(/\/+$/, '')}/${path}.git`,
+    default_branch: 'main',
+    archived: false,
+    empty_repo: false,
+    topics: [],
+    ...over,
+  };
 }
 
 const USERS: Record<string, number> = { octocat: 7, hubot: 8 };
@@ -48,7 +66,33 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     head_pipeline: m.pipeline === null ? null : { status: m.pipeline },
   });
 
+  function groupProjects(r: Recorded): Reply | undefined {
+    const g = /^\/api\/v4\/groups\/([^/]+)\/projects$/.exec(r.path);
+    if (!g || r.method !== 'GET') return undefined;
+    const group = decodeURIComponent(g[1]!);
+    if (!fake.groups.has(group)) return { status: 404, body: { message: '404 Group Not Found' } };
+    const subgroups = r.query.get('include_subgroups') === 'true';
+    const archived = r.query.get('archived');
+    const all = [...fake.groups.entries()]
+      .filter(([path]) => path === group || (subgroups && path.startsWith(`${group}/`)))
+      .flatMap(([, projects]) => projects)
+      .filter((p) => archived === null || String(p['archived'] === true) === archived);
+    const per = Math.min(100, Number(r.query.get('per_page') ?? 20));
+    const page = Math.max(1, Number(r.query.get('page') ?? 1));
+    const pages = Math.max(1, Math.ceil(all.length / per));
+    const headers: Record<string, string> = { 'x-page': String(page), 'x-per-page': String(per), 'x-total': String(all.length), 'x-total-pages': String(pages), 'x-next-page': page < pages ? String(page + 1) : '' };
+    if (fake.paging === 'link' && page < pages) {
+      const q = new URLSearchParams(r.query);
+      q.set('page', String(page + 1));
+      headers['link'] = `<${fake.apiUrl.replace(/\/api\/v4$/, '')}${r.path}?${q}>; rel="next"`;
+      delete headers['x-next-page'];
+    }
+    return { status: 200, headers, body: all.slice((page - 1) * per, page * per) };
+  }
+
   function route(r: Recorded): Reply {
+    const listed = groupProjects(r);
+    if (listed !== undefined) return listed;
     if (r.method === 'GET' && r.path === '/api/v4/users') {
       const id = USERS[r.query.get('username') ?? ''];
       return { status: 200, body: id === undefined ? [] : [{ id, username: r.query.get('username') }] };
@@ -91,7 +135,7 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     return { status: 200, body: json(m) };
   }
 
-  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, groups: new Map(), paging: 'headers', close: () => new Promise((resolve) => server.close(() => resolve())) };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,154 @@
+// Repository discovery for campaigns (SPEC §9): an organisation's repositories, a repository search
+// or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
+// through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
+// rate limits, deadlines and the token rules are the ones pull requests live under.
+import { UsageError } from '../errors.js';
+import { isValidRefName } from '../git/refs.js';
+import { makeRedactor } from '../redact.js';
+import { HostError } from '../publish/types.js';
+import { checkApiUrl } from '../publish/host.js';
+import { shownUrl, tokenFor, type Env } from '../publish/remote.js';
+import { discoverGitHub } from './discover-github.js';
+import { discoverGitLab } from './discover-gitlab.js';
+import type { Found, SourceContext } from './discover-page.js';
+import { parseTarget, type RepoTarget } from './targets.js';
+
+export interface DiscoverQuery {
+  /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
+  readonly githubOrg?: string;
+  /** Keep only repositories carrying this topic (GitHub topics, GitLab topics). */
+  readonly topic?: string;
+  /** Keep forks (githubOrg, gitlabGroup). Default false. */
+  readonly includeForks?: boolean;
+  /** Keep archived repositories (githubOrg, gitlabGroup). Default false. */
+  readonly includeArchived?: boolean;
+  /** A GitHub repository search (`org:acme language:typescript`); its own `fork:`/`archived:` apply. */
+  readonly githubSearch?: string;
+  /** Every project of this GitLab group and its subgroups (`group` or `group/subgroup`). */
+  readonly gitlabGroup?: string;
+}
+
+export interface DiscoverOptions {
+  /** Tokens and API URLs: GITHUB_TOKEN, GITHUB_API_URL, GITLAB_TOKEN, GITLAB_API_URL, CI_SERVER_URL, GIT_TOKEN. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fetch?: typeof fetch;
+  /** One line for each repository left out for a reason the user may not expect, and a summary per source. */
+  readonly say?: (line: string) => void;
+}
+
+/**
+ * The repositories a query names, sorted by id and without duplicates. Throws UsageError (nothing
+ * sent) when a token is missing or would travel in clear text, HostError when the host fails.
+ */
+export async function discoverTargets(q: DiscoverQuery, o: DiscoverOptions): Promise<RepoTarget[]> {
+  // Hosts' answers (error bodies, names, URLs) could echo a token: every line and message is redacted.
+  const redact = makeRedactor(o.env, [tokenFor('github', o.env)?.token ?? '', tokenFor('gitlab', o.env)?.token ?? '']);
+  const sink = o.say;
+  const say = (line: string) => sink?.(redact(line));
+  try {
+    return await discover(q, o, say);
+  } catch (e) {
+    if (e instanceof HostError) throw new HostError(redact(e.message), e.status);
+    if (e instanceof UsageError) throw new UsageError(redact(e.message), e.problems.map(redact));
+    throw e;
+  }
+}
+
+async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string) => void): Promise<RepoTarget[]> {
+  const wantGitHub = q.githubOrg !== undefined || q.githubSearch !== undefined;
+  const wantGitLab = q.gitlabGroup !== undefined;
+  if (!wantGitHub && !wantGitLab) throw new UsageError('Nothing to discover: name a GitHub organisation, a GitHub search or a GitLab group.');
+  for (const [key, value] of [['githubOrg', q.githubOrg], ['githubSearch', q.githubSearch], ['gitlabGroup', q.gitlabGroup]] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`The ${key} to discover repositories from is empty; give its name.`);
+  }
+  // Every token and URL is checked before the first request, so a mistake costs no request at all.
+  const github = wantGitHub ? githubContext(o.env, o.fetch, say) : null;
+  const gitlab = wantGitLab ? gitlabContext(o.env, o.fetch, say) : null;
+  const found: RepoTarget[] = [];
+  if (github !== null) found.push(...(await discoverGitHub(q, github)));
+  if (gitlab !== null) found.push(...(await discoverGitLab(q, gitlab)));
+  return sortedUnique(found);
+}
+
+function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
+  const cred = tokenFor('github', env);
+  if (!cred) {
+    throw new UsageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
+  }
+  const server = env['GITHUB_SERVER_URL']?.replace(/\/+$/, '');
+  const enterprise = server !== undefined && server !== '' && hostnameOf(server) !== 'github.com' ? `${server}/api/v3` : undefined;
+  const apiUrl = (env['GITHUB_API_URL'] || enterprise || 'https://api.github.com').replace(/\/+$/, '');
+  checkApiUrl(apiUrl, 'GITHUB_API_URL', 'GITHUB_TOKEN');
+  // Where clones may come from: the API's host (api.github.com serves github.com) and GITHUB_SERVER_URL's.
+  const apiHost = hostnameOf(apiUrl);
+  const hosts = [apiHost, apiHost?.replace(/^api\./, ''), hostnameOf(server)];
+  return context(apiUrl, cred.token, fetchImpl, say, hosts, 'GITHUB_API_URL or GITHUB_SERVER_URL');
+}
+
+function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
+  const cred = tokenFor('gitlab', env);
+  if (!cred) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
+  const ci = env['CI_SERVER_URL']?.replace(/\/+$/, '');
+  const apiUrl = (env['GITLAB_API_URL'] || (ci ? `${ci}/api/v4` : 'https://gitlab.com/api/v4')).replace(/\/+$/, '');
+  checkApiUrl(apiUrl, 'GITLAB_API_URL', 'GITLAB_TOKEN');
+  return context(apiUrl, cred.token, fetchImpl, say, [hostnameOf(apiUrl), hostnameOf(ci)], 'GITLAB_API_URL or CI_SERVER_URL');
+}
+
+function context(apiUrl: string, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, hosts: readonly (string | null | undefined)[], variables: string): SourceContext {
+  const allowed = hosts.filter((h): h is string => typeof h === 'string' && h !== '');
+  return {
+    apiUrl,
+    shownApi: shownUrl(apiUrl),
+    token,
+    fetch: fetchImpl,
+    say,
+    target: (f) => {
+      const t = checkedTarget(f, allowed, variables);
+      if (typeof t === 'string') say(`${f.name}: left out: ${t}.`);
+      return typeof t === 'string' ? null : t;
+    },
+  };
+}
+
+/**
+ * A clone URL from a server is held to the rules of one a user writes (parseTarget), and more: no
+ * credentials, no `@REF`, and only on the host the API serves, since the clone is offered a token.
+ */
+function checkedTarget(f: Found, hosts: readonly string[], variables: string): RepoTarget | string {
+  const raw = f.cloneUrl;
+  if (typeof raw !== 'string' || raw.trim() === '') return 'the server gave no clone URL';
+  const t = parseTarget(raw.trim(), { cwd: '/' });
+  if (typeof t === 'string') return `its clone URL is refused (${shownUrl(t)})`;
+  // owner/name or a path is what a user may write, not what a server answers: only a full URL.
+  if (t.url === null || !/^https?:\/\//i.test(raw.trim())) return `its clone URL "${shownUrl(raw)}" is not an http(s) URL`;
+  const u = new URL(t.url);
+  if (u.username !== '' || u.password !== '') {
+    const bare = new URL(u.href);
+    bare.username = '';
+    bare.password = '';
+    return `its clone URL ${bare.href} holds credentials, which scion does not take from a server`;
+  }
+  if (t.ref !== null || u.search !== '' || u.hash !== '') return `its clone URL "${shownUrl(raw)}" is not a plain repository URL`;
+  if (!hosts.includes(u.hostname.toLowerCase())) {
+    return `its clone URL ${t.url} is on ${u.hostname}, not on the host the API serves (${hosts.join(', ')}), and would be offered the token; set ${variables} if that is your server`;
+  }
+  const ref = typeof f.defaultBranch === 'string' && f.defaultBranch !== '' ? f.defaultBranch : null;
+  if (ref !== null && !isValidRefName(`refs/heads/${ref}`)) return `its default branch "${ref}" is not a valid branch name`;
+  return { id: t.id, url: t.url, path: null, ref };
+}
+
+/** Sorted by id (code-unit order, the same on every machine); the first of two with one id kept. */
+function sortedUnique(found: readonly RepoTarget[]): RepoTarget[] {
+  const byId = new Map<string, RepoTarget>();
+  for (const t of found) if (!byId.has(t.id)) byId.set(t.id, t);
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function hostnameOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
