@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import { main } from '../../src/cli/main.js';
 import type { RunReport } from '../../src/model/types.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
@@ -287,6 +287,23 @@ describe('scion run --repos: a campaign through the CLI', () => {
       expect(() => runGit(bare['alpha']!.dir, 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
       expect(runGit(bare['beta']!.dir, 'rev-parse', 'scion/new-log')).toMatch(/^[0-9a-f]{40}$/);
     });
+  });
+
+  it('runs over the repositories discovery finds (--github-org), and says in one sentence when the host refuses (exit 1)', async () => {
+    const gh = await startFakeGitHub('acme', 'alpha');
+    try {
+      gh.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+      const r = await run(['plan', 'recipe.yaml', '--github-org', 'acme', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: gh.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as RunReport).jobs.map((j) => j.repo)).toEqual(NAMES.map(id));
+      expect(r.stderr).toContain('GitHub organisation acme: 3 of 3 repositories.');
+      const missing = await run(['plan', 'recipe.yaml', '--github-org', 'nobody', '--cache-dir', 'cache'], { GITHUB_API_URL: gh.url });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/^scion: .*nobody/m);
+      expect(missing.stderr).not.toContain('internal error');
+    } finally {
+      await gh.close();
+    }
   });
 
   it('merges the shards of a campaign (keyed by repository, recipe and job)', async () => {

@@ -6,11 +6,13 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
 import { runCampaign, type CampaignRepo, type RepoEvent } from '../../campaign/run.js';
+import type { DiscoverQuery } from '../../campaign/discover.js';
 import { parseRepoList, type RepoTarget } from '../../campaign/targets.js';
 import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo } from '../../git/index.js';
 import type { RunReport } from '../../model/types.js';
 import { publishCampaign } from '../../publish/campaign.js';
+import { HostError } from '../../publish/types.js';
 import { hostForUrl, openHost } from '../../publish/host.js';
 import { resolvePushTarget } from '../../publish/push.js';
 import type { CliIo } from '../io.js';
@@ -20,19 +22,6 @@ import type { RunFlags } from '../options.js';
 import { makeProgress, progressMode } from '../progress.js';
 import { labelsOf } from './pr.js';
 import { writeOutcome } from './run.js';
-
-/** What src/campaign/discover.ts offers (GitHub org or search, GitLab group), loaded only when asked for. */
-export interface DiscoverQuery {
-  readonly githubOrg?: string;
-  readonly topic?: string;
-  readonly includeForks?: boolean;
-  readonly includeArchived?: boolean;
-  readonly githubSearch?: string;
-  readonly gitlabGroup?: string;
-}
-interface DiscoverModule {
-  discoverTargets(q: DiscoverQuery, o: { env: Readonly<Record<string, string | undefined>>; fetch?: typeof fetch; say?: (line: string) => void }): Promise<RepoTarget[]>;
-}
 
 export async function campaignCmd(
   io: CliIo,
@@ -168,15 +157,8 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     if (targets.length === 0) throw new UsageError(`The repository list ${shown} names no repository; write one a line (https URL, owner/name or a path).`);
     return [...targets];
   }
-  let mod: DiscoverModule;
-  // A computed specifier: discovery is its own module, loaded only for these flags.
-  const specifier = '../../campaign/discover.js';
-  try {
-    mod = (await import(specifier)) as DiscoverModule;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
-    throw new UsageError('This build of scion cannot discover repositories (--github-org, --github-search, --gitlab-group); list them in a file and pass --repos FILE.');
-  }
+  // Discovery (and the host clients it needs) is loaded only for these flags.
+  const { discoverTargets } = await import('../../campaign/discover.js');
   const q: DiscoverQuery = {
     ...(flags.githubOrg !== undefined ? { githubOrg: flags.githubOrg } : {}),
     ...(flags.topic !== undefined ? { topic: flags.topic } : {}),
@@ -186,11 +168,11 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     ...(flags.gitlabGroup !== undefined ? { gitlabGroup: flags.gitlabGroup } : {}),
   };
   try {
-    return await mod.discoverTargets(q, { env: io.env, say: (line) => io.stderr.write(`scion: ${line}\n`) });
+    return await discoverTargets(q, { env: io.env, say: (line) => io.stderr.write(`scion: ${line}\n`) });
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     // The host refused or could not be reached: one sentence, exit 1 (not a bug, not bad usage).
-    throw new DiscoveryFailed(e instanceof Error ? e.message : String(e));
+    if (e instanceof HostError) throw new DiscoveryFailed(e.message);
+    throw e;
   }
 }
 
