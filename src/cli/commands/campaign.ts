@@ -54,8 +54,8 @@ export async function campaignCmd(
   if (flags.push !== undefined) await checkPublishing(io, targets, flags);
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
 
-  const mode2 = progressMode(io);
-  const progress = makeProgress(io, mode2);
+  const display = progressMode(io);
+  const progress = makeProgress(io, display);
   const tracker = new RunTracker();
   let repos: readonly CampaignRepo[] = [];
   let report: RunReport;
@@ -75,7 +75,7 @@ export async function campaignCmd(
         ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
         ...(io.signal ? { signal: io.signal } : {}),
         // The live view draws jobs; plain output (CI logs) also says which repository is fetched.
-        ...(mode2 === 'plain' ? { onRepo: (e: RepoEvent) => io.stderr.write(`scion: ${repoLine(e)}\n`) } : {}),
+        ...(display === 'plain' ? { onRepo: (e: RepoEvent) => io.stderr.write(`scion: ${repoLine(e)}\n`) } : {}),
       },
       {
         env: io.env,
