@@ -147,8 +147,7 @@ export async function writeOutcome(
   // One redaction pass over the report (its strings, before any renderer escapes them), and the
   // files and streams redact again at the edge.
   const redact = redactorOf(io);
-  let report = given;
-  report = redactDeep(report, redact);
+  const report = redactDeep(given, redact);
   const out = (f: string) => resolve(io.cwd, f);
   if (flags.report) await writeOutputFile(out(flags.report), renderJson(report), redact);
   if (flags.prBody) await writeOutputFile(out(flags.prBody), renderPrBody(report), redact);
