@@ -28,6 +28,14 @@ export function secretsOf(env: Readonly<Record<string, string | undefined>>, ext
 // `scheme://user:password@host` and `https://token@host`: the userinfo part goes, the host stays.
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:'"<>]+:[^\s/@'"<>]*|[^\s/@:'"<>]+)@(?=[^\s/@'"<>])/gi;
 
+/**
+ * `https://user:token@host/…` → `https://***@host/…` wherever a URL appears in `text`: the one URL
+ * credential stripper (messages, reports, the terminal). `ssh://git@host` names a user and is kept.
+ */
+export function hideUrlCredentials(text: string): string {
+  return text.includes('://') ? maskUrlCredentials(text) : text;
+}
+
 function maskUrlCredentials(text: string): string {
   return text.replace(URL_USERINFO, (whole: string, scheme: string, userinfo: string) => {
     // ssh://git@host names a user, not a credential; http(s) userinfo is a token or a password.

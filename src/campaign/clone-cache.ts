@@ -6,14 +6,17 @@ import fs from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
 import { failure, type Failure } from '../errors.js';
-import { credentialsFor } from './credentials.js';
+import { guardedHttp, type RemoteAccess } from '../git/push.js';
+import { remoteAccess } from '../publish/remote.js';
+import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
 import type { RepoTarget } from './targets.js';
 
 export interface CloneOptions {
   readonly cacheDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Applied to every failure message (secrets of `env`, URL credentials). Default: built from `env`. */
+  readonly redact?: Redactor;
   /** How long to wait for another run that holds this repository's lock (ms). Default 10 minutes. */
   readonly lockWaitMs?: number;
 }
@@ -50,27 +53,33 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
   const url = target.url;
   const dir = clonePath(o.cacheDir, target);
   await mkdir(dirname(dir), { recursive: true });
+  const redact = o.redact ?? makeRedactor(o.env);
   const release = await lockRepository(`${dir}.lock`, o.lockWaitMs ?? 600_000);
-  if (typeof release === 'string') return { ok: false, error: failure('clone-failed', release, { repo: target.id }) };
+  if (typeof release === 'string') return { ok: false, error: failure('clone-failed', redact(release), { repo: target.id }) };
   try {
-    const auth = credentialsFor(url, o.env);
+    // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
+    const { access } = remoteAccess(url, o.env);
     const cloned = await exists(join(dir, 'HEAD'));
-    if (!cloned) return await freshClone(target, url, dir, auth);
-    return await refresh(target, url, dir, auth);
+    if (!cloned) return await freshClone(target, dir, access);
+    return await refresh(target, dir, access);
   } catch (e) {
-    return { ok: false, error: failure('clone-failed', `Cannot ${(await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone'} ${target.id} from ${redactUrl(url)}: ${reason(e)}; check the URL, that the repository exists, and the token for it.`, { repo: target.id }) };
+    const verb = (await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone';
+    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${reason(e)}; check the URL, that the repository exists, and the token for it.`), { repo: target.id }) };
   } finally {
     await release();
   }
 }
 
-type Auth = ReturnType<typeof credentialsFor>;
+/** isomorphic-git's transport options for `access`: the guarded client, and a fresh header object per call. */
+function transport(access: RemoteAccess) {
+  return { http: guardedHttp(access), url: access.url, headers: { ...(access.headers ?? {}) } };
+}
 
-async function freshClone(target: RepoTarget, url: string, dir: string, { headers, onAuth }: Auth): Promise<CloneResult> {
+async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
     await git.clone({
-      fs, http, dir: tmp, gitdir: tmp, url, headers, onAuth,
+      fs, ...transport(access), dir: tmp, gitdir: tmp,
       ...(target.ref ? { ref: target.ref } : {}),
       singleBranch: true, depth: 1, noCheckout: true, noTags: true,
     });
@@ -89,16 +98,25 @@ async function freshClone(target: RepoTarget, url: string, dir: string, { header
  * Brings the clone up to date. The remote's refs are read first (one round trip); when the branch
  * still points where the clone's does, nothing else is asked.
  */
-async function refresh(target: RepoTarget, url: string, dir: string, { headers, onAuth }: Auth): Promise<CloneResult> {
-  const branch = target.ref ?? (await git.currentBranch({ fs, gitdir: dir, fullname: false })) ?? 'HEAD';
+async function refresh(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
+  // One advertisement says both where the branch is and, without @REF, which branch is the
+  // default now (it may have changed since the clone, or the clone was made for another @REF).
+  const remoteRefs = await git.listServerRefs({ ...transport(access), protocolVersion: 1, symrefs: true });
+  const current = await git.currentBranch({ fs, gitdir: dir, fullname: false });
+  const head = remoteRefs.find((r) => r.ref === 'HEAD')?.target;
+  const branch = target.ref ?? (head?.startsWith('refs/heads/') ? head.slice('refs/heads/'.length) : null) ?? current ?? 'HEAD';
   const local = await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` }).catch(() => null);
-  const remoteRefs = await git.listServerRefs({ http, url, headers, onAuth, protocolVersion: 1, prefix: `refs/heads/${branch}` });
   const remote = remoteRefs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
-  if (remote !== null && remote === local) return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
-  const res = await git.fetch({ fs, http, gitdir: dir, url, headers, onAuth, ref: branch, singleBranch: true, depth: 1, tags: false });
+  if (remote !== null && remote === local) {
+    if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+    return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+  }
+  const res = await git.fetch({ fs, ...transport(access), gitdir: dir, ref: branch, singleBranch: true, depth: 1, tags: false });
   const sha = res.fetchHead ?? remote;
   if (sha === null) throw new Error(`the remote has no branch ${branch}`);
   await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${branch}`, value: sha, force: true });
+  // HEAD names the branch the jobs start from (pull requests merge into it).
+  if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
   return { ok: true, value: { gitDir: dir, sha, branch, action: 'fetched' } };
 }
 
@@ -151,13 +169,9 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^/@]*@/, '//***@');
-}
-
 function reason(e: unknown): string {
   const err = e as { code?: string; data?: { statusCode?: number; statusMessage?: string }; message?: string };
   if (err.data?.statusCode) return `HTTP ${err.data.statusCode} ${err.data.statusMessage ?? ''}`.trim();
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `the host cannot be reached (${err.code})`;
-  return (err.message ?? String(e)).split('\n')[0]!;
+  return hideUrlCredentials((err.message ?? String(e)).split('\n')[0]!);
 }

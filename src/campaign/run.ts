@@ -9,13 +9,24 @@ import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
 import type { RunContext, RunOptions } from '../runner/types.js';
-import { ensureClone } from './clone-cache.js';
+import { redacting } from '../redact.js';
+import type { RunEvent } from '../runner/types.js';
+import { clonePath, ensureClone } from './clone-cache.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RepoTarget } from './targets.js';
 
 export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
   readonly targets: readonly RepoTarget[];
   readonly cacheDir: string;
+  /** Told when a repository is being cloned or fetched, and how that ended (progress lines). */
+  readonly onRepo?: (e: RepoEvent) => void;
 }
+
+export type RepoEvent =
+  | { readonly type: 'clone-start'; readonly repo: string; readonly cached: boolean }
+  | { readonly type: 'clone-end'; readonly repo: string; readonly action: 'cloned' | 'fetched' | 'current'; readonly sha: string }
+  | { readonly type: 'clone-failed'; readonly repo: string; readonly message: string };
 
 /** Where a repository's jobs ran: the clone (or local folder) and the commit they started from. */
 export interface CampaignRepo {
@@ -24,6 +35,8 @@ export interface CampaignRepo {
   readonly dir: string;
   /** The base commit (null for a local repository: the recipe's base or --base applies). */
   readonly base: string | null;
+  /** The branch the clone fetched (the remote's default, or the list's @REF); null for a local repository. */
+  readonly branch: string | null;
 }
 
 export interface CampaignReport {
@@ -45,7 +58,8 @@ function hasEach(recipes: readonly LoadedRecipe[]): boolean {
   return recipes.some(({ recipe }) => recipe.jobs.some((j) => 'each' in j));
 }
 
-export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignOptions, ctx: RunContext): Promise<CampaignReport> {
+export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignOptions, given: RunContext): Promise<CampaignReport> {
+  const ctx = redacting(given);
   const units = unitsPerRepo(recipes);
   const each = hasEach(recipes);
   const queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? cpus().length) });
@@ -59,17 +73,24 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         if (o.signal?.aborted) return [];
         let dir: string;
         let base: string | null = null;
+        let branch: string | null = null;
         if (target.url === null) {
           dir = target.path!;
         } else {
-          const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env });
-          if (!clone.ok) return cloneFailed(recipes, target, clone.error.message);
+          o.onRepo?.({ type: 'clone-start', repo: target.id, cached: existsSync(join(clonePath(o.cacheDir, target), 'HEAD')) });
+          const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
+          if (!clone.ok) {
+            o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
+            return cloneFailed(recipes, target, clone.error.message);
+          }
+          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha });
           dir = clone.value.gitDir;
           base = clone.value.sha;
+          branch = clone.value.branch;
         }
-        repos[r] = { target, dir, base };
+        repos[r] = { target, dir, base, branch };
         const baseRef = base ?? target.ref ?? o.base;
-        const { targets: _t, cacheDir: _c, ...rest } = o;
+        const { targets: _t, cacheDir: _c, onRepo: _o, ...rest } = o;
         const report = await runRecipes(
           recipes,
           {
@@ -80,15 +101,28 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
             // Repositories run side by side; inside one, its jobs run one at a time.
             concurrency: 1,
           },
-          ctx,
+          { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
         );
-        return report.jobs.map((j) => ({ ...j, repo: target.id }));
+        return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
     ),
   );
   return {
     report: { version: 1, repo: null, dryRun: o.dryRun ?? false, jobs: perRepo.flat() },
     repos: repos.filter((r): r is CampaignRepo => r !== null && r !== undefined),
+  };
+}
+
+/**
+ * The run's events with each job's id prefixed by its repository (`<repo> <recipe>/<job>`): the same
+ * job runs in every repository, and progress lines and the interrupt tracker tell them apart by id.
+ */
+function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => void {
+  const id = (job: string) => `${repo} ${job}`;
+  return (e) => {
+    if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })) });
+    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo } });
+    else sink({ ...e, job: id(e.job) });
   };
 }
 
@@ -130,7 +164,21 @@ function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, messa
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     durationMs: 0,
     repo: target.id,
+    ...urlOf(target),
   })));
+}
+
+/** The report's `repoUrl`: the target's URL without any credentials written in it. */
+function urlOf(target: RepoTarget): { repoUrl?: string } {
+  if (target.url === null) return {};
+  try {
+    const u = new URL(target.url);
+    u.username = '';
+    u.password = '';
+    return { repoUrl: u.toString() };
+  } catch {
+    return {};
+  }
 }
 
 function staticJobs(recipe: Recipe): { name: string; branch: string }[] {

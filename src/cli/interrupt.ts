@@ -22,7 +22,7 @@ export class RunTracker {
   }
 
   /** The report as far as the events tell it: ended jobs as reported, the others `interrupted`. */
-  report(repo: string, dryRun: boolean): RunReport {
+  report(repo: string | null, dryRun: boolean): RunReport {
     const baseOf = new Map([...this.ended.values()].map((r) => [r.recipe, r.base]));
     const jobs = this.planned.map((p): JobReport => {
       const done = this.ended.get(p.id);
@@ -42,6 +42,7 @@ export class RunTracker {
         skipped: [],
         usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
         durationMs: Date.now() - this.startedAt,
+        ...(p.repo !== undefined ? { repo: p.repo } : {}),
       };
     });
     return { version: 1, repo, dryRun, jobs };

@@ -16,12 +16,20 @@ export interface CliIo {
   readonly cwd: string;
   /** Fires on SIGINT/SIGTERM (installed by the process entry, src/cli/process.ts); absent in tests that do not interrupt. */
   readonly signal?: AbortSignal;
+  /** Reads all of standard input (`--repos -`); absent where there is none. */
+  readonly readStdin?: () => Promise<string>;
   /** Masks secrets in everything the CLI prints or writes; set by `atEdge`. */
   readonly redact?: Redactor;
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), readStdin: () => readAll(process.stdin) };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

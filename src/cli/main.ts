@@ -111,7 +111,8 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
             .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
             .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
             .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
-            .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' }),
+            .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
+            .option('cache-dir', { type: 'string', requiresArg: true, describe: "A campaign report's clones: the --cache-dir of its run (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)" }),
         ).example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
       async (a) => {
         code = await (await import('./commands/pr.js')).prCmd(io, {
@@ -124,6 +125,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),
           prInterval: a.prInterval,
           reopen: a.reopen,
+          ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
         });
       },
     )

@@ -7,7 +7,8 @@ const valued = (o: Options): Options => ({ ...o, requiresArg: true });
 
 /** Flags that `run` and `plan` both honour. */
 export const COMMON_RUN_OPTIONS = {
-  repo: valued({ type: 'string', default: '.', describe: 'The repository to work on: any folder inside it, also inside a linked worktree', group: 'Run:' }),
+  // No yargs default: a --repo given beside a campaign's list is a usage mistake, which needs telling apart.
+  repo: valued({ type: 'string', describe: 'The repository to work on: any folder inside it, also inside a linked worktree (default: the current folder)', group: 'Run:' }),
   base: valued({ type: 'string', describe: "The commit every job starts from (overrides the recipe's base; default: recipe base, else HEAD)", group: 'Run:' }),
   job: valued({ type: 'string', array: true, describe: 'Run only the jobs whose name matches NAME (globs allowed; repeat for several)', group: 'Run:' }),
   concurrency: valued({ type: 'number', describe: 'Jobs run at once; edits inside a job are always serial (default: number of CPUs)', group: 'Run:' }),
@@ -18,7 +19,18 @@ export const COMMON_RUN_OPTIONS = {
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
   json: { type: 'boolean', default: false, describe: 'Print the JSON report to stdout instead of the human summary', group: 'Output:' },
+  repos: valued({ type: 'string', describe: 'Run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin', group: 'Campaign:' }),
+  'github-org': valued({ type: 'string', describe: "Every repository of this GitHub organisation (forks and archived ones left out unless asked)", group: 'Campaign:' }),
+  topic: valued({ type: 'string', describe: 'With --github-org: only the repositories with this topic', group: 'Campaign:' }),
+  'include-forks': { type: 'boolean', default: false, describe: 'With --github-org: forks too', group: 'Campaign:' },
+  'include-archived': { type: 'boolean', default: false, describe: 'With --github-org: archived repositories too', group: 'Campaign:' },
+  'github-search': valued({ type: 'string', describe: 'The repositories a GitHub repository search finds (e.g. "org:acme language:typescript")', group: 'Campaign:' }),
+  'gitlab-group': valued({ type: 'string', describe: 'Every project of this GitLab group, subgroups included', group: 'Campaign:' }),
+  'cache-dir': valued({ type: 'string', describe: 'Where the repositories are cloned and kept between runs (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)', group: 'Campaign:' }),
 } as const satisfies Record<string, Options>;
+
+/** The flags that name a campaign's repositories: at most one, and never beside --repo. */
+export const CAMPAIGN_SOURCES = ['repos', 'github-org', 'github-search', 'gitlab-group'] as const;
 
 /** `run` only: what a dry run cannot honour. */
 export const RUN_ONLY_OPTIONS = {
@@ -57,7 +69,17 @@ export function planFlags<T>(y: Argv<T>) {
 }
 
 export interface RunFlags {
-  repo: string;
+  repo?: string;
+  repos?: string;
+  githubOrg?: string;
+  topic?: string;
+  includeForks?: boolean;
+  includeArchived?: boolean;
+  githubSearch?: string;
+  gitlabGroup?: string;
+  cacheDir?: string;
+  prInterval?: number;
+  reopen?: boolean;
   base?: string;
   job?: string[];
   dryRun?: boolean;
@@ -91,7 +113,7 @@ export class FlagError extends Error {}
  * anything runs). Throws a FlagError whose message is the one sentence the user reads.
  */
 export function checkRunFlags(a: Record<string, unknown>): true {
-  for (const name of ['repo', 'base', 'report', 'pr-body', 'html', 'shard', 'pr-base', 'label'] as const) {
+  for (const name of ['repo', 'base', 'report', 'pr-body', 'html', 'shard', 'pr-base', 'label', 'repos', 'github-org', 'topic', 'github-search', 'gitlab-group', 'cache-dir'] as const) {
     const v = a[name];
     const values = Array.isArray(v) ? v : [v];
     if (values.some((x) => x === '')) throw new FlagError(`--${name} needs a value (for example --${name} ${EXAMPLE[name]}).`);
@@ -106,6 +128,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
     const shown = typeof c === 'number' && !Number.isNaN(c) ? ` ${c}` : '';
     throw new FlagError(`--concurrency${shown} must be a whole number of at least 1 (for example --concurrency 4).`);
   }
+  checkCampaignFlags(a);
   if (a['patch'] === true && a['stat'] === true) throw new FlagError('--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
     throw new FlagError(`--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
@@ -125,7 +148,33 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   return true;
 }
 
+/** A campaign's repositories come from one flag, never beside --repo; the narrowing flags need theirs. */
+function checkCampaignFlags(a: Record<string, unknown>): void {
+  const given = CAMPAIGN_SOURCES.filter((n) => a[n] !== undefined);
+  if (given.length > 1) {
+    throw new FlagError(`${given.map((n) => `--${n}`).join(' and ')} each name the repositories of a campaign; choose one.`);
+  }
+  const source = given[0];
+  if (source !== undefined && a['repo'] !== undefined) {
+    throw new FlagError(`--repo names one repository and --${source} the repositories of a campaign; choose one (a local path can be a line of --repos).`);
+  }
+  if (a['github-org'] === undefined) {
+    for (const n of ['topic', 'include-forks', 'include-archived'] as const) {
+      if (a[n] !== undefined && a[n] !== false) throw new FlagError(`--${n} narrows the repositories of --github-org ORG; add --github-org, or drop --${n}.`);
+    }
+  }
+  if (source === undefined && a['cache-dir'] !== undefined) {
+    throw new FlagError('--cache-dir says where a campaign keeps its clones; add --repos FILE (or --github-org, --github-search, --gitlab-group), or drop --cache-dir.');
+  }
+}
+
 const EXAMPLE: Readonly<Record<string, string>> = {
+  repos: 'repos.txt',
+  'github-org': 'acme',
+  topic: 'codemod',
+  'github-search': '"org:acme language:typescript"',
+  'gitlab-group': 'acme/platform',
+  'cache-dir': '~/.cache/scion/repos',
   repo: '../app',
   base: 'main',
   report: 'scion-report.json',

@@ -139,6 +139,8 @@ export interface JobReport {
   readonly pullRequest?: PullRequestReport;
   /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
   readonly repo?: string;
+  /** The URL that repository was cloned from (no credentials): where `scion pr` finds it again. */
+  readonly repoUrl?: string;
   /** What the failing `verify` command reported (SPEC §10). */
   readonly diagnostics?: readonly DiagnosticReport[];
 }

@@ -85,6 +85,7 @@ export async function publishRun(report: RunReport, o: PublishRunOptions): Promi
   }
 }
 
+export { publishCampaign, pushTargetForUrl, CLONE_REMOTE, type CampaignRepoRef, type PublishCampaignOptions, type PublishCampaignResult } from './campaign.js';
 export { pushReport, resolvePushTarget, type PushOptions, type PushTarget } from './push.js';
 export { publishPullRequests, type PullRequestOptions, type PullRequestsResult } from './pulls.js';
 export { describeJob, changeFingerprint, DEFAULT_PR_SETTINGS, type PrSettings, type PullText } from './describe.js';

@@ -21,7 +21,7 @@ import { mayCarryCredentials } from '../git/push.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { branchStateAt, decideBranch, type BranchState } from '../runner/branch.js';
 import { scionChain } from '../runner/chain.js';
-import { hostKindOf, parseRemoteLocation, serverUrl, shownUrl, tokenFor, type Env, type HostKind } from './remote.js';
+import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from './remote.js';
 
 /** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */
 export interface PushTarget {
@@ -69,11 +69,8 @@ export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarge
     url = `${serverUrl(kind, loc.host, env)}/${loc.path}.git`;
     kind = hostKindOf(hostOfUrl(url) ?? loc.host, env);
   }
-  const cred = tokenFor(kind, env);
-  const access: RemoteAccess = cred
-    ? { url, token: cred.token, username: cred.username, headers: {}, cache: {} }
-    : { url, token: null, headers: configuredHeaders(repo, url), cache: {} };
-  return { name, kind, shown: shownUrl(url), access };
+  const { access } = remoteAccess(url, env, (bare) => configuredHeaders(repo, bare));
+  return { name, kind, shown: shownUrl(access.url), access };
 }
 
 function hostOfUrl(url: string | undefined): string | null {

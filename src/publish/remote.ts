@@ -1,6 +1,10 @@
 // Where a remote lives and which host serves it (SPEC §8): GitLab when its host is gitlab.com or the
 // host of GITLAB_API_URL / CI_SERVER_URL, GitHub otherwise. Parsed by hand rather than with
 // hosted-git-info, which knows only the public hosts and no GitLab subgroups or Enterprise hosts.
+// remoteAccess is the one place that decides which credentials a URL is offered: clone, fetch, push
+// and pruning all go through it (git/push.ts's guardedHttp then sends them only where SPEC §7 allows).
+import type { RemoteAccess } from '../git/push.js';
+import { hideUrlCredentials } from '../redact.js';
 
 export type HostKind = 'github' | 'gitlab';
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -118,7 +122,34 @@ export function tokenFor(kind: HostKind, env: Env): { token: string; username: s
   return { token, username: kind === 'gitlab' ? 'oauth2' : 'x-access-token' };
 }
 
-/** A URL without its `user:password@` part, for messages. */
-export function shownUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1');
+/** A URL (or any text holding URLs) with the credentials of its `user:password@` part masked, for messages. */
+export const shownUrl = hideUrlCredentials;
+
+/**
+ * How to reach the http(s) URL `url`, and which forge serves it. The credentials offered, in this
+ * order: the host's token from the environment (tokenFor), the URL's own `user:password@` (moved out
+ * of the URL into an Authorization header, so no clone's config ever stores it), else `configured`
+ * (git's http.extraHeader). Whatever is chosen travels only to the URL's own origin, over HTTPS or to
+ * this machine: git/push.ts's guardedHttp applies that rule to every request.
+ */
+export function remoteAccess(url: string, env: Env, configured: (url: string) => Readonly<Record<string, string>> = () => ({})): { access: RemoteAccess; kind: HostKind } {
+  const loc = parseRemoteLocation(url);
+  const kind: HostKind = loc === null ? 'github' : hostKindOf(loc.host, env);
+  let bare = url;
+  let userinfo: string | null = null;
+  try {
+    const u = new URL(url);
+    if (u.username !== '' || u.password !== '') {
+      userinfo = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+      u.username = '';
+      u.password = '';
+      bare = u.toString();
+    }
+  } catch {
+    // Not a URL: the transport reports it.
+  }
+  const cred = tokenFor(kind, env);
+  if (cred) return { kind, access: { url: bare, token: cred.token, username: cred.username, headers: {}, cache: {} } };
+  const headers = userinfo !== null ? { authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` } : configured(bare);
+  return { kind, access: { url: bare, token: null, headers, cache: {} } };
 }

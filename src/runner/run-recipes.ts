@@ -2,7 +2,7 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
+import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
@@ -28,6 +28,16 @@ const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
   const repo = await openRepo(options.repo, { env: ctx.env });
+  // The repository's packs and caches go when its jobs are done: a campaign over a long list opens
+  // one repository after another, and memory must not grow with the list.
+  try {
+    return await runIn(repo, recipes, options, ctx);
+  } finally {
+    closeRepo(repo);
+  }
+}
+
+async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 

@@ -30,6 +30,8 @@ export interface PlannedJob {
   readonly name: string;
   readonly branch: string;
   readonly steps: readonly string[];
+  /** The repository, in a campaign over many (SPEC §9): `<host>/<owner>/<name>` or a local path. */
+  readonly repo?: string;
 }
 
 export type RunEvent =

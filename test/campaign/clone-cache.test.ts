@@ -106,13 +106,37 @@ describe('the clone cache', () => {
     expect(clonePath(cache, missing)).toBe(join(cache, 'local', 'acme', 'missing.git'));
   });
 
-  it('sends no token over plain HTTP to a host that is not this machine', async () => {
-    const { credentialsFor } = await import('../../src/campaign/credentials.js');
-    const plain = credentialsFor('http://git.example.com/o/r', { GITHUB_TOKEN: 'secret-token' });
-    expect(plain.headers).toEqual({});
-    expect(plain.onAuth('http://git.example.com/o/r', {} as never)).toEqual({ cancel: true });
-    const gitlab = credentialsFor('https://gitlab.com/o/r', { GITHUB_TOKEN: 'gh-token1', GITLAB_TOKEN: 'gl-token1' });
-    expect(gitlab.onAuth('', {} as never)).toEqual({ username: 'oauth2', password: 'gl-token1' });
-    expect(gitlab.headers).toEqual({ authorization: `Basic ${Buffer.from('oauth2:gl-token1').toString('base64')}` });
+  it('offers credentials through the one rule pushes use: HTTPS or loopback, the URL\'s own origin', async () => {
+    const { remoteAccess } = await import('../../src/publish/remote.js');
+    const { guardedHttp } = await import('../../src/git/push.js');
+    // What reaches the wire: the Authorization header of each request, through the guarded client.
+    const sent = async (url: string, env: Record<string, string>, to = url) => {
+      let auth: string | undefined;
+      const inner = { request: async (req: { headers?: Record<string, string> }) => ((auth = req.headers?.['authorization']), {}) };
+      const { access } = remoteAccess(url, env);
+      await guardedHttp(access, inner as never).request({ url: to.replace(/^(https?:\/\/)[^@/]*@/, '$1'), headers: { ...access.headers } } as never);
+      return auth;
+    };
+    const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
+    expect(await sent('http://git.example.com/o/r', { GITHUB_TOKEN: 'secret-token' })).toBeUndefined();
+    expect(await sent('http://user:pw@git.example.com/o/r', {})).toBeUndefined();
+    expect(await sent('https://gitlab.com/o/r', { GITHUB_TOKEN: 'gh-token1', GITLAB_TOKEN: 'gl-token1' })).toBe(basic('oauth2:gl-token1'));
+    expect(await sent('https://github.com/o/r', { GITHUB_TOKEN: 'gh-token1' })).toBe(basic('x-access-token:gh-token1'));
+    expect(await sent('https://me:pw@git.example.com/o/r', {})).toBe(basic('me:pw'));
+    expect(await sent('http://127.0.0.1:8080/o/r', { GIT_TOKEN: 'tok-123' })).toBe(basic('x-access-token:tok-123'));
+    // A redirect to another host gets nothing.
+    expect(await sent('https://github.com/o/r', { GITHUB_TOKEN: 'gh-token1' }, 'https://evil.example/o/r')).toBeUndefined();
+    // The URL's credentials leave the URL (a clone's config never stores them).
+    expect(remoteAccess('https://me:pw@git.example.com/o/r', {}).access.url).toBe('https://git.example.com/o/r');
+  });
+
+  it('never shows URL credentials in a failure', async () => {
+    const withCreds: RepoTarget = { id: 'local/acme/creds', url: `${server.url.replace('://', '://someone:hunter2-pass@')}/acme/none.git`, path: null, ref: null };
+    const r = await ensureClone(withCreds, { cacheDir: cache, env: { HOME: '/nonexistent', MY_SECRET: 'hunter2-pass' } });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('clone-failed');
+    expect(r.error.message).not.toContain('hunter2');
+    expect(r.error.message).not.toContain('someone');
   });
 });

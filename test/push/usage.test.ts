@@ -32,7 +32,7 @@ describe('the push target', () => {
   it('prefers pushurl, hides credentials, and takes the token from GITHUB_TOKEN or GIT_TOKEN', async () => {
     const r = await repoWith(['remote.origin.url', 'https://example.com/a/b.git'], ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git']);
     const t = await target(r, 'origin', { GIT_TOKEN: 'tok' });
-    expect(t.access.url).toBe('https://me:secret@push.example.com/a/b.git');
+    expect(t.access.url).toBe('https://push.example.com/a/b.git');
     expect(t.shown).toBe('https://push.example.com/a/b.git');
     expect(t.access.token).toBe('tok');
     expect((await target(r, 'origin', { GITHUB_TOKEN: 'gh', GIT_TOKEN: 'tok' })).access.token).toBe('gh');

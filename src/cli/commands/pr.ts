@@ -7,7 +7,10 @@ import { closeRepo, openRepo, remoteHeadBranch, type Repo } from '../../git/inde
 import type { JobReport, RunReport } from '../../model/types.js';
 import { parseRunReport } from '../../model/parse.js';
 import { DEFAULT_PR_SETTINGS, type PrSettings } from '../../publish/describe.js';
-import { openHost } from '../../publish/host.js';
+import { hostForUrl, openHost } from '../../publish/host.js';
+import { publishCampaign } from '../../publish/campaign.js';
+import { defaultCacheDir } from '../../campaign/clone-cache.js';
+import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
 import { resolvePushTarget, type PushTarget } from '../../publish/push.js';
 import { publishPullRequests, type PullRequestsResult } from '../../publish/pulls.js';
 import type { Host } from '../../publish/types.js';
@@ -31,6 +34,8 @@ export interface PrFlags extends LifecycleFlags {
   base?: string;
   draft: boolean;
   label?: string | string[];
+  /** Where a campaign's clones are (a campaign report's repositories). */
+  cacheDir?: string;
 }
 
 /** Where the pull requests go: the host behind a remote, and the branch they merge into. */
@@ -49,6 +54,7 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
     throw new UsageError(`Cannot read ${flags.report} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --push --report FILE\`.`);
   }
   const report = parseRunReport(text, flags.report);
+  if (isCampaignReport(report)) return campaignPr(io, flags, report);
   const repo = await openRepo(resolve(io.cwd, flags.repo));
   try {
     const remote = flags.remote ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
@@ -72,6 +78,48 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
   } finally {
     closeRepo(repo);
   }
+}
+
+/** A campaign report: each repository's pull requests on its own host (src/publish/campaign.ts). */
+async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise<number> {
+  const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
+  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  for (const p of problems) io.stderr.write(`scion: ${p}\n`);
+  const remote = flags.remote ?? 'origin';
+  // Every repository's host and token are checked before any request (exit 2).
+  for (const r of repos) {
+    if (r.url !== null) {
+      hostForUrl(r.url, 'origin', io.env);
+      continue;
+    }
+    const repo = await openRepo(r.dir);
+    try {
+      openHost(repo, remote, io.env);
+    } finally {
+      closeRepo(repo);
+    }
+  }
+  const recipes = await recipesFor(io, flags, report);
+  const done = await publishCampaign(report, {
+    repos,
+    env: io.env,
+    remote,
+    push: false,
+    recipes,
+    extra: { draft: flags.draft, labels: labelsOf(flags.label) },
+    ...(flags.base !== undefined ? { base: flags.base } : {}),
+    reopen: flags.reopen === true,
+    intervalMs: flags.prInterval ?? 1000,
+    say: (l) => io.stdout.write(`${l}\n`),
+  });
+  if (done.report.jobs.every((j) => j.pullRequest === undefined) && done.error === null) {
+    io.stdout.write(`${flags.report} lists no pushed branch: no pull request to open.\n`);
+  }
+  if (done.error !== null) {
+    for (const line of done.error.split('\n')) io.stderr.write(`scion: ${line}\n`);
+    return 1;
+  }
+  return problems.length > 0 ? 1 : 0;
 }
 
 function checkInterval(flags: LifecycleFlags): void {

@@ -16,7 +16,7 @@ import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
 import { runAnnotations } from '../../verify/annotations.js';
 import { loadAll } from '../load.js';
-import { parseShard, type RunFlags } from '../options.js';
+import { CAMPAIGN_SOURCES, parseShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress, progressMode } from '../progress.js';
@@ -27,6 +27,9 @@ export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFl
   // The flags were checked by yargs (options.ts) before this handler was reached.
   const shard = flags.shard === undefined ? undefined : (parseShard(flags.shard) ?? undefined);
   const dryRun = mode === 'plan' || flags.dryRun === true;
+  if (CAMPAIGN_SOURCES.some((n) => flags[camel(n)] !== undefined)) {
+    return (await import('./campaign.js')).campaignCmd(io, recipes, flags, mode, dryRun, shard);
+  }
   // Push and PR settings are checked before anything runs: a bad remote or a missing token is exit 2.
   const remote = await prepareRemote(io, flags, dryRun);
   try {
@@ -49,7 +52,7 @@ async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promi
     return null;
   }
   if (dryRun) throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
-  const repo = await openRepo(resolve(io.cwd, flags.repo));
+  const repo = await openRepo(resolve(io.cwd, flags.repo ?? '.'));
   try {
     const push = resolvePushTarget(repo, flags.push, io.env);
     const pr = flags.pr ? resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
@@ -72,7 +75,7 @@ async function runAndPublish(
   const loaded = await loadAll(recipes, io.cwd);
   const progress = makeProgress(io, progressMode(io));
   const tracker = new RunTracker();
-  const repoDir = resolve(io.cwd, flags.repo);
+  const repoDir = resolve(io.cwd, flags.repo ?? '.');
   let report: RunReport;
   try {
     const run = runRecipes(
@@ -126,10 +129,25 @@ async function runAndPublish(
     }
   }
 
+  return writeOutcome(io, report, flags, dryRun, { interrupted, prFailed });
+}
+
+/**
+ * The run's outputs (report, PR body, HTML, GitHub outputs, annotations, the summary or the patch)
+ * and its exit status: the same for a run in one repository and for a campaign.
+ */
+export async function writeOutcome(
+  io: CliIo,
+  given: RunReport,
+  flags: RunFlags,
+  dryRun: boolean,
+  o: { readonly interrupted: boolean; readonly prFailed: boolean },
+): Promise<number> {
+  const { interrupted, prFailed } = o;
   // One redaction pass over the report (its strings, before any renderer escapes them), and the
   // files and streams redact again at the edge.
   const redact = redactorOf(io);
-  report = redactDeep(report, redact);
+  const report = redactDeep(given, redact);
   const out = (f: string) => resolve(io.cwd, f);
   if (flags.report) await writeOutputFile(out(flags.report), renderJson(report), redact);
   if (flags.prBody) await writeOutputFile(out(flags.prBody), renderPrBody(report), redact);
@@ -172,6 +190,11 @@ async function runAndPublish(
   }
   if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
+}
+
+/** `github-org` → `githubOrg`: the key yargs gives the flag in RunFlags. */
+function camel(flag: string): keyof RunFlags {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof RunFlags;
 }
 
 /** On a terminal the summary fits its width; elsewhere (a file, a CI log) it keeps plain columns. */

@@ -5,7 +5,10 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { closeRepo, commitTree, listTree, openRepo, readRef, resolveCommit, type Repo } from '../../git/index.js';
 import { parseRunReport } from '../../model/parse.js';
-import { pullRequestStatus, renderStatusTable, type StatusJob } from '../../publish/status.js';
+import { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow } from '../../publish/status.js';
+import { defaultCacheDir } from '../../campaign/clone-cache.js';
+import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
+import type { RunReport } from '../../model/types.js';
 import { expandJobs, staticPrefixes } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
 import { scionChain } from '../../runner/chain.js';
@@ -21,11 +24,16 @@ export interface StatusFlags {
   remote?: string;
   json: boolean;
   recipes: readonly string[];
+  cacheDir?: string;
 }
 
 export async function statusCmd(io: CliIo, flags: StatusFlags): Promise<number> {
   if ((flags.report === undefined) === (flags.recipes.length === 0)) {
     throw new UsageError('Name either --report FILE or recipe files: `scion status --report out.json` or `scion status recipes/x.yaml --repo DIR`.');
+  }
+  if (flags.report !== undefined) {
+    const report = parseRunReport(await readReport(io, flags.report), flags.report);
+    if (isCampaignReport(report)) return campaignStatus(io, flags, report);
   }
   const repo = await openRepo(resolve(io.cwd, flags.repo));
   try {
@@ -52,6 +60,34 @@ export async function statusCmd(io: CliIo, flags: StatusFlags): Promise<number> 
   } finally {
     closeRepo(repo);
   }
+}
+
+/** A campaign report: each repository's rows from its own clone (or path) and its own host. */
+async function campaignStatus(io: CliIo, flags: StatusFlags, report: RunReport): Promise<number> {
+  const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
+  const redact = makeRedactor(io.env);
+  const rows: StatusRow[] = [];
+  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  for (const p of problems) io.stderr.write(`scion: ${p}\n`);
+  try {
+    for (const ref of repos) {
+      const repo = await openRepo(ref.dir);
+      try {
+        const jobs = report.jobs.filter((j) => j.repo === ref.id).map((j) => ({ branch: j.branch, base: j.base }));
+        // A clone's `origin` is the URL it was cloned from; a local path's remote is the one asked for.
+        const ctx = remoteContext(repo, ref.url !== null ? 'origin' : (flags.remote ?? 'origin'), io.env, false);
+        rows.push(...(await pullRequestStatus(jobs, { repo, repoPath: ref.id, host: ctx.host, baseTip: (b) => ctx.baseTip(b ?? ref.branch ?? null) })));
+      } finally {
+        closeRepo(repo);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof HostError)) throw e;
+    io.stderr.write(`scion: ${redact(e.message)}\n`);
+    return 1;
+  }
+  io.stdout.write(redact(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderStatusTable(rows, { repos: true })));
+  return problems.length > 0 ? 1 : 0;
 }
 
 async function readReport(io: CliIo, file: string): Promise<string> {
