@@ -26,16 +26,32 @@ export function stepLabel(step: number): string {
 
 /** The jobs worth a row: those that changed something or failed. */
 export function listedJobs(report: RunReport): JobReport[] {
-  return report.jobs.filter((j) => j.status === 'changed' || j.status === 'failed');
+  return byRepository(report.jobs.filter((j) => j.status === 'changed' || j.status === 'failed'));
+}
+
+/**
+ * A campaign's jobs grouped by repository, the repositories in the order they first appear (merged
+ * shards interleave them); the jobs of one repository keep their order.
+ */
+export function byRepository(jobs: readonly JobReport[]): JobReport[] {
+  const groups = new Map<string | undefined, JobReport[]>();
+  for (const job of jobs) {
+    const g = groups.get(job.repo);
+    if (g) g.push(job);
+    else groups.set(job.repo, [job]);
+  }
+  return [...groups.values()].flat();
 }
 
 /** One row per job given; past `maxRows`, a last row counting the rest. */
 export function jobsTable(jobs: readonly JobReport[], maxRows = Infinity): string {
   const withRepo = jobs.some((j) => j.repo !== undefined);
-  const rows = jobs.slice(0, maxRows).map((job) => {
+  const rows = jobs.slice(0, maxRows).map((job, i) => {
     const c = jobCounts(job);
+    // A repository is named on the first row of its group.
+    const repoCell = i > 0 && jobs[i - 1]!.repo === job.repo ? '' : mdCode(job.repo ?? '', true);
     return [
-      ...(withRepo ? [mdCode(job.repo ?? '', true)] : []),
+      ...(withRepo ? [repoCell] : []),
       mdText(jobLabel(job)),
       mdCode(job.branch, true),
       statusBadge(job.status),

@@ -233,3 +233,19 @@ describe('FIX_HINTS', () => {
     expect(FIX_HINTS['not-found']).toMatch(/not in the file.*base/);
   });
 });
+
+describe('a campaign report (jobs from many repositories)', () => {
+  it('groups the run-level table and the job details by repository, naming each repository once', () => {
+    // Merged shards interleave repositories: a, b, a, b.
+    const jobs = ['a', 'b', 'a', 'b'].map((r, i) => ({
+      ...job({ name: `job-${i}`, files: [fileReport(`f${i}.ts`, 'old\n', 'new\n')] }),
+      repo: `github.com/acme/${r}`,
+    }));
+    const body = renderPrBody({ ...sampleReport(), repo: null, jobs });
+    const rows = body.split('\n').filter((l) => /^\| .*job-\d/.test(l));
+    expect(rows.map((l) => /job-\d/.exec(l)![0])).toEqual(['job-0', 'job-2', 'job-1', 'job-3']);
+    expect(rows.map((l) => l.includes('acme/'))).toEqual([true, false, true, false]);
+    const details = [...body.matchAll(/<summary>github\.com\/acme\/(\w) · <b>[\w-]+\/(job-\d)<\/b>/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(details).toEqual(['a:job-0', 'a:job-2', 'b:job-1', 'b:job-3']);
+  });
+});
