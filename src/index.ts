@@ -48,7 +48,15 @@ export {
   type ChecksState,
   type ReviewState,
   type MergeMethod,
+  publishCampaign,
+  type PublishCampaignOptions,
+  type PublishCampaignResult,
 } from './publish/index.js';
+// Campaigns (SPEC §9): one recipe across many repositories.
+export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
+export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
+export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
+export { defaultCacheDir, ensureClone, type CachedClone, type CloneOptions } from './campaign/clone-cache.js';
 
 /** A recipe to run: parsed (from loadRecipe) or as written (`defineRecipe({...})`); `file` names it in messages. */
 export interface RecipeSource {
