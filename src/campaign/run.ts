@@ -4,6 +4,7 @@
 // whole list (repositories × jobs) and `--concurrency` bounds the repositories worked on at once.
 import PQueue from 'p-queue';
 import { cpus } from 'node:os';
+import { failedJob } from '../model/failed-job.js';
 import { failure } from '../errors.js';
 import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
@@ -148,24 +149,21 @@ function shardFor(
 /** One failed job per job the recipes would have run there (an `each` entry: one job). */
 function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, message: string): JobReport[] {
   const f = failure('clone-failed', message, { repo: target.id });
-  return recipes.flatMap(({ recipe }) => staticJobs(recipe).map((job) => ({
-    recipe: recipe.name,
-    name: job.name,
-    ...(recipe.description ? { description: recipe.description } : {}),
-    base: '',
-    branch: job.branch,
-    status: 'failed' as const,
-    head: null,
-    worktree: null,
-    commits: [],
-    files: [],
-    errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
-    skipped: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
-    durationMs: 0,
-    repo: target.id,
-    ...urlOf(target),
-  })));
+  return recipes.flatMap(({ recipe }) =>
+    staticJobs(recipe).map((job) =>
+      failedJob({
+        recipe: recipe.name,
+        name: job.name,
+        description: recipe.description,
+        base: '',
+        branch: job.branch,
+        errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
+        durationMs: 0,
+        repo: target.id,
+        ...urlOf(target),
+      }),
+    ),
+  );
 }
 
 /** The report's `repoUrl`: the target's URL without any credentials written in it. */

@@ -4,6 +4,7 @@
 // throws instead of reporting), build the report from what the progress events said, so an
 // interrupted run always leaves a report and exits 130.
 import { failure } from '../errors.js';
+import { failedJob } from '../model/failed-job.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import type { PlannedJob, RunEvent } from '../runner/types.js';
 
@@ -28,22 +29,15 @@ export class RunTracker {
       const done = this.ended.get(p.id);
       if (done) return done;
       const f = failure('interrupted', 'The run was interrupted (SIGINT/SIGTERM) before this job ended; nothing of it was kept.');
-      return {
+      return failedJob({
         recipe: p.recipe,
         name: p.name,
         base: baseOf.get(p.recipe) ?? '',
         branch: p.branch,
-        status: 'failed',
-        head: null,
-        worktree: null,
-        commits: [],
-        files: [],
         errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
-        skipped: [],
-        usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
         durationMs: Date.now() - this.startedAt,
-        ...(p.repo !== undefined ? { repo: p.repo } : {}),
-      };
+        repo: p.repo,
+      });
     });
     return { version: 1, repo, dryRun, jobs };
   }

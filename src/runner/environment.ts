@@ -5,6 +5,7 @@
 import { failure, type Failure } from '../errors.js';
 import { environmentError, GitError, repoRefusal, type Repo } from '../git/index.js';
 import type { JobSpec } from '../recipe/index.js';
+import { failedJob } from '../model/failed-job.js';
 import type { JobReport } from '../model/types.js';
 import { jobId } from './job.js';
 import type { RunContext } from './types.js';
@@ -39,22 +40,15 @@ export async function guardJob(repo: Repo, job: JobSpec, base: string, ctx: RunC
   } else {
     ctx.onEvent?.({ type: 'job-start', job: jobId(job) });
   }
-  const report: JobReport = {
+  const report = failedJob({
     recipe: job.recipe.name,
     name: job.name,
-    ...(job.recipe.description ? { description: job.recipe.description } : {}),
+    description: job.recipe.description,
     base,
     branch: job.branch,
-    status: 'failed',
-    head: null,
-    worktree: null,
-    commits: [],
-    files: [],
     errors: [{ step: job.recipe.steps.length + job.recipe.verify.length, file: null, kind: f.kind, message: f.message }],
-    skipped: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     durationMs: Date.now() - started,
-  };
+  });
   ctx.onEvent?.({ type: 'job-end', job: jobId(job), report });
   return report;
 }

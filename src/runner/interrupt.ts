@@ -2,6 +2,7 @@
 // commits and no worktree left on disk. A job the interrupt caught before it started reports the same.
 import { failure, type Failure } from '../errors.js';
 import type { JobSpec } from '../recipe/index.js';
+import { failedJob } from '../model/failed-job.js';
 import type { ErrorReport, JobReport, SkipReport, Usage } from '../model/types.js';
 
 export interface InterruptedJob {
@@ -28,20 +29,15 @@ export function unfinishedReport(o: InterruptedJob, why: Failure): JobReport {
   if (!errors.some((e) => e.kind === why.kind)) {
     errors.push({ step: o.step, file: null, kind: why.kind, ...(why.code === undefined ? {} : { code: why.code }), message: why.message });
   }
-  return {
+  return failedJob({
     recipe: job.recipe.name,
     name: job.name,
-    ...(job.recipe.description ? { description: job.recipe.description } : {}),
+    description: job.recipe.description,
     base: o.base,
     branch: job.branch,
-    status: 'failed',
-    head: null,
-    worktree: null,
-    commits: [],
-    files: [],
     errors,
-    skipped: [...(o.skipped ?? [])],
-    usage: o.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    ...(o.skipped ? { skipped: o.skipped } : {}),
+    ...(o.usage ? { usage: o.usage } : {}),
     durationMs: Date.now() - o.started,
-  };
+  });
 }
