@@ -21,7 +21,7 @@ import { loadAll } from '../load.js';
 import type { RunFlags } from '../options.js';
 import { makeProgress, progressMode } from '../progress.js';
 import { labelsOf } from './pr.js';
-import { writeOutcome } from './run.js';
+import { runOptionsOf, writeOutcome } from './run.js';
 
 export async function campaignCmd(
   io: CliIo,
@@ -65,15 +65,7 @@ export async function campaignCmd(
       {
         targets,
         cacheDir,
-        ...(flags.base !== undefined ? { base: flags.base } : {}),
-        dryRun,
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        ...(shard ? { shard } : {}),
-        keepWorktrees: flags.keepWorktrees === true,
-        force: flags.force,
-        noCache: !flags.cache,
-        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
+        ...runOptionsOf(io, flags, dryRun, shard),
         // The live view draws jobs; plain output (CI logs) also says which repository is fetched.
         ...(display === 'plain' ? { onRepo: (e: RepoEvent) => io.stderr.write(`scion: ${repoLine(e)}\n`) } : {}),
       },

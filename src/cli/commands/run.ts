@@ -11,6 +11,7 @@ import { renderPatch, renderStat } from '../../report/patch.js';
 import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
+import type { RunOptions } from '../../runner/types.js';
 import { environmentError, writeOutputFile } from '../files.js';
 import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
@@ -82,15 +83,7 @@ async function runAndPublish(
       loaded,
       {
         repo: repoDir,
-        ...(flags.base !== undefined ? { base: flags.base } : {}),
-        dryRun,
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        ...(shard ? { shard } : {}),
-        keepWorktrees: flags.keepWorktrees === true,
-        force: flags.force,
-        noCache: !flags.cache,
-        ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
+        ...runOptionsOf(io, flags, dryRun, shard),
       },
       {
         env: io.env,
@@ -136,6 +129,21 @@ async function runAndPublish(
  * The run's outputs (report, PR body, HTML, GitHub outputs, annotations, the summary or the patch)
  * and its exit status: the same for a run in one repository and for a campaign.
  */
+/** The run options the flags of `run`/`plan` give, whatever the repositories (one, or a campaign's). */
+export function runOptionsOf(io: CliIo, flags: RunFlags, dryRun: boolean, shard: { index: number; count: number } | undefined): Omit<RunOptions, 'repo'> {
+  return {
+    ...(flags.base !== undefined ? { base: flags.base } : {}),
+    dryRun,
+    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+    ...(shard ? { shard } : {}),
+    keepWorktrees: flags.keepWorktrees === true,
+    force: flags.force,
+    noCache: !flags.cache,
+    ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+  };
+}
+
 export async function writeOutcome(
   io: CliIo,
   given: RunReport,
