@@ -7,12 +7,20 @@
 // by native git (packs after `git gc`) are both read by isomorphic-git from there.
 import fs from 'node:fs';
 import { join, resolve } from 'node:path';
-import git from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
+import type { HttpClient } from 'isomorphic-git';
 import { configValue } from './config.js';
 import { readRef, readLooseRef, refPath } from './refs.js';
 import { repoState, type Repo } from './repo.js';
 import { updateRef } from './update-ref.js';
+
+type IsoGit = (typeof import('isomorphic-git'))['default'];
+let isoGit: Promise<{ git: IsoGit; http: HttpClient }> | null = null;
+
+/** isomorphic-git is loaded on the first network call: a run that never talks to a remote skips ~0.2 s of start-up. */
+function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
+  isoGit ??= Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]).then(([g, h]) => ({ git: g.default, http: h.default }));
+  return isoGit;
+}
 
 /** How to reach a remote: its URL and the credentials to offer. */
 export interface RemoteAccess {
@@ -103,7 +111,7 @@ export function remoteHeadBranch(repo: Repo, remote: string): string | null {
 /** The remote's branches (short name → oid), as its receive-pack advertises them to a pusher. */
 export async function listRemoteBranches(access: RemoteAccess): Promise<TransportResult<Map<string, string>>> {
   try {
-    const refs = await git.listServerRefs({
+    const refs = await (await iso()).git.listServerRefs({
       http: guardedHttp(access),
       url: access.url,
       forPush: true,
@@ -125,7 +133,7 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
  */
 export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string): Promise<TransportResult<void>> {
   try {
-    await git.fetch({
+    await (await iso()).git.fetch({
       fs,
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -164,7 +172,7 @@ export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommit
 async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, skip: string | null): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await git.push({
+    await (await iso()).git.push({
       fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -198,7 +206,7 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
 export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string, expectedOld: string): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await git.push({
+    await (await iso()).git.push({
       fs,
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -227,7 +235,7 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
 
 /** The repository's local branches (short names, loose and packed), sorted. */
 export async function listLocalBranches(repo: Repo): Promise<string[]> {
-  return (await git.listBranches({ fs, gitdir: repo.commonDir })).sort();
+  return (await (await iso()).git.listBranches({ fs, gitdir: repo.commonDir })).sort();
 }
 
 /**
@@ -236,7 +244,7 @@ export async function listLocalBranches(repo: Repo): Promise<string[]> {
  */
 export async function deleteRefIfAt(repo: Repo, ref: string, expected: string): Promise<boolean> {
   if ((await readRef(repo, ref)) !== expected) return false;
-  await git.deleteRef({ fs, gitdir: repo.commonDir, ref });
+  await (await iso()).git.deleteRef({ fs, gitdir: repo.commonDir, ref });
   return true;
 }
 
@@ -307,7 +315,7 @@ function originOf(url: string): string | null {
  * origin, and only when that origin may carry credentials. Header names are lower-cased so that
  * simple-get drops `authorization` when a redirect leaves the host.
  */
-export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeHttp): typeof nodeHttp {
+export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClient {
   const home = originOf(access.url);
   const token = access.token;
   const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
@@ -318,7 +326,7 @@ export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeH
       const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
       if (!trusted) delete headers['authorization'];
       else if (basic !== null) headers['authorization'] = basic;
-      return inner.request({ ...req, headers });
+      return (inner ? Promise.resolve(inner) : iso().then((i) => i.http)).then((client) => client.request({ ...req, headers }));
     },
   };
 }

@@ -41,6 +41,8 @@ function run(cmd: string, args: readonly string[], o: { cwd: string; env?: NodeJ
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
+    // A command that reads no input may exit before its stdin is closed.
+    child.stdin.on('error', () => undefined);
     child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`))));
     child.stdin.end(o.input ?? '');
   });
@@ -123,7 +125,9 @@ console.log(JSON.stringify({ statuses, rssKB: process.resourceUsage().maxRSS, fa
 
 async function scion(server: GitServer, list: string, cache: string, concurrency: number, recipe: string): Promise<Run & { statuses: Record<string, number> }> {
   const t0 = performance.now();
-  const out = await run(process.execPath, ['--input-type=module', '-e', CHILD, pathToFileURL(join(ROOT, 'dist')).href, list, cache, String(concurrency), recipe], {
+  // SCION_BENCH_PROFILE=DIR: a CPU profile of each campaign process lands in DIR.
+  const prof = process.env.SCION_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCION_BENCH_PROFILE] : [];
+  const out = await run(process.execPath, [...prof, '--input-type=module', '-e', CHILD, pathToFileURL(join(ROOT, 'dist')).href, list, cache, String(concurrency), recipe], {
     cwd: tmpdir(),
     env: cleanEnv({ GITHUB_TOKEN: server.token, HOME: '/nonexistent' }),
   });
