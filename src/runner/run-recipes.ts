@@ -2,7 +2,7 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
+import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
@@ -28,6 +28,16 @@ const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
   const repo = await openRepo(options.repo, { env: ctx.env });
+  // Packs, their handles and the object cache go when the run is done: a campaign runs this once per
+  // repository, and its memory must not grow with the length of the list.
+  try {
+    return await runOpened(repo, recipes, options, ctx);
+  } finally {
+    closeRepo(repo);
+  }
+}
+
+async function runOpened(repo: Repo, recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 

@@ -155,7 +155,8 @@ function nativeWorktree(clone: string, scratch: string, tag: string): Sample {
 
 function fresh(work: string, corpus: Corpus, n: string): string {
   const clone = join(work, `clone-${n}`);
-  sh(work, `git clone -q --bare --local '${corpus.dir}' '${clone}'`);
+  // Hard links when the corpus is on the same file system, a copy when not (SCION_BENCH_REPO elsewhere).
+  sh(work, `git clone -q --bare --local '${corpus.dir}' '${clone}' 2>/dev/null || { rm -rf '${clone}'; git clone -q --bare --no-hardlinks '${corpus.dir}' '${clone}'; }`);
   return clone;
 }
 
