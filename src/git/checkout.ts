@@ -31,7 +31,7 @@ export async function checkoutEntries(repo: Repo, root: string, entries: readonl
     if (p) await p;
   }
   const regular = entries.reduce((n, e) => n + (e.mode === '100644' || e.mode === '100755' ? 1 : 0), 0);
-  const pool = regular >= writePool.minFiles ? new WritePool(opts.replace === true) : null;
+  const pool = writePool.workers > 0 && regular >= writePool.minFiles ? new WritePool(opts.replace === true) : null;
   const out: (IndexEntry | null)[] = [];
   try {
     for (const e of entries) {
