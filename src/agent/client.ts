@@ -1,11 +1,24 @@
 // The SDK client, configured from the step's environment only (never process.env), with the SDK's own
 // log lines routed through the step's log (and the key redaction).
-import Anthropic from '@anthropic-ai/sdk';
+import { createRequire } from 'node:module';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Redactor } from '../redact.js';
 import type { AgentClientOptions } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MAX_RETRIES = 2;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The SDK, loaded on first use: it is ~280 modules (~0.5 s of start-up on this project's machine) and
+ * only agent steps need it. Both this file and run.ts get it from here, so its error classes are the
+ * ones the client throws.
+ */
+export function sdk(): typeof Anthropic {
+  const m = require('@anthropic-ai/sdk') as { default?: typeof Anthropic } & typeof Anthropic;
+  return m.default ?? m;
+}
 
 export function makeClient(
   apiKey: string,
@@ -15,7 +28,8 @@ export function makeClient(
   redact: Redactor,
 ): Anthropic {
   const say = (level: string) => (message: string, ...rest: unknown[]) => log(redact(`anthropic-sdk ${level}: ${[message, ...rest.map(show)].join(' ')}`));
-  return new Anthropic({
+  const Client = sdk();
+  return new Client({
     apiKey,
     // Passed even when unset: left undefined, the SDK would read process.env.ANTHROPIC_BASE_URL.
     baseURL: env['ANTHROPIC_BASE_URL'] || DEFAULT_BASE_URL,

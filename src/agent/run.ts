@@ -1,6 +1,7 @@
 // Everything one agent step shares between its conversations: settings, the client, the edit lock,
 // the meters and the cache. Built once per step by runAgentStep; passed down, never global.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { sdk } from './client.js';
 import { failure, ScionError, type ErrorKind, type Failure } from '../errors.js';
 import type { ResponseCache } from './cache.js';
 import type { Mutex } from './mutex.js';
@@ -63,6 +64,7 @@ export function timeoutFailure(run: AgentRun, file: string | null): Failure {
 export function apiFailure(run: AgentRun, e: unknown, file: string | null): Failure {
   if (run.signal.aborted) return timeoutFailure(run, file);
   const data = file === null ? {} : { file };
+  const Anthropic = sdk();
   if (e instanceof Anthropic.APIConnectionError) {
     return failure('agent', run.redact(`Could not reach the Claude API for ${who(file)} (${e.message}) after ${run.maxRetries} retries; check the network and ANTHROPIC_BASE_URL.`), data);
   }

@@ -5,10 +5,11 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, symlinkSy
 import { join } from 'node:path';
 import { breather } from './breather.js';
 import { errnoCode, GitError } from './errors.js';
-import { statData, ZERO_STAT, type IndexEntry } from './index-file.js';
+import { statData, ZERO_STAT, type IndexEntry, type StatData } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
 import { assertValidPath, comparePaths, parentDir } from './paths.js';
 import { repoState, type Repo } from './repo.js';
+import { WritePool, writePool } from './write-pool.js';
 
 export interface CheckoutOptions {
   /** Whatever is at an entry's path (or in the way of its folder) is replaced. Default false: fresh folder. */
@@ -29,35 +30,58 @@ export async function checkoutEntries(repo: Repo, root: string, entries: readonl
     const p = pause();
     if (p) await p;
   }
-  const out: IndexEntry[] = [];
-  for (const e of entries) {
-    const abs = join(root, e.path);
-    if (opts.replace) clearPath(abs, e.mode === '160000');
-    if (e.mode === '160000') {
-      ensureDir(abs, false);
-      out.push({ path: e.path, oid: e.oid, mode: 0o160000, stat: ZERO_STAT });
-      continue;
-    }
-    const obj = store.read(e.oid);
-    if (obj.type !== 'blob') throw new GitError('corrupt', `${e.path} points at a ${obj.type}, not a blob.`, { path: e.path });
-    if (e.mode === '120000') {
-      symlinkSync(obj.data, abs);
-      out.push({ path: e.path, oid: e.oid, mode: 0o120000, stat: statData(lstatSync(abs, { bigint: true })) });
-    } else {
-      const exec = e.mode === '100755';
-      const fd = openSync(abs, 'wx', exec ? 0o777 : 0o666);
-      try {
-        for (let done = 0; done < obj.data.length; ) done += writeSync(fd, obj.data, done, obj.data.length - done);
-        // fstat before close: the same mtime/ctime the file keeps, without a path lookup.
-        out.push({ path: e.path, oid: e.oid, mode: exec ? 0o100755 : 0o100644, stat: statData(fstatSync(fd, { bigint: true })) });
-      } finally {
-        closeSync(fd);
+  const regular = entries.reduce((n, e) => n + (e.mode === '100644' || e.mode === '100755' ? 1 : 0), 0);
+  const pool = writePool.workers > 0 && regular >= writePool.minFiles ? new WritePool(opts.replace === true) : null;
+  const out: (IndexEntry | null)[] = [];
+  try {
+    for (const e of entries) {
+      const abs = join(root, e.path);
+      const regularFile = e.mode === '100644' || e.mode === '100755';
+      // The pool clears what is in the way of the files it writes; the rest is cleared here.
+      if (opts.replace && !(pool && regularFile)) clearPath(abs, e.mode === '160000');
+      if (e.mode === '160000') {
+        ensureDir(abs, false);
+        out.push({ path: e.path, oid: e.oid, mode: 0o160000, stat: ZERO_STAT });
+        continue;
       }
+      const obj = store.read(e.oid);
+      if (obj.type !== 'blob') throw new GitError('corrupt', `${e.path} points at a ${obj.type}, not a blob.`, { path: e.path });
+      if (e.mode === '120000') {
+        symlinkSync(obj.data, abs);
+        out.push({ path: e.path, oid: e.oid, mode: 0o120000, stat: statData(lstatSync(abs, { bigint: true })) });
+      } else if (pool) {
+        // Written by a worker: the stat data is filled in when the pool is done.
+        await pool.add({ i: out.length, abs, data: obj.data, exec: e.mode === '100755' });
+        out.push(null);
+      } else {
+        out.push(writeFile(abs, e, obj.data));
+      }
+      const p = pause();
+      if (p) await p;
     }
-    const p = pause();
-    if (p) await p;
+  } catch (err) {
+    await pool?.abort();
+    throw err;
   }
-  return out;
+  if (!pool) return out as IndexEntry[];
+  const stats = await pool.finish();
+  return out.map((x, i) => {
+    if (x !== null) return x;
+    const e = entries[i] as TreeEntry;
+    return { path: e.path, oid: e.oid, mode: e.mode === '100755' ? 0o100755 : 0o100644, stat: stats.get(i) as StatData };
+  });
+}
+
+function writeFile(abs: string, e: TreeEntry, data: Buffer): IndexEntry {
+  const exec = e.mode === '100755';
+  const fd = openSync(abs, 'wx', exec ? 0o777 : 0o666);
+  try {
+    for (let done = 0; done < data.length; ) done += writeSync(fd, data, done, data.length - done);
+    // fstat before close: the same mtime/ctime the file keeps, without a path lookup.
+    return { path: e.path, oid: e.oid, mode: exec ? 0o100755 : 0o100644, stat: statData(fstatSync(fd, { bigint: true })) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** mkdir that, when replacing, removes a file or symlink standing where the folder must be. */

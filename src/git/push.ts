@@ -7,12 +7,20 @@
 // by native git (packs after `git gc`) are both read by isomorphic-git from there.
 import fs from 'node:fs';
 import { join, resolve } from 'node:path';
-import git from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
+import type { HttpClient } from 'isomorphic-git';
 import { configValue } from './config.js';
 import { readRef, readLooseRef, refPath } from './refs.js';
 import { repoState, type Repo } from './repo.js';
 import { updateRef } from './update-ref.js';
+
+type IsoGit = (typeof import('isomorphic-git'))['default'];
+let isoGit: Promise<{ git: IsoGit; http: HttpClient }> | null = null;
+
+/** isomorphic-git is loaded on the first network call: a run that never talks to a remote skips ~0.2 s of start-up. */
+function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
+  isoGit ??= Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]).then(([g, h]) => ({ git: g.default, http: h.default }));
+  return isoGit;
+}
 
 /** How to reach a remote: its URL and the credentials to offer. */
 export interface RemoteAccess {
@@ -110,7 +118,7 @@ export function remoteHeadBranch(repo: Repo, remote: string): string | null {
 /** The remote's branches (short name → oid), as its receive-pack advertises them to a pusher. */
 export async function listRemoteBranches(access: RemoteAccess): Promise<TransportResult<Map<string, string>>> {
   try {
-    const refs = await git.listServerRefs({
+    const refs = await (await iso()).git.listServerRefs({
       http: guardedHttp(access),
       url: access.url,
       forPush: true,
@@ -132,7 +140,7 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
  */
 export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string): Promise<TransportResult<void>> {
   try {
-    await git.fetch({
+    await (await iso()).git.fetch({
       fs,
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -171,7 +179,7 @@ export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommit
 async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, skip: string | null): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await git.push({
+    await (await iso()).git.push({
       fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -205,7 +213,7 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
 export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string, expectedOld: string): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await git.push({
+    await (await iso()).git.push({
       fs,
       http: guardedHttp(access),
       ...(access.cache ? { cache: access.cache } : {}),
@@ -234,7 +242,7 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
 
 /** The repository's local branches (short names, loose and packed), sorted. */
 export async function listLocalBranches(repo: Repo): Promise<string[]> {
-  return (await git.listBranches({ fs, gitdir: repo.commonDir })).sort();
+  return (await (await iso()).git.listBranches({ fs, gitdir: repo.commonDir })).sort();
 }
 
 /**
@@ -243,7 +251,7 @@ export async function listLocalBranches(repo: Repo): Promise<string[]> {
  */
 export async function deleteRefIfAt(repo: Repo, ref: string, expected: string): Promise<boolean> {
   if ((await readRef(repo, ref)) !== expected) return false;
-  await git.deleteRef({ fs, gitdir: repo.commonDir, ref });
+  await (await iso()).git.deleteRef({ fs, gitdir: repo.commonDir, ref });
   return true;
 }
 
@@ -314,7 +322,7 @@ function originOf(url: string): string | null {
  * origin, and only when that origin may carry credentials. Header names are lower-cased so that
  * simple-get drops `authorization` when a redirect leaves the host.
  */
-export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeHttp): typeof nodeHttp {
+export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClient {
   const home = originOf(access.url);
   const token = access.token;
   const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
@@ -328,12 +336,14 @@ export function guardedHttp(access: RemoteAccess, inner: typeof nodeHttp = nodeH
       // simple-get's `timeout` is the socket's idle limit: it aborts a request whose server went
       // silent, before its answer or in the middle of its body.
       const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-      return inner.request({ ...req, headers, fetchOptions: { ...req.fetchOptions, timeout: idle } }).catch((e: unknown) => {
-        if (e instanceof Error && e.message === 'Request timed out') {
-          throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
-        }
-        throw e;
-      });
+      return (inner ? Promise.resolve(inner) : iso().then((i) => i.http))
+        .then((client) => client.request({ ...req, headers, fetchOptions: { ...req.fetchOptions, timeout: idle } }))
+        .catch((e: unknown) => {
+          if (e instanceof Error && e.message === 'Request timed out') {
+            throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
+          }
+          throw e;
+        });
     },
   };
 }

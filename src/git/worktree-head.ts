@@ -2,10 +2,10 @@
 // rewritten for the new head tree, and the files that tree changed brought onto disk. Index entries
 // whose oid and mode did not change keep their stat data (git re-checks it against the disk), so
 // only changed paths are read, hashed or written.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutEntries } from './checkout.js';
-import { GitError } from './errors.js';
+import { errnoCode, GitError } from './errors.js';
 import { hashBlob, isOid } from './hash.js';
 import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry, type IndexFile } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
@@ -80,13 +80,23 @@ function matchingDiskStat(abs: string, e: TreeEntry): ReturnType<typeof statData
   return hashBlob(bytes) === e.oid ? statData(st) : null;
 }
 
+/** lstat, or undefined when the path is gone, also because a file of the new head stands where its folder was. */
+function lstatOrGone(abs: string): BigIntStats | undefined {
+  try {
+    return lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch (err) {
+    if (errnoCode(err) === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
 /** Deletes files the new head no longer has, unless they were changed since the old index. */
 function removeDropped(root: string, old: IndexFile, keep: ReadonlySet<string>): void {
   const dirs = new Set<string>();
   for (const [path, entry] of old.entries) {
     if (keep.has(path) || entry.mode === 0o160000) continue;
     const abs = join(root, path);
-    const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+    const st = lstatOrGone(abs);
     if (!st || st.isDirectory()) continue;
     // A stat match proves nothing for a racily clean entry: then only the content can tell.
     const unchanged =

@@ -70,7 +70,7 @@ function content(i: number): string {
   return s;
 }
 
-function syntheticRepo(): string {
+export function syntheticRepo(): string {
   const dir = join(tmpdir(), `scion-bench-${VERSION}`);
   if (existsSync(join(dir, '.git', 'scion-bench-ready'))) return dir;
   rmSync(dir, { recursive: true, force: true });
