@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, type Repo } from '../../git/index.js';
 import { githubOutputs } from '../../github/outputs.js';
-import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
 import { renderPatch, renderStat } from '../../report/patch.js';
@@ -21,8 +20,9 @@ import { CAMPAIGN_SOURCES, parseShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress, progressMode } from '../progress.js';
-import { pushReport, resolvePushTarget, type PushTarget } from '../push.js';
-import { resolvePrTarget, runPullRequests, type PrTarget } from './pr.js';
+// Publishing (host clients, octokit) and the HTML renderer are imported only by runs that use them.
+import type { PushTarget } from '../push.js';
+import type { PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
   // The flags were checked by yargs (options.ts) before this handler was reached.
@@ -55,8 +55,8 @@ async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promi
   if (dryRun) throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
   const repo = await openRepo(resolve(io.cwd, flags.repo ?? '.'));
   try {
-    const push = resolvePushTarget(repo, flags.push, io.env);
-    const pr = flags.pr ? resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
+    const push = (await import('../push.js')).resolvePushTarget(repo, flags.push, io.env);
+    const pr = flags.pr ? (await import('./pr.js')).resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
     return { repo, push, pr };
   } catch (e) {
     closeRepo(repo);
@@ -105,7 +105,7 @@ async function runAndPublish(
     // With --json, stdout carries the report alone.
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
-    report = await pushReport(remote.repo, report, {
+    report = await (await import('../push.js')).pushReport(remote.repo, report, {
       target: remote.push,
       pushFailed: flags.pushFailed ?? false,
       force: flags.force,
@@ -113,7 +113,7 @@ async function runAndPublish(
       say,
     });
     if (remote.pr) {
-      const done = await runPullRequests(io, remote.repo, remote.push, remote.pr, report, flags, loaded.map((l) => l.recipe), say);
+      const done = await (await import('./pr.js')).runPullRequests(io, remote.repo, remote.push, remote.pr, report, flags, loaded.map((l) => l.recipe), say);
       report = done.report;
       if (done.error !== null) {
         io.stderr.write(`scion: ${done.error}\n`);
@@ -159,7 +159,7 @@ export async function writeOutcome(
   const out = (f: string) => resolve(io.cwd, f);
   if (flags.report) await writeOutputFile(out(flags.report), renderJson(report), redact);
   if (flags.prBody) await writeOutputFile(out(flags.prBody), renderPrBody(report), redact);
-  if (flags.html) await writeOutputFile(out(flags.html), renderHtml(report), redact);
+  if (flags.html) await writeOutputFile(out(flags.html), (await import('../../report/html.js')).renderHtml(report), redact);
   await githubOutputs(
     io.env,
     {
