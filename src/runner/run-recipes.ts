@@ -9,7 +9,7 @@ import { guardJob } from './environment.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
-import { needsDisk, stepLabel } from './steps/index.js';
+import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 
 export interface LoadedRecipe {
@@ -50,7 +50,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     // A worktree holds the whole base tree (SPEC §3: `npx tsc` needs the root package.json); only
     // object-level jobs may list just the subtrees their selection can reach.
     const onDisk = recipe.steps.some(needsDisk) || recipe.verify.length > 0 || (options.keepWorktrees === true && options.dryRun !== true);
-    const prefixes = onDisk ? [] : staticPrefixes(recipe.files.include);
+    const prefixes = onDisk ? [] : (namedFiles(recipe) ?? staticPrefixes(recipe.files.include));
     const key = `${sha}\0${prefixes.join('\0')}`;
     if (!trees.has(key)) trees.set(key, loadBase(repo, sha, prefixes));
     const base = await trees.get(key)!;
@@ -127,6 +127,23 @@ function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly 
     );
   }
   return mine.filter(({ job }) => tests.some((t) => hits(job, t.test)));
+}
+
+/**
+ * When every step names its one file (edit, write, notebook) and no job is an `each`, the jobs read
+ * and write only those paths: listing them (and what stands in their way) is enough, so a 1-file
+ * edit in a 30,000-file repository reads a few trees, not all of them. Null: list by the selection.
+ */
+function namedFiles(recipe: Recipe): string[] | null {
+  if (recipe.jobs.some((j) => 'each' in j)) return null;
+  const files: string[] = [];
+  for (const step of recipe.steps) {
+    const file = namedFile(step);
+    if (file === null || file === '') return null;
+    // Step paths are taken literally (core/check-path.ts): the path listed is the path written.
+    files.push(file);
+  }
+  return files.length > 0 ? files : null;
 }
 
 async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {

@@ -21,18 +21,20 @@ export interface StepDef<K extends StepKind> {
   readonly needsDisk: boolean;
   /** SPEC §2's default for the whole step when it names no `timeout`; null: no limit. */
   readonly defaultSeconds: number | null;
+  /** The one file the step reads and writes, when it names one (edit, write, notebook); else null. */
+  readonly file: (payload: StepPayload<K>) => string | null;
   readonly run: (ctx: StepContext, payload: StepPayload<K>) => Promise<StepOutcome>;
 }
 
 export const STEPS: { readonly [K in StepKind]: StepDef<K> } = {
-  edit: { label: (s) => `edit ${s.file}`, needsDisk: false, defaultSeconds: null, run: runEdit },
+  edit: { label: (s) => `edit ${s.file}`, needsDisk: false, defaultSeconds: null, file: (s) => s.file, run: runEdit },
   // `replace` with regex is bounded per file instead (step-bounds.ts REGEX_FILE_TIMEOUT_MS).
-  replace: { label: (s) => `replace ${JSON.stringify(clip(s.old_string))}`, needsDisk: false, defaultSeconds: null, run: runReplace },
-  write: { label: (s) => `write ${s.file}`, needsDisk: false, defaultSeconds: null, run: runWrite },
-  notebook: { label: (s) => `notebook ${s.file}`, needsDisk: false, defaultSeconds: null, run: runNotebook },
-  run: { label: (s) => `run ${clip(s.command)}`, needsDisk: true, defaultSeconds: 600, run: runRunStep },
-  agent: { label: (s) => `agent ${JSON.stringify(clip(s.prompt))}`, needsDisk: false, defaultSeconds: 600, run: runAgent },
-  transform: { label: () => 'transform', needsDisk: false, defaultSeconds: 600, run: runTransform },
+  replace: { label: (s) => `replace ${JSON.stringify(clip(s.old_string))}`, needsDisk: false, defaultSeconds: null, file: () => null, run: runReplace },
+  write: { label: (s) => `write ${s.file}`, needsDisk: false, defaultSeconds: null, file: (s) => s.file, run: runWrite },
+  notebook: { label: (s) => `notebook ${s.file}`, needsDisk: false, defaultSeconds: null, file: (s) => s.file, run: runNotebook },
+  run: { label: (s) => `run ${clip(s.command)}`, needsDisk: true, defaultSeconds: 600, file: () => null, run: runRunStep },
+  agent: { label: (s) => `agent ${JSON.stringify(clip(s.prompt))}`, needsDisk: false, defaultSeconds: 600, file: () => null, run: runAgent },
+  transform: { label: () => 'transform', needsDisk: false, defaultSeconds: 600, file: () => null, run: runTransform },
 };
 
 /** The table's entry for a step, with its payload typed to match. */
@@ -44,6 +46,12 @@ function entry<K extends StepKind>(step: Step, kind: K): { def: StepDef<K>; payl
 export function stepLabel(step: Step): string {
   const { def, payload } = entry(step, stepKind(step));
   return def.label(payload);
+}
+
+/** The one file a step names (edit, write, notebook), or null when it may touch any selected file. */
+export function namedFile(step: Step): string | null {
+  const { def, payload } = entry(step, stepKind(step));
+  return def.file(payload);
 }
 
 export function needsDisk(step: Step): boolean {
