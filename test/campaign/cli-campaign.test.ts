@@ -4,8 +4,6 @@
 // a campaign report. Native git judges every result.
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { clonePath } from '../../src/campaign/clone-cache.js';
 import { main } from '../../src/cli/main.js';
 import type { RunReport } from '../../src/model/types.js';
 import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import { startFakeGitHubRouter, type FakeGitHubRouter } from '../github/fake-github-router.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
@@ -202,37 +201,19 @@ describe('scion run --repos: a campaign through the CLI', () => {
   });
 
   describe('pull requests per repository', () => {
-    let router: Server;
+    let router: FakeGitHubRouter;
     let apiUrl: string;
     const fakes: Record<string, FakeGitHub> = {};
 
     beforeAll(async () => {
       for (const name of NAMES) fakes[name] = await startFakeGitHub('acme', name);
       // One API URL for every repository, as api.github.com is: each /repos/acme/<name> goes to its own fake.
-      router = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          const name = /^\/repos\/acme\/([^/]+)/.exec(req.url ?? '')?.[1] ?? '';
-          const fake = fakes[name];
-          if (!fake) {
-            res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
-            return;
-          }
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
-          void fetch(`${fake.url}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(async (reply) => {
-            res.writeHead(reply.status, { 'content-type': 'application/json' });
-            res.end(Buffer.from(await reply.arrayBuffer()));
-          });
-        });
-      });
-      await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
-      apiUrl = `http://127.0.0.1:${(router.address() as AddressInfo).port}`;
+      router = await startFakeGitHubRouter('acme', fakes);
+      apiUrl = router.url;
     });
     afterAll(async () => {
       for (const f of Object.values(fakes)) await f.close();
-      await new Promise<void>((resolve) => router.close(() => resolve()));
+      await router.close();
     });
 
     it('opens one pull request on each repository\'s own host (--push --pr), then status and pr read the campaign report', async () => {

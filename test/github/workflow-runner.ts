@@ -4,10 +4,11 @@
 // GITHUB_STEP_SUMMARY, GITHUB_PATH and GITHUB_ENV honoured, and each job's and step's `if:` obeyed
 // after a failure. `uses:` steps are stood in for: checkout clones the remote (depth and stored
 // credentials as actions/checkout leaves them), the artifact actions copy to a local folder,
-// setup-node does nothing (Node is already here). Anything else the workflow asks for throws, so
+// setup-node does nothing (Node is already here), actions/cache restores and saves a folder in an
+// ActionsCache that outlives one run (cacheStore). Anything else the workflow asks for throws, so
 // the test notices when the example starts relying on something this harness does not model.
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import { parse } from 'yaml';
@@ -73,13 +74,33 @@ export interface RunnerOptions {
   readonly toolsDir: string;
   /** Where workspaces, artifacts and step files go. */
   readonly root: string;
+  /** actions/cache's store: pass the same one to several runs so a later run restores an earlier one's saves. */
+  readonly cache?: ActionsCache;
+  /** `${{ github.run_id }}`; by default a new one each runWorkflow call. */
+  readonly runId?: string;
 }
+
+/** What actions/cache keeps between runs (GitHub keeps it per repository, 7 days, 10 GB). */
+export interface ActionsCache {
+  /** Where the saved folders are kept. */
+  readonly dir: string;
+  /** Oldest first. */
+  readonly entries: { readonly key: string; readonly path: string; readonly dir: string; readonly runId: string }[];
+}
+
+export function cacheStore(dir: string): ActionsCache {
+  return { dir, entries: [] };
+}
+
+let runs = 0;
 
 export interface WorkflowRun {
   readonly jobs: JobResult[];
   readonly steps: StepResult[];
   /** Artifact name → folder holding its files. */
   readonly artifacts: Map<string, string>;
+  /** `${{ github.run_id }}` of this run. */
+  readonly runId: string;
 }
 
 export async function loadWorkflow(path: string): Promise<Workflow> {
@@ -87,7 +108,7 @@ export async function loadWorkflow(path: string): Promise<Workflow> {
 }
 
 export async function runWorkflow(wf: Workflow, o: RunnerOptions): Promise<WorkflowRun> {
-  const run: WorkflowRun = { jobs: [], steps: [], artifacts: new Map() };
+  const run: WorkflowRun = { jobs: [], steps: [], artifacts: new Map(), runId: o.runId ?? `${Date.now()}${++runs}` };
   const done = new Map<string, 'success' | 'failure' | 'skipped'>();
   let counter = 0;
   for (const [id, job] of ordered(wf.jobs)) {
@@ -125,7 +146,10 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
   const ctx: Record<string, string> = {
     ...Object.fromEntries(Object.entries(matrix).map(([k, v]) => [`matrix.${k}`, v])),
     ...Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [`secrets.${k}`, v])),
+    'github.run_id': run.runId,
   };
+  // Post steps (actions/cache's save), run in reverse order when the job ends, as the runner does.
+  const post: { label: string; if: (failed: boolean) => boolean; fn: () => Promise<{ code: number; stdout: string; stderr: string }> }[] = [];
   const pathFile = join(home, 'files', 'path');
   const envFile = join(home, 'files', 'env');
   await writeFile(pathFile, '');
@@ -143,7 +167,7 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
     await writeFile(files.summary, '');
     let result: { code: number; stdout: string; stderr: string };
     if (step.uses !== undefined) {
-      result = await useAction(step, subst(step.with ?? {}, ctx), workspace, o, run);
+      result = await useAction(step, subst(step.with ?? {}, ctx), workspace, o, run, files.output, (fn) => post.unshift({ label: `Post ${label}`, ...fn }));
     } else if (step.run !== undefined) {
       const addedPath = (await readFile(pathFile, 'utf8')).split('\n').filter((l) => l !== '').reverse();
       const env: Record<string, string> = {
@@ -183,10 +207,94 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
       summary: await readFile(files.summary, 'utf8'),
     });
   }
+  for (const p of post) {
+    if (!p.if(failed)) {
+      run.steps.push({ job: id, step: p.label, outcome: 'skipped', exitCode: null, stdout: '', stderr: '', outputs: {}, summary: '' });
+      continue;
+    }
+    const result = await p.fn();
+    if (result.code !== 0) failed = true;
+    run.steps.push({ job: id, step: p.label, outcome: result.code === 0 ? 'success' : 'failure', exitCode: result.code, stdout: result.stdout, stderr: result.stderr, outputs: {}, summary: '' });
+  }
   return { job: id, matrix, result: failed ? 'failure' : 'success', workspace };
 }
 
-async function useAction(step: Step, w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun): Promise<{ code: number; stdout: string; stderr: string }> {
+type PostStep = { if: (failed: boolean) => boolean; fn: () => Promise<{ code: number; stdout: string; stderr: string }> };
+
+/**
+ * actions/cache@v4 (https://github.com/actions/cache; its action.yml: `main` restores, `post` saves,
+ * with `post-if: success()`): the step restores, and at the end of the job, only if no step failed,
+ * it saves `path` under `key` unless the key matched exactly. actions/cache/restore@v4 and
+ * actions/cache/save@v4 are the two halves as steps of their own (the save obeys its step's `if:`).
+ */
+async function actionsCache(w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun, outputFile: string, addPost: (p: PostStep) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+  const restored = await cacheRestore(w, workspace, o, outputFile);
+  if (restored.code === 0) {
+    addPost({
+      if: (failed) => !failed,
+      fn: async () => (restored.exact ? { code: 0, stdout: `Cache hit occurred on the primary key ${String(w['key'])}, not saving cache.\n`, stderr: '' } : cacheSave(w, workspace, o, run)),
+    });
+  }
+  return restored;
+}
+
+function cacheInputs(w: Record<string, unknown>, o: RunnerOptions, allowed: string[]): { store: ActionsCache; key: string; path: string } | { error: string } {
+  const store = o.cache;
+  if (!store) throw new Error('the workflow uses actions/cache: pass a cache store (cacheStore) in the runner options');
+  for (const k of Object.keys(w)) if (!['key', 'path', ...allowed].includes(k)) throw new Error(`the workflow harness does not model actions/cache's ${k}`);
+  const key = String(w['key'] ?? '');
+  const path = String(w['path'] ?? '').trim();
+  if (key === '' || path === '') return { error: `Input required and not supplied: ${key === '' ? 'key' : 'path'}` };
+  if (path.includes('\n') || /[*?[]/.test(path)) throw new Error(`the workflow harness models actions/cache of one plain folder, not ${path}`);
+  return { store, key, path };
+}
+
+/**
+ * The restore: the entry whose key is `key`, else for each of `restore-keys` in turn the newest entry
+ * whose key starts with it (entries are versioned by their paths, so only one saved from the same
+ * `path` matches); `cache-hit` is true on an exact match only (actions/cache/restore also sets
+ * cache-primary-key and cache-matched-key).
+ */
+async function cacheRestore(w: Record<string, unknown>, workspace: string, o: RunnerOptions, outputFile: string): Promise<{ code: number; stdout: string; stderr: string; exact: boolean }> {
+  const inputs = cacheInputs(w, o, ['restore-keys']);
+  if ('error' in inputs) return { code: 1, stdout: '', stderr: inputs.error, exact: false };
+  const { store, key, path } = inputs;
+  const restoreKeys = String(w['restore-keys'] ?? '').split('\n').map((k) => k.trim()).filter((k) => k !== '');
+  const same = store.entries.filter((e) => e.path === path);
+  const newest = (pick: (k: string) => boolean) => same.filter((e) => pick(e.key)).at(-1);
+  let hit = newest((k) => k === key);
+  const exact = hit !== undefined;
+  for (const prefix of restoreKeys) hit ??= newest((k) => k.startsWith(prefix));
+  let stdout: string;
+  if (hit) {
+    await rm(join(workspace, path), { recursive: true, force: true });
+    await cp(hit.dir, join(workspace, path), { recursive: true });
+    stdout = `Cache restored from key: ${hit.key}\n`;
+  } else {
+    stdout = `Cache not found for input keys: ${[key, ...restoreKeys].join(', ')}\n`;
+  }
+  await writeFile(outputFile, `cache-hit=${exact}\ncache-primary-key=${key}\ncache-matched-key=${hit?.key ?? ''}\n`);
+  return { code: 0, stdout, stderr: '', exact };
+}
+
+/** The save: `path` under `key`, unless an entry of that key exists (entries are immutable) or `path` does not. Never fails the job. */
+async function cacheSave(w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun): Promise<{ code: number; stdout: string; stderr: string }> {
+  const inputs = cacheInputs(w, o, ['restore-keys']);
+  if ('error' in inputs) return { code: 1, stdout: '', stderr: inputs.error };
+  const { store, key, path } = inputs;
+  if (store.entries.some((e) => e.key === key && e.path === path)) return { code: 0, stdout: `Failed to save: Unable to reserve cache with key ${key}, another job may be creating this cache.\n`, stderr: '' };
+  try {
+    await stat(join(workspace, path));
+  } catch {
+    return { code: 0, stdout: 'Warning: Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.\n', stderr: '' };
+  }
+  const dir = join(store.dir, `entry-${store.entries.length + 1}`);
+  await cp(join(workspace, path), dir, { recursive: true });
+  store.entries.push({ key, path, dir, runId: run.runId });
+  return { code: 0, stdout: `Cache saved with key: ${key}\n`, stderr: '' };
+}
+
+async function useAction(step: Step, w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun, outputFile: string, addPost: (p: PostStep) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   const [action] = (step.uses ?? '').split('@');
   const ok = (stdout = '') => ({ code: 0, stdout, stderr: '' });
   switch (action) {
@@ -209,6 +317,14 @@ async function useAction(step: Step, w: Record<string, unknown>, workspace: stri
     }
     case 'actions/setup-node':
       return ok();
+    case 'actions/cache':
+      return actionsCache(w, workspace, o, run, outputFile, addPost);
+    case 'actions/cache/restore':
+      return cacheRestore(w, workspace, o, outputFile);
+    case 'actions/cache/save': {
+      if (w['restore-keys'] !== undefined) throw new Error('actions/cache/save takes no restore-keys');
+      return cacheSave(w, workspace, o, run);
+    }
     case 'actions/upload-artifact': {
       const name = String(w['name'] ?? 'artifact');
       const dest = join(o.root, 'artifacts', name);
@@ -256,7 +372,7 @@ function condition(expr: string | undefined, s: { failed: boolean; success: bool
   return known[e]!;
 }
 
-/** `${{ matrix.x }}` and `${{ secrets.X }}` replaced; any other expression throws. */
+/** `${{ matrix.x }}`, `${{ secrets.X }}` and `${{ github.run_id }}` replaced; any other expression throws. */
 function subst<T>(value: T, ctx: Readonly<Record<string, string>>): T {
   if (typeof value === 'string') {
     return value.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, name: string) => {

@@ -83,7 +83,9 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
 /** A campaign report: each repository's pull requests on its own host (src/publish/campaign.ts). */
 async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise<number> {
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
-  const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
+  // Only the repositories with a job that made a commit: one the run could not clone (its jobs
+  // clone-failed, no head) has no branch to open a pull request for, and cloning it here fails again.
+  const { repos, problems } = await reposOfReport({ ...report, jobs: report.jobs.filter((j) => j.head !== null) }, { cacheDir, env: io.env });
   for (const p of problems) io.stderr.write(`scion: ${p}\n`);
   const remote = flags.remote ?? 'origin';
   // Every repository's host and token are checked before any request (exit 2).

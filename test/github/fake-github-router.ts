@@ -1,0 +1,43 @@
+// One API URL for many fake GitHubs, as api.github.com is one host for every repository: each
+// request under /repos/<owner>/<name> goes to that repository's own fake (startFakeGitHub), anything
+// else answers 404.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FakeGitHub } from './fake-github.js';
+
+export interface FakeGitHubRouter {
+  /** http://127.0.0.1:PORT, the GITHUB_API_URL every repository shares. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** `fakes` maps a repository name under `owner` to its fake; looked up per request, so it may grow. */
+export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Record<string, FakeGitHub>>): Promise<FakeGitHubRouter> {
+  const route = new RegExp(`^/repos/${owner}/([^/?]+)`);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const name = route.exec(req.url ?? '')?.[1] ?? '';
+      const fake = Object.hasOwn(fakes, name) ? fakes[name] : undefined;
+      if (!fake) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+      fetch(`${fake.url}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(
+        async (reply) => {
+          res.writeHead(reply.status, { 'content-type': 'application/json' });
+          res.end(Buffer.from(await reply.arrayBuffer()));
+        },
+        (err: unknown) => res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(err) })),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
