@@ -203,16 +203,22 @@ describe('scion run --repos: a campaign through the CLI', () => {
   describe('pull requests per repository', () => {
     let router: FakeGitHubRouter;
     let apiUrl: string;
+    let discovery: FakeGitHub;
     const fakes: Record<string, FakeGitHub> = {};
 
     beforeAll(async () => {
       for (const name of NAMES) fakes[name] = await startFakeGitHub('acme', name);
+      // The organisation's list and the search, served where every other API path goes.
+      discovery = await startFakeGitHub('acme', 'discovery');
+      discovery.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+      discovery.search = (q) => (q === 'org:acme language:typescript' ? NAMES.slice(0, 2).map((n) => fakeRepo(server.url, `acme/${n}`)) : []);
       // One API URL for every repository, as api.github.com is: each /repos/acme/<name> goes to its own fake.
-      router = await startFakeGitHubRouter('acme', fakes);
+      router = await startFakeGitHubRouter('acme', fakes, discovery);
       apiUrl = router.url;
     });
     afterAll(async () => {
       for (const f of Object.values(fakes)) await f.close();
+      await discovery.close();
       await router.close();
     });
 
@@ -267,6 +273,31 @@ describe('scion run --repos: a campaign through the CLI', () => {
       expect(() => runGit(cloneOf('alpha'), 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
       expect(() => runGit(bare['alpha']!.dir, 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
       expect(runGit(bare['beta']!.dir, 'rev-parse', 'scion/new-log')).toMatch(/^[0-9a-f]{40}$/);
+    });
+
+    it('an organisation and a search end to end: discovered, cloned, changed, pushed, one pull request each', async () => {
+      for (const [flags, recipe, names] of [
+        [['--github-org', 'acme'], 'org-log', NAMES],
+        [['--github-search', 'org:acme language:typescript'], 'search-log', NAMES.slice(0, 2)],
+      ] as const) {
+        writeFileSync(join(work, `${recipe}.yaml`), RECIPE.replace('name: new-log', `name: ${recipe}`));
+        const r = await run(['run', `${recipe}.yaml`, ...flags, '--cache-dir', `cache-${recipe}`, '--push', '--pr', '--pr-interval', '0', '--report', `${recipe}.json`], {
+          GITHUB_API_URL: apiUrl,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        const report = readReport(`${recipe}.json`);
+        expect(report.jobs.map((j) => [j.repo, j.status])).toEqual(names.map((n) => [id(n), 'changed']));
+        for (const [k, name] of names.entries()) {
+          // The branch is in the repository discovery named, and sound.
+          expect(runGit(bare[name]!.dir, 'rev-parse', `scion/${recipe}`)).toBe(report.jobs[k]!.head);
+          runGit(bare[name]!.dir, 'fsck', '--strict');
+          const created = fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls` && (q.body as { head: string }).head === `scion/${recipe}`);
+          expect(created).toHaveLength(1);
+          expect(report.jobs[k]!.pullRequest).toMatchObject({ action: 'created' });
+        }
+      }
+      // gamma was not in the search: no branch of the search's recipe there.
+      expect(() => runGit(bare['gamma']!.dir, 'rev-parse', '--verify', '-q', 'refs/heads/scion/search-log')).toThrow();
     });
   });
 

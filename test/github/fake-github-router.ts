@@ -1,6 +1,7 @@
 // One API URL for many fake GitHubs, as api.github.com is one host for every repository: each
 // request under /repos/<owner>/<name> goes to that repository's own fake (startFakeGitHub), anything
-// else answers 404.
+// else goes to `rest` (the organisation's repository list and search, when a test serves them) or
+// answers 404.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeGitHub } from './fake-github.js';
@@ -12,14 +13,15 @@ export interface FakeGitHubRouter {
 }
 
 /** `fakes` maps a repository name under `owner` to its fake; looked up per request, so it may grow. */
-export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Record<string, FakeGitHub>>): Promise<FakeGitHubRouter> {
+export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Record<string, FakeGitHub>>, rest?: FakeGitHub): Promise<FakeGitHubRouter> {
   const route = new RegExp(`^/repos/${owner}/([^/?]+)`);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const name = route.exec(req.url ?? '')?.[1] ?? '';
-      const fake = Object.hasOwn(fakes, name) ? fakes[name] : undefined;
+      const m = route.exec(req.url ?? '');
+      const name = m?.[1] ?? '';
+      const fake = m === null ? rest : Object.hasOwn(fakes, name) ? fakes[name] : undefined;
       if (!fake) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
         return;
