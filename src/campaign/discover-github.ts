@@ -5,7 +5,7 @@ import { explainGitHub, githubMessage } from '../publish/github-explain.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../publish/github.js';
 import { HostError } from '../publish/types.js';
 import type { DiscoverQuery } from './discover.js';
-import { nextLink, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitHub's repository object that discovery reads. */
@@ -56,12 +56,8 @@ async function organisation(org: string, q: DiscoverQuery, ctx: SourceContext, c
       if (t !== null) kept.push(t);
     }
   }
-  const left = [
-    forks > 0 ? `${forks} fork${forks === 1 ? '' : 's'} (include them with --include-forks)` : '',
-    archived > 0 ? `${archived} archived (include them with --include-archived)` : '',
-    untagged > 0 ? `${untagged} without the topic "${q.topic}"` : '',
-  ].filter((s) => s !== '');
-  ctx.say(`GitHub organisation ${org}: ${kept.length} of ${repos.length} repositories${left.length > 0 ? `; left out ${left.join(', ')}` : ''}.`);
+  const left = leftOut(forks, archived, untagged, q.topic);
+  ctx.say(`GitHub organisation ${org}: ${kept.length} of ${repos.length} repositories${left}.`);
   return kept;
 }
 
@@ -94,7 +90,7 @@ async function search(query: string, q: DiscoverQuery, ctx: SourceContext, clien
       if (t !== null) kept.push(t);
     }
   }
-  ctx.say(`GitHub search "${query}": ${kept.length} of ${repos.length} repositories${untagged > 0 ? `; left out ${untagged} without the topic "${q.topic}"` : ''}.`);
+  ctx.say(`GitHub search "${query}": ${kept.length} of ${repos.length} repositories${leftOut(0, 0, untagged, q.topic)}.`);
   return kept;
 }
 

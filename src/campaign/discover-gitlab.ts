@@ -4,7 +4,7 @@ import { gitlabMessage, gitlabRequest } from '../publish/gitlab.js';
 import { apiFetch } from '../publish/http.js';
 import { HostError } from '../publish/types.js';
 import type { DiscoverQuery } from './discover.js';
-import { nextLink, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitLab's project object that discovery reads. */
@@ -56,12 +56,8 @@ export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Prom
       if (t !== null) kept.push(t);
     }
   }
-  const left = [
-    forks > 0 ? `${forks} fork${forks === 1 ? '' : 's'} (include them with --include-forks)` : '',
-    archived > 0 ? `${archived} archived (include them with --include-archived)` : '',
-    untagged > 0 ? `${untagged} without the topic "${q.topic}"` : '',
-  ].filter((s) => s !== '');
-  ctx.say(`GitLab group ${group}: ${kept.length} of ${projects.length} projects${left.length > 0 ? `; left out ${left.join(', ')}` : ''}.`);
+  const left = leftOut(forks, archived, untagged, q.topic);
+  ctx.say(`GitLab group ${group}: ${kept.length} of ${projects.length} projects${left}.`);
   return kept;
 }
 

@@ -43,3 +43,13 @@ export function nextLink(link: string | null | undefined, apiUrl: string): strin
   }
   return null;
 }
+
+/** `; left out 2 forks (…), 1 archived (…)` for a source's summary line, or '' when nothing was. */
+export function leftOut(forks: number, archived: number, untagged: number, topic: string | undefined): string {
+  const parts = [
+    forks > 0 ? `${forks} fork${forks === 1 ? '' : 's'} (include them with --include-forks)` : '',
+    archived > 0 ? `${archived} archived (include them with --include-archived)` : '',
+    untagged > 0 ? `${untagged} without the topic "${topic}"` : '',
+  ].filter((s) => s !== '');
+  return parts.length > 0 ? `; left out ${parts.join(', ')}` : '';
+}

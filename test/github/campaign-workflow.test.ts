@@ -12,10 +12,9 @@
 // never cancels a matrix), setup-node's npm cache, and `name:` expressions (only labels). The shards
 // run one after another, not on four machines at once; each starts from an empty workspace, as a
 // fresh runner does, so only actions/cache carries the clones from one run to the next.
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
@@ -23,7 +22,7 @@ import { gitAsync } from '../push/setup.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { startFakeGitHubRouter, type FakeGitHubRouter } from './fake-github-router.js';
-import { cacheStore, listFiles, loadWorkflow, runWorkflow, type ActionsCache, type Workflow, type WorkflowRun } from './workflow-runner.js';
+import { cacheStore, listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type ActionsCache, type Workflow, type WorkflowRun } from './workflow-runner.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WORKFLOW = join(ROOT, 'recipes/ci/campaign.yml');
@@ -32,28 +31,6 @@ const GONE = 'http://127.0.0.1:9/acme/gone.git';
 const RECIPE = 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n';
 const BRANCH = 'scion/new-log';
 
-/** The runner's preinstalled tools, as in workflow.test.ts: `npm ci` installs this checkout's scion; npx refuses. */
-async function tools(dir: string): Promise<string> {
-  const bin = join(dir, 'tools');
-  await mkdir(bin, { recursive: true });
-  const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  await writeFile(join(bin, 'scion-installed'), `#!/bin/sh\nexec node --import ${tsx} ${join(ROOT, 'test/support/scion-bin.ts')} "$@"\n`);
-  await writeFile(
-    join(bin, 'npm'),
-    `#!/bin/sh
-if [ "$1" = ci ]; then
-  mkdir -p node_modules/.bin && cp ${join(bin, 'scion-installed')} node_modules/.bin/scion && chmod +x node_modules/.bin/scion
-  echo "added 1 package (scion)"
-  exit 0
-fi
-echo "workflow test: npm $* is not modelled" >&2
-exit 1
-`,
-  );
-  await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "workflow test: npx would fetch $1 from the registry" >&2\nexit 1\n');
-  await Promise.all(['npm', 'npx', 'scion-installed'].map((f) => chmod(join(bin, f), 0o755)));
-  return bin;
-}
 
 describe('recipes/ci/campaign.yml', () => {
   let wf: Workflow;

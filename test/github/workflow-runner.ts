@@ -8,12 +8,15 @@
 // ActionsCache that outlives one run (cacheStore). Anything else the workflow asks for throws, so
 // the test notices when the example starts relying on something this harness does not model.
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import { parse } from 'yaml';
 import { gitEnv } from '../support/git-repo.js';
 import { gitAsync } from '../push/setup.js';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
 
 export interface Step {
   readonly name?: string;
@@ -461,4 +464,32 @@ export async function listFiles(dir: string): Promise<string[]> {
   };
   await walk(dir);
   return out.sort();
+}
+
+/**
+ * The runner's preinstalled tools, standing in for the network: `npm ci` installs this checkout's
+ * scion as the project's dependency would be (node_modules/.bin/scion, run from the sources through
+ * tsx); `npx` refuses, because on a real runner it could download an unrelated package named scion.
+ */
+export async function runnerTools(dir: string): Promise<string> {
+  const bin = join(dir, 'tools');
+  await mkdir(bin, { recursive: true });
+  const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+  const scion = `#!/bin/sh\nexec node --import ${tsx} ${join(ROOT, 'test/support/scion-bin.ts')} "$@"\n`;
+  await writeFile(join(bin, 'scion-installed'), scion);
+  await writeFile(
+    join(bin, 'npm'),
+    `#!/bin/sh
+if [ "$1" = ci ]; then
+  mkdir -p node_modules/.bin && cp ${join(bin, 'scion-installed')} node_modules/.bin/scion && chmod +x node_modules/.bin/scion
+  echo "added 1 package (scion)"
+  exit 0
+fi
+echo "workflow test: npm $* is not modelled" >&2
+exit 1
+`,
+  );
+  await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "workflow test: npx would fetch $1 from the registry" >&2\nexit 1\n');
+  await Promise.all(['npm', 'npx', 'scion-installed'].map((f) => chmod(join(bin, f), 0o755)));
+  return bin;
 }

@@ -3,18 +3,17 @@
 // by git http-backend on 127.0.0.1, `scion` installed the way the workflow installs it, pull requests
 // opened against a fake GitHub API on 127.0.0.1. One job of the recipe fails: its shard ends red,
 // and the pull requests of the jobs that worked are opened all the same.
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { gitAsync } from '../push/setup.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
-import { listFiles, loadWorkflow, runWorkflow, type Workflow, type WorkflowRun } from './workflow-runner.js';
+import { listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type Workflow, type WorkflowRun } from './workflow-runner.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WORKFLOW = join(ROOT, 'recipes/ci/scheduled-codemod.yml');
@@ -32,33 +31,6 @@ steps:
   - replace: { old_string: "legacyLog(", new_string: "log(" }
 `;
 
-/**
- * The runner's preinstalled tools, standing in for the network: `npm ci` installs this checkout's
- * scion as the project's dependency would be (node_modules/.bin/scion, run from the sources through
- * tsx); `npx` refuses, because on a real runner it could download an unrelated package named scion.
- */
-async function tools(dir: string): Promise<string> {
-  const bin = join(dir, 'tools');
-  await mkdir(bin, { recursive: true });
-  const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  const scion = `#!/bin/sh\nexec node --import ${tsx} ${join(ROOT, 'test/support/scion-bin.ts')} "$@"\n`;
-  await writeFile(join(bin, 'scion-installed'), scion);
-  await writeFile(
-    join(bin, 'npm'),
-    `#!/bin/sh
-if [ "$1" = ci ]; then
-  mkdir -p node_modules/.bin && cp ${join(bin, 'scion-installed')} node_modules/.bin/scion && chmod +x node_modules/.bin/scion
-  echo "added 1 package (scion)"
-  exit 0
-fi
-echo "workflow test: npm $* is not modelled" >&2
-exit 1
-`,
-  );
-  await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "workflow test: npx would fetch $1 from the registry" >&2\nexit 1\n');
-  await Promise.all(['npm', 'npx', 'scion-installed'].map((f) => chmod(join(bin, f), 0o755)));
-  return bin;
-}
 
 describe('recipes/ci/scheduled-codemod.yml', () => {
   let wf: Workflow;
