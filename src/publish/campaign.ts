@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
-import { DEFAULT_PR_SETTINGS, type PrSettings } from './describe.js';
+import { settingsFor } from './describe.js';
 import { hostForUrl, openHost } from './host.js';
 import { sleep } from './http.js';
 import type { PublishRunOptions } from './index.js';
@@ -58,10 +58,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
     const r = byName.get(job.recipe);
     return r ? r.steps.length + r.verify.length : 0;
   };
-  const settings = (job: JobReport): PrSettings => {
-    const block = byName.get(job.recipe)?.pr ?? DEFAULT_PR_SETTINGS;
-    return { ...block, draft: block.draft || o.extra?.draft === true, labels: [...new Set([...block.labels, ...(o.extra?.labels ?? [])])] };
-  };
+  const settings = settingsFor(o.recipes ?? [], o.extra);
   const replaced = new Map<JobReport, JobReport>();
   const errors: string[] = [];
   let publishedBefore = false;

@@ -22,6 +22,21 @@ export interface PrSettings {
 
 export const DEFAULT_PR_SETTINGS: PrSettings = { draft: false, labels: [], reviewers: [], assignees: [], closeWhenEmpty: true };
 
+/**
+ * Each job's pull-request settings: its recipe's `pr` block (defaults when it has none), with what the
+ * command line adds (--draft, --label) on top.
+ */
+export function settingsFor(
+  recipes: readonly { readonly name: string; readonly pr?: PrSettings | undefined }[],
+  extra: { readonly draft?: boolean; readonly labels?: readonly string[] } = {},
+): (job: JobReport) => PrSettings {
+  const byName = new Map(recipes.map((r) => [r.name, r]));
+  return (job) => {
+    const block = byName.get(job.recipe)?.pr ?? DEFAULT_PR_SETTINGS;
+    return { ...block, draft: block.draft || extra.draft === true, labels: [...new Set([...block.labels, ...(extra.labels ?? [])])] };
+  };
+}
+
 export interface PullText {
   readonly title: string;
   readonly body: string;

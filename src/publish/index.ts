@@ -4,7 +4,7 @@ import { closeRepo, openRepo, remoteHeadBranch } from '../git/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import type { Recipe } from '../recipe/index.js';
-import { DEFAULT_PR_SETTINGS, type PrSettings } from './describe.js';
+import { settingsFor } from './describe.js';
 import { openHost, type HostOptions } from './host.js';
 import { pushReport, resolvePushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
@@ -66,10 +66,7 @@ export async function publishRun(report: RunReport, o: PublishRunOptions): Promi
       });
     }
     if (host === null) return { report: out, error: null };
-    const settings = (job: JobReport): PrSettings => {
-      const block = byName.get(job.recipe)?.pr ?? DEFAULT_PR_SETTINGS;
-      return { ...block, draft: block.draft || o.extra?.draft === true, labels: [...new Set([...block.labels, ...(o.extra?.labels ?? [])])] };
-    };
+    const settings = settingsFor(o.recipes ?? [], o.extra);
     return await publishPullRequests(out, {
       host,
       base: o.base ?? (async () => remoteHeadBranch(repo, remoteName) ?? (await host.defaultBranch())),

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, remoteHeadBranch, type Repo } from '../../git/index.js';
 import type { JobReport, RunReport } from '../../model/types.js';
 import { parseRunReport } from '../../model/parse.js';
-import { DEFAULT_PR_SETTINGS, type PrSettings } from '../../publish/describe.js';
+import { settingsFor } from '../../publish/describe.js';
 import { hostForUrl, openHost } from '../../publish/host.js';
 import { publishCampaign } from '../../publish/campaign.js';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
@@ -156,11 +156,7 @@ export async function runPullRequests(
 ): Promise<PullRequestsResult> {
   checkInterval(flags);
   const labels = labelsOf(flags.label);
-  const byName = new Map(recipes.map((r) => [r.name, r]));
-  const settings = (job: JobReport): PrSettings => {
-    const block = byName.get(job.recipe)?.pr ?? DEFAULT_PR_SETTINGS;
-    return { ...block, draft: block.draft || flags.draft === true, labels: [...new Set([...block.labels, ...labels])] };
-  };
+  const settings = settingsFor(recipes, { draft: flags.draft === true, labels });
   const remoteName = push?.name ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
   return publishPullRequests(report, {
     host: target.host,
