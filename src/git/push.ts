@@ -141,17 +141,11 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
 export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string): Promise<TransportResult<void>> {
   try {
     await (await iso()).git.fetch({
-      fs,
-      http: guardedHttp(access),
-      ...(access.cache ? { cache: access.cache } : {}),
-      gitdir: repo.commonDir,
-      url: access.url,
-      remote,
+      ...on(repo, access, remote),
       ref: branch,
       remoteRef: branch,
       singleBranch: true,
       tags: false,
-      ...auth(access),
     });
     return { ok: true, value: undefined };
   } catch (e) {
@@ -180,12 +174,8 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
   let advertised: string | null = null;
   try {
     await (await iso()).git.push({
-      fs: skip === null ? fs : fsWithRemoteHead(repo.commonDir, o.remote, skip),
-      http: guardedHttp(access),
-      ...(access.cache ? { cache: access.cache } : {}),
-      gitdir: repo.commonDir,
-      url: access.url,
-      remote: o.remote,
+      ...on(repo, access, o.remote),
+      ...(skip === null ? {} : { fs: fsWithRemoteHead(repo.commonDir, o.remote, skip) }),
       ref: o.sha,
       remoteRef: `refs/heads/${o.branch}`,
       // Our branch may have been rewritten (base moved); the lease below replaces git's
@@ -195,7 +185,6 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
         advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
         return advertised === o.expectedOld;
       },
-      ...auth(access),
     });
   } catch (e) {
     if ((e as { code?: unknown }).code === 'UserCanceledError' && advertised !== o.expectedOld) {
@@ -214,12 +203,7 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
   let advertised: string | null = null;
   try {
     await (await iso()).git.push({
-      fs,
-      http: guardedHttp(access),
-      ...(access.cache ? { cache: access.cache } : {}),
-      gitdir: repo.commonDir,
-      url: access.url,
-      remote,
+      ...on(repo, access, remote),
       // Only expanded for the log line of a deletion; HEAD always resolves.
       ref: 'HEAD',
       remoteRef: `refs/heads/${branch}`,
@@ -228,7 +212,6 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
         advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
         return advertised === expectedOld;
       },
-      ...auth(access),
     });
   } catch (e) {
     if ((e as { code?: unknown }).code === 'UserCanceledError' && advertised !== expectedOld) {
@@ -284,6 +267,19 @@ export async function setTrackingRef(repo: Repo, remote: string, branch: string,
   const ref = `refs/remotes/${remote}/${branch}`;
   const current = await readRef(repo, ref);
   if (current !== sha) await updateRef(repo, ref, sha, current);
+}
+
+/** What every isomorphic-git call on `repo`'s remote `remote` is given: the guarded client, its cache, headers. */
+function on(repo: Repo, access: RemoteAccess, remote: string) {
+  return {
+    fs,
+    http: guardedHttp(access),
+    ...(access.cache ? { cache: access.cache } : {}),
+    gitdir: repo.commonDir,
+    url: access.url,
+    remote,
+    ...auth(access),
+  };
 }
 
 function auth(access: RemoteAccess) {

@@ -51,15 +51,12 @@ export interface PlannedTree extends PlannedCommit {
 
 export interface BuiltTrees {
   readonly commits: readonly PlannedTree[];
-  /** Blob id of every changed path that still exists. */
-  readonly oids: ReadonlyMap<string, string>;
 }
 
 /** Each group's tree, built on the previous group's: the chain of trees the commits will carry. */
 export async function buildTrees(objects: ObjectStore, baseTree: string, plan: readonly PlannedCommit[]): Promise<BuiltTrees> {
   const store = objects.open();
   const commits: PlannedTree[] = [];
-  const oids = new Map<string, string>();
   let tree = baseTree;
   for (const p of plan) {
     const changes = new Map<string, { oid: string; mode: string } | null>();
@@ -68,14 +65,12 @@ export async function buildTrees(objects: ObjectStore, baseTree: string, plan: r
         changes.set(path, null);
         continue;
       }
-      const oid = await store.blob(state.bytes);
-      oids.set(path, oid);
-      changes.set(path, { oid, mode: state.mode });
+      changes.set(path, { oid: await store.blob(state.bytes), mode: state.mode });
     }
     tree = await store.tree(tree, changes);
     commits.push({ ...p, tree, objects: store.batch });
   }
-  return { commits, oids };
+  return { commits };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Where a push goes (remote URL, credentials), and the flag mistakes that stop a run before it starts.
 import { describe, expect, it } from 'vitest';
 import { closeRepo, openRepo } from '../../src/git/index.js';
-import { resolvePushTarget } from '../../src/cli/push.js';
+import { resolvePushTarget } from '../../src/publish/push.js';
 import { UsageError } from '../../src/errors.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';

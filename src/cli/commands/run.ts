@@ -21,7 +21,7 @@ import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress, progressMode } from '../progress.js';
 // Publishing (host clients, octokit) and the HTML renderer are imported only by runs that use them.
-import type { PushTarget } from '../push.js';
+import type { PushTarget } from '../../publish/push.js';
 import type { PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
@@ -55,7 +55,7 @@ async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promi
   if (dryRun) throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
   const repo = await openRepo(resolve(io.cwd, flags.repo ?? '.'));
   try {
-    const push = (await import('../push.js')).resolvePushTarget(repo, flags.push, io.env);
+    const push = (await import('../../publish/push.js')).resolvePushTarget(repo, flags.push, io.env);
     const pr = flags.pr ? (await import('./pr.js')).resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
     return { repo, push, pr };
   } catch (e) {
@@ -105,7 +105,7 @@ async function runAndPublish(
     // With --json, stdout carries the report alone.
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
-    report = await (await import('../push.js')).pushReport(remote.repo, report, {
+    report = await (await import('../../publish/push.js')).pushReport(remote.repo, report, {
       target: remote.push,
       pushFailed: flags.pushFailed ?? false,
       force: flags.force,

@@ -61,23 +61,23 @@ export function abortKind(reason: unknown): ErrorKind {
 }
 
 /** Runs the command; why it failed, or null when it passed. */
-export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 'verify'): Promise<Failure | null> {
+export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failure | null> {
   const root = ctx.ws.root;
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
   const env = commandEnv(ctx, step);
   const exec = () => execShell(step.command, root, env, ctx.signal);
   // A run step goes through the step cache (SPEC §10); verify commands go through runVerify.
-  const r = what === 'run' && ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
+  const r = ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
   if (r.code === 0 && !r.aborted) return null;
   if (r.aborted) {
     const kind = abortKind(ctx.signal?.reason);
     const why = kind === 'timeout' ? 'ran past its time limit' : 'was interrupted';
-    return failure(kind, `The ${what} command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, { command: step.command });
+    return failure(kind, `The run command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, { command: step.command });
   }
   const how = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.code}`;
   const tail = (ctx.run.redact ?? makeRedactor(ctx.run.env))(r.output).trim().slice(-TAIL);
-  return failure('command-failed', `The ${what} command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
+  return failure('command-failed', `The run command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
     command: step.command,
     status: r.code,
   });
@@ -85,7 +85,7 @@ export async function runCommand(ctx: StepContext, step: RunStep, what: 'run' | 
 
 export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepOutcome> {
   const found = new Findings();
-  const failed = await runCommand(ctx, step, 'run');
+  const failed = await runCommand(ctx, step);
   if (failed) found.error(null, failed);
   await ctx.ws.sync();
   await refuseGitPaths(ctx, step, found);
