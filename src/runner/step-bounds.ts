@@ -76,9 +76,9 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
       await ws.sync();
     },
     changes: () => ws.changes(),
-    revert: async (paths) => {
+    revert: async (paths, to) => {
       check();
-      await ws.revert(paths);
+      await ws.revert(paths, to);
     },
     snapshot: () => ws.snapshot(),
   };

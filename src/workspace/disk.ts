@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
-import type { CloseOptions, FileState, OwnedWorkspace } from './types.js';
+import type { Changes, CloseOptions, FileState, OwnedWorkspace } from './types.js';
 
 export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
 
@@ -77,11 +77,17 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     this.resetOverlay(new Map(await this.scan()));
   }
 
-  async revert(paths: readonly string[]): Promise<void> {
+  async revert(paths: readonly string[], to?: Changes): Promise<void> {
     const next = new Map(this.overlay);
     for (const path of paths) {
-      await this.put(path, await this.baseState(path));
-      next.delete(path);
+      if (to?.has(path)) {
+        const state = to.get(path) ?? null;
+        await this.put(path, state);
+        next.set(path, state);
+      } else {
+        await this.put(path, await this.baseState(path));
+        next.delete(path);
+      }
     }
     this.resetOverlay(next);
   }

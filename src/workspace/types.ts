@@ -29,8 +29,11 @@ export interface Workspace {
   sync(): Promise<void>;
   /** What differs from the base now. */
   changes(): Changes;
-  /** Put these paths back as they are in the base tree. */
-  revert(paths: readonly string[]): Promise<void>;
+  /**
+   * Put these paths back as they are in `to` where it names them (the job's changes before a
+   * command ran), else as they are in the base tree.
+   */
+  revert(paths: readonly string[], to?: Changes): Promise<void>;
   /** Undo everything since `snapshot()` (a failed step with onError: stop). */
   snapshot(): Promise<() => Promise<void>>;
 }
