@@ -71,6 +71,10 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
       check();
       await ws.write(p, bytes);
     },
+    place: async (p, state) => {
+      check();
+      return ws.place(p, state);
+    },
     sync: async () => {
       check();
       await ws.sync();
