@@ -195,6 +195,8 @@ interface State {
 
 /** Backtracking paths through a lookahead's body under which V8 itself may answer it. */
 const BOUNDED_WAYS = 1000;
+/** Ways through a whole expression (besides its two repetitions' lengths) under which V8 may run it. */
+const BOUNDED_BRANCHES = 64;
 
 /** How many ways V8 can try to match `node` (Infinity with an unbounded repetition); lookaheads inside are atomic. */
 function ways(node: Node): number {
@@ -288,8 +290,8 @@ export function compileExpression(source: string, glob: string): Machine {
 /**
  * Whether V8's backtracking over `root` takes O(n²) steps at most (n: the text's length): at most two
  * unbounded repetitions in all, each repeating a plain run of single characters (no alternation or
- * repetition inside it, only lookaheads of bounded cost), and at most BOUNDED_WAYS ways through the
- * rest. Every unbounded repetition can then be retried at O(n) lengths, and nothing else multiplies.
+ * repetition inside it, only lookaheads of bounded cost), and at most BOUNDED_BRANCHES ways through
+ * the rest. Every unbounded repetition can then be retried at O(n) lengths, and nothing else multiplies.
  */
 export function backtracksBoundedly(root: Node): boolean {
   let unbounded = 0;
@@ -312,7 +314,7 @@ export function backtracksBoundedly(root: Node): boolean {
         return plain(node.node);
     }
   };
-  return walk(root, 1) && unbounded <= 2 && branches(root) <= BOUNDED_WAYS;
+  return walk(root, 1) && unbounded <= 2 && branches(root) <= BOUNDED_BRANCHES;
 }
 
 /** Like `ways`, with an unbounded repetition of a plain run counted as one way (its lengths are the n above). */
