@@ -1,7 +1,8 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
 import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
-import { globProblem, globTest } from '../../recipe/globs.js';
+import { GlobSyntaxError } from '../../recipe/glob-machine.js';
+import { globTest } from '../../recipe/globs.js';
 import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
 
@@ -74,7 +75,12 @@ function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => bool
   const root = ctx.files.root;
   let p = pattern.trim().replace(/^(\.\/)+/, '');
   if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
-  return globProblem(p) ?? globTest([p], { dot: true });
+  try {
+    return globTest([p], { dot: true });
+  } catch (e) {
+    if (e instanceof GlobSyntaxError) return e.message;
+    throw e;
+  }
 }
 
 function badGlob(ctx: ToolContext, tool: 'glob' | 'grep', why: string): ToolReply {

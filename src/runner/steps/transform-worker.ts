@@ -116,8 +116,8 @@ export class TransformWorker {
       this.worker = null;
       this.pending?.resolve(this.signal.aborted ? { kind: 'stopped' } : { kind: 'exited', message: why });
     };
-    w.on('error', (e) => lost(`its worker failed: ${e.message}`));
-    w.on('exit', (code) => lost(`it ended its worker with process.exit(${code})`));
+    w.on('error', (e) => lost(`failed outside its call (${e.message})`));
+    w.on('exit', (code) => lost(`ended its worker with process.exit(${code})`));
     this.worker = w;
     return w;
   }
