@@ -6,11 +6,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
+import { fakeApi } from '../agent/fake-api.js';
+import { KEY } from '../agent/mem-files.js';
+import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
 import { scion } from '../support/cli.js';
-import { reposAfterEach } from '../support/cleanups.js';
+import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 
 const repo = reposAfterEach();
+const cleanups = cleanupAfterEach();
 
 // The npm token shape the engine's secret check knows (npm_ and 36 letters or digits).
 const NPM_TOKEN = 'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
@@ -19,6 +23,7 @@ const WRITE_NPMRC = 'echo //registry.npmjs.org/:_authToken=$NPM_TOKEN > .npmrc';
 async function run(dir: string, recipe: string, extra: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; job: JobReport; stderr: string }> {
   const res = await scion(['run', recipe, '--repo', dir, '--json', ...extra], { cwd: dir, env: { NPM_TOKEN, ...env } });
   expect(res.stderr).not.toContain('internal error');
+  expect(res.stdout, res.stderr).not.toBe('');
   return { code: res.code, job: (JSON.parse(res.stdout) as RunReport).jobs[0]!, stderr: res.stderr };
 }
 
@@ -99,5 +104,39 @@ verify:
     expect(code).toBe(0);
     expect(job.files.map((f) => f.path)).toEqual(['src/a.ts']);
     expect(r.git('ls-tree', '-r', '--name-only', job.branch)).not.toContain('.npmrc');
+  });
+
+  it('a verify fix round that writes the token is refused by the engine, and what it writes instead is committed', async () => {
+    const r = await repo({ 'src/a.ts': 'a\n' });
+    const answers: { content: string; is_error?: boolean }[][] = [];
+    const api = await fakeApi((body) => {
+      if (turnOf(body) === 0) {
+        return message([
+          tool('write_file', { file_path: 'src/ok.ts', content: `export const token = '${NPM_TOKEN}';\n` }),
+          tool('write_file', { file_path: 'src/ok.ts', content: 'export const token = process.env.NPM_TOKEN;\n' }),
+        ]);
+      }
+      answers.push(toolResults(body));
+      return message(done());
+    });
+    cleanups.push(() => api.close());
+    const recipe = recipeFile(`name: fix-secret
+steps:
+  - replace: { old_string: "a", new_string: "b" }
+verify:
+  - run: "test -f src/ok.ts"
+    fix: { agent: { prompt: Create src/ok.ts, maxRounds: 1 } }
+`);
+    const { code, job } = await run(r.dir, recipe, ['--no-cache'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url });
+    expect(answers[0]!.map((a) => [a.is_error ?? false, /\(secret/.test(a.content)])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+    expect(code).toBe(0);
+    expect(job.commits.map((c) => [c.group, c.files])).toEqual([
+      ['rest', ['src/a.ts']],
+      ['fix', ['src/ok.ts']],
+    ]);
+    expect(r.git('show', `${job.branch}:src/ok.ts`)).toBe('export const token = process.env.NPM_TOKEN;');
   });
 });
