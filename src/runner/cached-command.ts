@@ -78,7 +78,8 @@ async function replay(ws: Workspace, hit: StepCacheHit, log: (message: string) =
     const placed = await ws.place(path, state);
     if (!placed.ok) {
       await undo();
-      log(`step cache entry ${hit.file} would change ${JSON.stringify(path)}, which a command's change may not reach (${placed.error.message}); ignored, the command runs instead`);
+      const why = placed.error.message;
+      log(`step cache entry ${hit.file} would change ${JSON.stringify(path)}, which a command's change may not reach (${why}); ignored, the command runs`);
       return false;
     }
   }

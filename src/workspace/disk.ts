@@ -161,7 +161,8 @@ export async function writeAtomic(file: string, bytes: Uint8Array, mode: string)
 }
 
 function untrackedFolder(path: string): Failure {
-  return failure('file-exists', `${path} is a folder of files git does not track (ignored or untracked); writing a file there would remove everything under it. Name a file inside it instead.`, { path });
+  const why = `${path} is a folder of files git does not track (ignored or untracked); writing a file there would remove everything under it.`;
+  return failure('file-exists', `${why} Name a file inside it instead.`, { path });
 }
 
 export function isMissing(e: unknown): boolean {

@@ -51,7 +51,8 @@ export abstract class OverlayWorkspace {
     const checked = checkPath(path, state === null ? {} : { mode: state.mode });
     if (!checked.ok) return checked;
     if (state !== null && !PLACEABLE_MODES.has(state.mode)) {
-      return fail(failure('unsupported', `${path} would get mode ${state.mode}; a command's change is a file (100644 or 100755) or a symlink (120000).`, { path, mode: state.mode }));
+      const why = `${path} would get mode ${state.mode}; a command's change is a file (100644 or 100755) or a symlink (120000).`;
+      return fail(failure('unsupported', why, { path, mode: state.mode }));
     }
     const problem = this.wayProblem(path) ?? this.placeProblem(path);
     if (problem !== null) return fail(problem);

@@ -45,7 +45,11 @@ steps:
     const api = await fakeApi(
       scripted({
         job: [
-          [tool('glob', { pattern: PATHOLOGICAL('*.ts') }), tool('grep', { pattern: 'hello', glob: PATHOLOGICAL('*.md') }), tool('glob', { pattern: '(a)\\1' })],
+          [
+            tool('glob', { pattern: PATHOLOGICAL('*.ts') }),
+            tool('grep', { pattern: 'hello', glob: PATHOLOGICAL('*.md') }),
+            tool('glob', { pattern: '(a)\\1' }),
+          ],
           (body) => {
             answers.push(toolResults(body));
             return done('Looked.');

@@ -20,7 +20,9 @@ const cleanups = cleanupAfterEach();
 const NPM_TOKEN = 'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
 const WRITE_NPMRC = 'echo //registry.npmjs.org/:_authToken=$NPM_TOKEN > .npmrc';
 
-async function run(dir: string, recipe: string, extra: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; job: JobReport; stderr: string }> {
+type Ran = { code: number; job: JobReport; stderr: string };
+
+async function run(dir: string, recipe: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Ran> {
   const res = await scion(['run', recipe, '--repo', dir, '--json', ...extra], { cwd: dir, env: { NPM_TOKEN, ...env } });
   expect(res.stderr).not.toContain('internal error');
   expect(res.stdout, res.stderr).not.toBe('');

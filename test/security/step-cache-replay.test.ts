@@ -88,7 +88,12 @@ describe('step cache replay', () => {
   });
 
   it('keeps modes: a symlink the command made or retargeted is replayed as a symlink', async () => {
-    const r = await repo({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/link': { content: 'a.ts', mode: 'symlink' }, 'bin/tool': { content: '#!/bin/sh\n', mode: 'exec' } });
+    const r = await repo({
+      'src/a.ts': 'a\n',
+      'src/b.ts': 'b\n',
+      'src/link': { content: 'a.ts', mode: 'symlink' },
+      'bin/tool': { content: '#!/bin/sh\n', mode: 'exec' },
+    });
     const runs = join(tempDir('scion-runs-'), 'runs.txt');
     const recipe = recipeFile(`name: links
 steps:

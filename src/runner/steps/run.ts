@@ -126,7 +126,8 @@ async function refuseSecrets(ctx: StepContext, step: RunStep, found: Findings, b
     const secret = writtenSecret(path, prior?.bytes ?? null, state.bytes, engineOptions(ctx, path));
     if (secret === null) continue;
     bad.push(path);
-    found.error(path, { ...secret, message: `The command \`${step.command}\` changed ${path}: ${secret.message} The change was put back and is not committed.` });
+    const message = `The command \`${step.command}\` changed ${path}: ${secret.message} The change was put back and is not committed.`;
+    found.error(path, { ...secret, message });
   }
   if (bad.length > 0) await ctx.ws.revert(bad, before);
 }

@@ -69,7 +69,8 @@ async function transformFiles(ctx: StepContext, call: Call): Promise<StepOutcome
     }
     if (reply.kind === 'exited') {
       // A transform that exits would do so on every file: the step ends here.
-      found.error(path.value, failure('command-failed', `The transform ${reply.message} on ${path.value}; it must return the new content or undefined, never exit.`, { path: path.value }, TRANSFORM_THREW));
+      const message = `The transform ${reply.message} on ${path.value}; it must return the new content or undefined, never exit.`;
+      found.error(path.value, failure('command-failed', message, { path: path.value }, TRANSFORM_THREW));
       return found.outcome();
     }
     if (reply.kind === 'threw') {
@@ -78,10 +79,8 @@ async function transformFiles(ctx: StepContext, call: Call): Promise<StepOutcome
     }
     if (reply.kind === 'invalid') {
       // A transform that returns a number or an object has a bug; writing String(next) would be worse.
-      found.error(
-        path.value,
-        failure('invalid-result', `The transform returned ${reply.what} for ${path.value}; it must return the new content as a string, or undefined to leave the file alone.`, { path: path.value }, TRANSFORM_RESULT),
-      );
+      const message = `The transform returned ${reply.what} for ${path.value}; it must return the new content as a string, or undefined to leave the file.`;
+      found.error(path.value, failure('invalid-result', message, { path: path.value }, TRANSFORM_RESULT));
       continue;
     }
     const next = reply.value;
