@@ -6,8 +6,6 @@ export interface Line {
   readonly number: number;
   /** As written, without its line ending. */
   readonly raw: string;
-  /** Without surrounding whitespace. */
-  readonly text: string;
 }
 
 /** Bytes (or text already decoded) to lines. A UTF-8 byte-order mark is not part of the first pattern. */
@@ -19,8 +17,18 @@ export function linesOf(content: Uint8Array | string): Line[] {
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   return parts.map((part, i) => {
     const raw = part.endsWith('\r') ? part.slice(0, -1) : part;
-    return { number: i + 1, raw, text: raw.trim() };
+    return { number: i + 1, raw };
   });
+}
+
+/**
+ * A line without the whitespace around it, except a trailing space escaped with a backslash (gitignore:
+ * "Trailing spaces are ignored unless they are quoted with backslash").
+ */
+export function trimEscaped(raw: string): string {
+  const start = raw.trimStart();
+  const m = /(?<!\\)\s+$/.exec(start);
+  return m === null ? start : start.slice(0, m.index);
 }
 
 /**

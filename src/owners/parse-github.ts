@@ -2,7 +2,7 @@
 // precedence", a pattern without owners leaves its files unowned, and "If any line in your CODEOWNERS file
 // contains invalid syntax, that line will be skipped" (GitHub skips it silently; scion says which and why).
 import { compileGithubPattern, githubPatternProblem, type PathMatcher } from './github-pattern.js';
-import { linesOf, splitPattern, words } from './lines.js';
+import { linesOf, splitPattern, trimEscaped, words } from './lines.js';
 import { isGithubOwner, uniqueOwners } from './owner-names.js';
 import type { Codeowners, PathOwners, Rule, SkippedLine, Warning } from './types.js';
 
@@ -23,8 +23,9 @@ export function parseGithub(content: Uint8Array | string, file: string): Codeown
   const compiled: Compiled[] = [];
   const skipped: SkippedLine[] = [];
   for (const line of linesOf(content)) {
-    if (line.text === '' || line.text.startsWith('#')) continue;
-    const { pattern, rest } = splitPattern(line.text);
+    const text = trimEscaped(line.raw);
+    if (text === '' || text.startsWith('#')) continue;
+    const { pattern, rest } = splitPattern(text);
     const problem = githubPatternProblem(pattern);
     if (problem !== null) {
       skipped.push({ line: line.number, text: line.raw, reason: problem });

@@ -43,7 +43,8 @@ export function parseGitlab(content: Uint8Array | string, file: string): Codeown
   let current: Current = { section: unnamed, defaultOwners: '' };
 
   for (const line of linesOf(content)) {
-    const text = line.text;
+    // Ruby's `strip`: all whitespace around the line goes, escaped or not.
+    const text = line.raw.trim();
     if (text === '' || text.startsWith('#')) continue;
     // One warning per line, its problems in the order met.
     const warn = (reason: string) => {
