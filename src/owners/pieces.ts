@@ -28,13 +28,14 @@ const HASH_LENGTHS = [8, 12, 16, 64];
 const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Divide changed paths by their owners. Every path lands in exactly one piece; a path given twice counts once.
+ * Divide changed paths by their owners. Every path lands in exactly one piece; a path given twice counts
+ * once. Without a CODEOWNERS file (`codeowners` undefined), every path is in the piece `unowned`.
  *
  * @example
  *   splitByOwners(['web/a.ts', 'api/b.ts', 'README.md'], codeowners, { maxFiles: 40 })
  *   // [{ name: 'team-api', owners: ['@acme/team-api'], ... }, { name: 'team-web', ... }, { name: 'unowned', ... }]
  */
-export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeowners, 'ownerOf'>, options: SplitOptions = {}): Piece[] {
+export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeowners, 'ownerOf'> | undefined, options: SplitOptions = {}): Piece[] {
   const max = options.maxFiles;
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
     throw new UsageError(`split.maxFiles must be a whole number of at least 1, not ${String(max)}.`);
@@ -42,7 +43,7 @@ export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeown
   const groups = new Map<string, { owners: Map<string, string>; files: string[] }>();
   for (const path of [...new Set(paths)].sort(byteOrder)) {
     const spellings = new Map<string, string>();
-    for (const o of codeowners.ownerOf(path).owners) spellings.set(ownerKey(o), o);
+    for (const o of codeowners?.ownerOf(path).owners ?? []) spellings.set(ownerKey(o), o);
     const key = [...spellings.keys()].sort(byteOrder).join('\n');
     let group = groups.get(key);
     if (group === undefined) groups.set(key, (group = { owners: new Map(), files: [] }));
