@@ -38,7 +38,8 @@ export function parseGithub(content: Uint8Array | string, file: string): Codeown
     const invalid = owners.filter((o) => !isGithubOwner(o));
     if (invalid.length > 0) {
       const list = invalid.map((o) => `'${o}'`).join(', ');
-      const reason = `${list} ${invalid.length === 1 ? 'is not an owner' : 'are not owners'} GitHub accepts (@user, @org/team or an e-mail address), so GitHub skips this line`;
+      const verb = invalid.length === 1 ? 'is not an owner' : 'are not owners';
+      const reason = `${list} ${verb} GitHub accepts (@user, @org/team or an e-mail address), so GitHub skips this line`;
       skipped.push({ line: line.number, text: line.raw, reason });
       continue;
     }

@@ -34,7 +34,8 @@ describe(`GitHub matching against native git (${GITHUB.gitignore})`, () => {
     });
     const r = await repo(tree);
     const asked = cases.flatMap(([, ps], i) => ps.map((p) => `c${i}/${p}`));
-    const out = execFileSync('git', ['check-ignore', '--no-index', '-v', '-n', '--stdin'], { cwd: r.dir, env: gitEnv(), input: `${asked.join('\n')}\n`, encoding: 'utf8' });
+    const input = `${asked.join('\n')}\n`;
+    const out = execFileSync('git', ['check-ignore', '--no-index', '-v', '-n', '--stdin'], { cwd: r.dir, env: gitEnv(), input, encoding: 'utf8' });
     const gitSays = new Map<string, boolean>();
     for (const line of out.trimEnd().split('\n')) {
       const [source, p] = line.split('\t') as [string, string];

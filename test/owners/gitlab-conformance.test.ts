@@ -46,7 +46,9 @@ describe('GitLab: sections', () => {
   });
 
   it(GITLAB.defaultOwners, () => {
-    const co = gitlab(file('[Documentation] @docs-team', 'docs/', 'README.md', '', '[Database] @database-team @agarcia', 'model/db/', 'config/db/database-setup.md @docs-team'));
+    const co = gitlab(
+      file('[Documentation] @docs-team', 'docs/', 'README.md', '', '[Database] @database-team @agarcia', 'model/db/', 'config/db/database-setup.md @docs-team'),
+    );
     expect(ownersOf(co, 'docs/guide.md')).toEqual(['@docs-team']);
     expect(ownersOf(co, 'README.md')).toEqual(['@docs-team']);
     expect(ownersOf(co, 'model/db/schema.rb')).toEqual(['@database-team', '@agarcia']);
@@ -72,7 +74,8 @@ describe('GitLab: sections', () => {
 
   it(`${GITLAB.sectionNames} ${GITLAB.duplicateSections}`, () => {
     const co = gitlab(
-      file('[Documentation]', 'ee/docs/    @docs', 'docs/       @docs', '', '[Database]', 'README.md  @database', 'model/db/   @database', '', '[DOCUMENTATION]', 'README.md  @docs'),
+      file('[Documentation]', 'ee/docs/    @docs', 'docs/       @docs', '', '[Database]', 'README.md  @database', 'model/db/   @database') +
+        file('', '[DOCUMENTATION]', 'README.md  @docs'),
     );
     expect(co.sections.map((s) => s.name)).toEqual(['Documentation', 'Database']);
     expect(co.sections[0]?.lines).toEqual([1, 9]);

@@ -26,7 +26,8 @@ const engine = fc.oneof(githubText.map(github), gitlabText.map(gitlab));
 const maxFiles = fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined });
 
 const ownerSet = (owners: readonly string[]) => [...new Set(owners.map((o) => o.toLowerCase()))].sort().join('\n');
-const split = (paths: readonly string[], co: Codeowners, max: number | undefined): Piece[] => splitByOwners(paths, co, max === undefined ? {} : { maxFiles: max });
+const split = (paths: readonly string[], co: Codeowners, max: number | undefined): Piece[] =>
+  splitByOwners(paths, co, max === undefined ? {} : { maxFiles: max });
 
 describe('pieces: properties', () => {
   it('every changed file is in exactly one piece, whatever the rules', () => {
