@@ -60,8 +60,18 @@ export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeown
     const owners = [...group.owners.values()].sort(byteOrder);
     const slug = slugOf(owners);
     const chunks = max === undefined || group.files.length <= max ? [group.files] : cutByDirectory(group.files, 0, max);
-    const cut = chunks.length > 1;
-    for (const files of chunks) drafts.push({ key, owners, slug, files, cut, hashInput: cut ? `${key}\0${files.join('\n')}` : key });
+    if (chunks.length === 1) {
+      drafts.push({ key, owners, slug, files: group.files, directory: null, hashInput: key });
+      continue;
+    }
+    // A cut piece is hashed by its folder, so a rerun over a slightly different change keeps its name;
+    // pieces of one owner set that share a folder are told apart by their first file.
+    const dirs = chunks.map(commonDirectory);
+    chunks.forEach((files, i) => {
+      const directory = dirs[i] as string;
+      const shared = dirs.filter((d) => d === directory).length > 1;
+      drafts.push({ key, owners, slug, files, directory, hashInput: `${key}\0${directory}${shared ? `\0${files[0] as string}` : ''}` });
+    });
   }
   return nameDrafts(drafts).sort((a, b) => byteOrder(a.name, b.name));
 }
@@ -71,20 +81,21 @@ interface Draft {
   readonly owners: readonly string[];
   readonly slug: string;
   readonly files: readonly string[];
-  readonly cut: boolean;
+  /** Set when a cut was made. */
+  readonly directory: string | null;
   readonly hashInput: string;
 }
 
 /**
  * Names: the slug alone when no other owner set shares it and no cut was made; else slug, `-`, and a part
- * of a hash of the owner set (and, for a cut piece, of its files). Every piece that shares a slug gets the
+ * of a hash of the owner set (and, for a cut piece, of its folder). Every piece that shares a slug gets the
  * hash, so the name does not depend on which one came first; a hash part is lengthened in the unlikely
  * case two names still agree.
  */
 function nameDrafts(drafts: readonly Draft[]): Piece[] {
   const setsPerSlug = new Map<string, Set<string>>();
   for (const d of drafts) setsPerSlug.set(d.slug, (setsPerSlug.get(d.slug) ?? new Set()).add(d.key));
-  const needsHash = (d: Draft) => d.cut || (setsPerSlug.get(d.slug)?.size ?? 0) > 1;
+  const needsHash = (d: Draft) => d.directory !== null || (setsPerSlug.get(d.slug)?.size ?? 0) > 1;
   const digests = drafts.map((d) => createHash('sha256').update(d.hashInput).digest('hex'));
   for (const length of HASH_LENGTHS) {
     const names = drafts.map((d, i) => (needsHash(d) ? `${d.slug}-${(digests[i] as string).slice(0, length)}` : d.slug));
@@ -93,7 +104,7 @@ function nameDrafts(drafts: readonly Draft[]): Piece[] {
         name: names[i] as string,
         owners: d.owners,
         files: d.files,
-        directory: d.cut ? commonDirectory(d.files) : null,
+        directory: d.directory,
       }));
     }
   }

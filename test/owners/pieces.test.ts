@@ -86,6 +86,16 @@ describe('pieces', () => {
     expect(splitByOwners(paths, all, { maxFiles: 7 }).map((p) => [p.name, p.directory])).toEqual([['team', null]]);
   });
 
+  it("a cut piece's name comes from its owners and folder: a rerun with another file elsewhere keeps it", () => {
+    const all = github(file('* @team'));
+    const nameOf = (pieces: readonly Piece[], dir: string) => pieces.find((p) => p.directory === dir)?.name;
+    const before = splitByOwners(['src/a/1', 'src/a/2', 'src/b/1', 'src/b/2'], all, { maxFiles: 2 });
+    const after = splitByOwners(['src/a/1', 'src/a/2', 'src/b/1', 'src/b/2', 'src/c/1', 'src/c/2'], all, { maxFiles: 2 });
+    expect(nameOf(before, 'src/a')).toBe(`team-${hash8('@team\0src/a')}`);
+    expect(nameOf(after, 'src/a')).toBe(nameOf(before, 'src/a'));
+    expect(nameOf(after, 'src/b')).toBe(nameOf(before, 'src/b'));
+  });
+
   it('a folder with more files directly in it than maxFiles is cut in path order', () => {
     const all = github(file('* @team'));
     const paths = ['d/5', 'd/1', 'd/4', 'd/2', 'd/3'];
