@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { slugOf, splitByOwners, type Piece } from '../../src/owners/index.js';
+import { ownerKinds, slugOf, splitByOwners, type Piece } from '../../src/owners/index.js';
 import { file, github, gitlab } from './helpers.js';
 
 const hash8 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);
@@ -104,5 +104,14 @@ describe('pieces', () => {
 
   it('maxFiles must be a whole number of at least 1', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => splitByOwners(['a'], undefined, { maxFiles: bad })).toThrow(UsageError);
+  });
+
+  it("a piece's owners sorted for its pull request: users and teams to request review from, e-mails for the body, roles", () => {
+    expect(ownerKinds(['@alice', '@acme/web', 'bob@example.com', '@@maintainer', '@group/sub/team'])).toEqual({
+      users: ['alice'],
+      teams: ['acme/web', 'group/sub/team'],
+      emails: ['bob@example.com'],
+      roles: ['maintainer'],
+    });
   });
 });
