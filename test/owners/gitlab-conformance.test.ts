@@ -1,6 +1,7 @@
 // GitLab's reading of CODEOWNERS, case by case against the sentences of its CODEOWNERS documentation
 // (syntax reference, advanced configuration, and where GitLab looks for the file).
 import { describe, expect, it } from 'vitest';
+import { fnmatchRegex } from '../../src/owners/gitlab-pattern.js';
 import { codeownersFor, ownersReport } from '../../src/owners/index.js';
 import { GITLAB } from './docs.js';
 import { file, gitlab, ownersOf } from './helpers.js';
@@ -224,6 +225,38 @@ describe('GitLab: path matching', () => {
     expect(ownersOf(co, '#notes')).toEqual(['@hash']);
     expect(co.rules).toHaveLength(1);
   });
+});
+
+describe(`GitLab's matcher is Ruby's File.fnmatch (${GITLAB.fnmatch})`, () => {
+  // Ruby's documented File.fnmatch examples, with the answers they give under FNM_PATHNAME | FNM_DOTMATCH.
+  const cases: [string, string, boolean][] = [
+    ['cat', 'cat', true],
+    ['cat', 'category', false],
+    ['c{at,ub}s', 'cats', false],
+    ['c?t', 'cat', true],
+    ['c??t', 'cat', false],
+    ['c*', 'cats', true],
+    ['c*t', 'c/a/b/t', false],
+    ['ca[a-z]', 'cat', true],
+    ['ca[^t]', 'cat', false],
+    ['cat', 'CAT', false],
+    ['?', '/', false],
+    ['*', '/', false],
+    ['[/]', '/', false],
+    ['\\?', '?', true],
+    ['\\a', 'a', true],
+    ['*', '.profile', true],
+    ['**/foo', 'a/b/c/foo', true],
+    ['**/foo', '/a/b/c/foo', true],
+    ['**/foo', 'c:/a/b/c/foo', true],
+    ['**/foo', 'a/.b/c/foo', true],
+    ['*/*', 'dave/.profile', true],
+  ];
+  for (const [pattern, path, expected] of cases) {
+    it(`File.fnmatch('${pattern}', '${path}') is ${expected}`, () => {
+      expect(fnmatchRegex(pattern)?.test(path) ?? false).toBe(expected);
+    });
+  }
 });
 
 describe('GitLab: exclusions', () => {
