@@ -4,6 +4,7 @@
 // `docs/build-app/troubleshooting.md`, where gitignore's `docs/*` would match the folder `docs/build-app`
 // and so everything in it. Matching is case-sensitive ("CODEOWNERS paths are case sensitive").
 import { ANY, regexChar } from './lines.js';
+import { ANY_KEY, keyOf, type IndexKey } from './rule-index.js';
 
 export type PathMatcher = (path: string) => boolean;
 
@@ -42,14 +43,9 @@ function endsWithLoneBackslash(pattern: string): boolean {
  * `*` matches the files directly there, not the folders (and so not their contents).
  */
 export function compileGithubPattern(pattern: string): PathMatcher {
-  let body = pattern;
-  const dirOnly = body.endsWith('/');
-  if (dirOnly) body = body.slice(0, -1);
-  const anchored = body.includes('/');
-  if (body.startsWith('/')) body = body.slice(1);
-  if (body === '') return NEVER;
-
-  const segments = body.split('/');
+  const parts = partsOf(pattern);
+  if (parts === null) return NEVER;
+  const { segments, anchored, dirOnly } = parts;
   let re = anchored ? '^' : `^(?:${ANY}*/)?`;
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
@@ -64,8 +60,32 @@ export function compileGithubPattern(pattern: string): PathMatcher {
   if (dirOnly) re += `/${ANY}+$`;
   else if (loneStar) re += '$';
   else re += `(?:/${ANY}*)?$`;
-  const rx = new RegExp(re, 'u');
-  return (path) => rx.test(path);
+  return lazyMatcher(re);
+}
+
+/**
+ * A matcher that compiles its expression on first use: with the rule index most rules of a large file
+ * are never tried, and compiling all of them was most of the time spent reading the file.
+ */
+export function lazyMatcher(source: string): PathMatcher {
+  let rx: RegExp | undefined;
+  return (path) => (rx ??= new RegExp(source, 'u')).test(path);
+}
+
+/** The key any path this pattern matches has (see RuleIndex). */
+export function githubKey(pattern: string): IndexKey {
+  const parts = partsOf(pattern);
+  return parts === null ? ANY_KEY : keyOf(parts.segments, parts.anchored);
+}
+
+/** The pattern's segments, whether it is anchored at the root, whether it names folders only; null: matches nothing. */
+function partsOf(pattern: string): { segments: string[]; anchored: boolean; dirOnly: boolean } | null {
+  let body = pattern;
+  const dirOnly = body.endsWith('/');
+  if (dirOnly) body = body.slice(0, -1);
+  const anchored = body.includes('/');
+  if (body.startsWith('/')) body = body.slice(1);
+  return body === '' ? null : { segments: body.split('/'), anchored, dirOnly };
 }
 
 /** One path segment: `*` (and any run of asterisks) and `?` stop at `/`; a backslash escapes. */

@@ -5,7 +5,8 @@
 // gitignore), a trailing `/` becomes `/**/*`; and it matches against the path with a leading `/`.
 // This is Ruby's fnmatch with those flags, compiled to one regular expression.
 import { classChar, regexChar } from './lines.js';
-import type { PathMatcher } from './github-pattern.js';
+import { keyOf, type IndexKey } from './rule-index.js';
+import { lazyMatcher, type PathMatcher } from './github-pattern.js';
 
 const NEVER: PathMatcher = () => false;
 
@@ -18,18 +19,31 @@ export function normalizeGitlabPattern(pattern: string): string {
   return p;
 }
 
+/** The key any path this pattern matches has (see RuleIndex). */
+export function gitlabKey(pattern: string): IndexKey {
+  return keyOf(normalizeGitlabPattern(pattern).slice(1).split('/'), true);
+}
+
 /** A matcher for one GitLab pattern (as written, without the exclusion `!`) over repository-relative paths. */
 export function compileGitlabPattern(pattern: string): PathMatcher {
-  const rx = fnmatchRegex(normalizeGitlabPattern(pattern));
-  return rx === null ? NEVER : (path) => rx.test(`/${path}`);
+  const source = fnmatchSource(normalizeGitlabPattern(pattern));
+  if (source === null) return NEVER;
+  const matches = lazyMatcher(source);
+  return (path) => matches(`/${path}`);
+}
+
+/** Ruby's fnmatch as a regular expression (see fnmatchSource), or null when the pattern can never match. */
+export function fnmatchRegex(pattern: string): RegExp | null {
+  const source = fnmatchSource(pattern);
+  return source === null ? null : new RegExp(source, 'u');
 }
 
 /**
- * Ruby's `File.fnmatch(pattern, path, FNM_PATHNAME | FNM_DOTMATCH)` as a regular expression, or null when
+ * Ruby's `File.fnmatch(pattern, path, FNM_PATHNAME | FNM_DOTMATCH)` as a regular-expression source, or null when
  * the pattern can never match (an unclosed `[`). `**` only spans folders as a whole `**\/` segment; any
  * other run of asterisks is one `*`.
  */
-export function fnmatchRegex(pattern: string): RegExp | null {
+export function fnmatchSource(pattern: string): string | null {
   const cs = Array.from(pattern);
   let re = '^';
   let segmentStart = true;
@@ -77,7 +91,7 @@ export function fnmatchRegex(pattern: string): RegExp | null {
       i++;
     }
   }
-  return new RegExp(`${re}$`, 'u');
+  return `${re}$`;
 }
 
 /**

@@ -1,7 +1,8 @@
 // A CODEOWNERS file as GitHub reads it: one rule per line, "the last matching pattern takes the most
 // precedence", a pattern without owners leaves its files unowned, and "If any line in your CODEOWNERS file
 // contains invalid syntax, that line will be skipped" (GitHub skips it silently; scion says which and why).
-import { compileGithubPattern, githubPatternProblem, type PathMatcher } from './github-pattern.js';
+import { compileGithubPattern, githubKey, githubPatternProblem, type PathMatcher } from './github-pattern.js';
+import { RuleIndex } from './rule-index.js';
 import { linesOf, splitPattern, trimEscaped, words } from './lines.js';
 import { isGithubOwner, uniqueOwners } from './owner-names.js';
 import type { Codeowners, PathOwners, Rule, SkippedLine, Warning } from './types.js';
@@ -50,8 +51,9 @@ export function parseGithub(content: Uint8Array | string, file: string): Codeown
 }
 
 function githubCodeowners(file: string, compiled: readonly Compiled[], skipped: SkippedLine[], warnings: Warning[]): Codeowners {
+  const index = new RuleIndex(compiled.map((c) => githubKey(c.rule.pattern)));
   const ownerOf = (path: string): PathOwners => {
-    for (let i = compiled.length - 1; i >= 0; i--) {
+    for (const i of index.candidates(path)) {
       const c = compiled[i] as Compiled;
       if (!c.matches(path)) continue;
       return { path, owners: c.rule.owners, rules: [{ line: c.rule.line, pattern: c.rule.pattern, section: null }] };

@@ -6,10 +6,11 @@
 // owners after the header; "Section names are case-insensitive, and sections with duplicate names are
 // combined". GitLab keeps a line with a problem and ignores only its faulty part, so nothing here is
 // skipped: problems are warnings.
-import { compileGitlabPattern, normalizeGitlabPattern } from './gitlab-pattern.js';
+import { compileGitlabPattern, gitlabKey, normalizeGitlabPattern } from './gitlab-pattern.js';
 import type { PathMatcher } from './github-pattern.js';
 import { linesOf, splitPattern, words } from './lines.js';
 import { gitlabOwnersIn, uniqueOwners } from './owner-names.js';
+import { RuleIndex, type IndexKey } from './rule-index.js';
 import type { Codeowners, PathOwners, Rule, RuleRef, Section, Warning } from './types.js';
 
 // GitLab's section header: not anchored at the end, so anything after the header is ignored.
@@ -19,6 +20,7 @@ const UNCLOSED_HEADER = /^\^?\[[^\]]+?$/u;
 interface Entry {
   readonly rule: Rule;
   readonly matches: PathMatcher;
+  readonly key: IndexKey;
 }
 
 interface SectionState {
@@ -74,7 +76,7 @@ export function parseGitlab(content: Uint8Array | string, file: string): Codeown
     }
     const rule: Rule = { line: line.number, pattern, owners, section: current.section.name, exclusion };
     // "If an entry is duplicated in a section, the last entry is used": a Map keeps the first one's place.
-    current.section.entries.set(normalizeGitlabPattern(bare), { rule, matches: compileGitlabPattern(bare) });
+    current.section.entries.set(normalizeGitlabPattern(bare), { rule, matches: compileGitlabPattern(bare), key: gitlabKey(bare) });
   }
   return gitlabCodeowners(file, sections, warnings);
 }
@@ -107,17 +109,21 @@ function openSection(sections: SectionState[], m: RegExpExecArray, line: number,
 function gitlabCodeowners(file: string, states: readonly SectionState[], warnings: Warning[]): Codeowners {
   const used = states.filter((s) => s.name !== null || s.entries.size > 0);
   const ordered = used.map((s) => [...s.entries.values()]);
+  const indexes = ordered.map((entries) => new RuleIndex(entries.map((e) => e.key)));
   const ownerOf = (path: string): PathOwners => {
     const rules: RuleRef[] = [];
     const owners: string[] = [];
-    for (const entries of ordered) {
+    for (const [s, entries] of ordered.entries()) {
       let decided: Entry | undefined;
       let excluded: Entry | undefined;
-      for (let i = entries.length - 1; i >= 0 && excluded === undefined; i--) {
+      for (const i of (indexes[s] as RuleIndex).candidates(path)) {
         const e = entries[i] as Entry;
         if (!e.matches(path)) continue;
-        if (e.rule.exclusion) excluded = e;
-        else decided ??= e;
+        if (e.rule.exclusion) {
+          excluded = e;
+          break;
+        }
+        decided ??= e;
       }
       const by = excluded ?? decided;
       if (by === undefined) continue;
