@@ -64,7 +64,7 @@ export interface Codeowners {
   readonly dialect: Dialect;
   /** Where the file was read from, repository-relative (`.github/CODEOWNERS`). */
   readonly file: string;
-  /** Rules in file order. */
+  /** Rules in file order (GitLab: a pattern repeated in a section counts once, as its last line). */
   readonly rules: readonly Rule[];
   /** GitLab's sections in order of first appearance, the unnamed one first; empty on GitHub. */
   readonly sections: readonly Section[];
