@@ -77,6 +77,14 @@ function parseText(file: string, text: string): { doc: Document; lines: LineCoun
     const pos = lines.linePos(Math.min(err.pos[0], end));
     return { file, line: pos.line, col: pos.col, path: '', message: err.message.split('\n')[0] ?? err.code };
   });
+  // Nesting deep enough to exhaust the reader leaves a half-read document: its fields would only
+  // add misleading problems, so that one problem is all there is to say.
+  const exhausted = doc.errors.find((err) => err.code === 'RESOURCE_EXHAUSTION');
+  if (exhausted) {
+    const pos = lines.linePos(Math.min(exhausted.pos[0], end));
+    const message = 'the recipe nests lists or mappings too deeply for the YAML reader; flatten it';
+    return { doc, lines, data: undefined, problems: [{ file, line: pos.line, col: pos.col, path: '', message }] };
+  }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

@@ -82,7 +82,7 @@ describe('a recipe that is not UTF-8', () => {
   });
 });
 
-describe('a YAML alias bomb', () => {
+describe('a YAML bomb', () => {
   it('is one problem that says what is wrong, for validate and run', async () => {
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (const [i, c] of [...'bcdefghi'].entries()) levels.push(`${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`);
@@ -96,5 +96,12 @@ describe('a YAML alias bomb', () => {
       // Pointed at the first alias (line 3, after "b: &b ["), in words a user can act on.
       expect(lines[0]).toMatch(/:3:8: .*aliases.*expand to too much data/);
     }
+  });
+
+  it('nesting too deep for the reader is one problem too, without the half-read fields', async () => {
+    const file = recipeFile(`name: deep\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\nsteps:\n  - run: "true"\n`);
+    const res = await scion(['validate', file], { cwd: tmpdir() });
+    expect(res.code).toBe(2);
+    expect(problemLines(res.stderr, file)).toEqual([expect.stringMatching(/:2:\d+: the recipe nests lists or mappings too deeply/)]);
   });
 });
