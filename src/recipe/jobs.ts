@@ -117,7 +117,7 @@ function branchFor(recipe: Recipe, job: string, several: boolean, fromDir = fals
  * `slug`), then `-` and 6 hex of a hash of the whole name, so `[id]`, `(id)` and `id` stay apart and
  * the same directory gives the same branch on every run.
  */
-export function refSafeName(name: string): string {
+function refSafeName(name: string): string {
   const slug = name
     .replace(/[^\p{L}\p{N}_.-]+/gu, '-')
     .replace(/\.{2,}/g, '.')
