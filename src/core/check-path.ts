@@ -51,7 +51,8 @@ export function checkContent(path: string, bytes: Uint8Array): Failure | null {
   const where = `${problem.rule}${problem.line > 0 ? `, line ${problem.line}` : ''}`;
   return failure(
     'invalid-result',
-    `${show(path)} is read by git as a .gitmodules, and this content would fail git fsck (${where}): it ${problem.detail}. Nothing was written; fix that entry of the .gitmodules.`,
+    `${show(path)} is read by git as a .gitmodules, and this content would fail git fsck (${where}): it ${problem.detail}. ` +
+      'Nothing was written; fix that entry of the .gitmodules.',
     { path, rule: problem.rule, line: problem.line, reason: `${where}: it ${problem.detail}` },
   );
 }

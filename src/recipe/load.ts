@@ -117,7 +117,9 @@ function expansionProblem(file: string, doc: Document, lines: LineCounter, err: 
     line: pos.line,
     col: pos.col,
     path: '',
-    message: `the recipe's YAML aliases (*name) expand to too much data (more than ${MAX_ALIAS_COUNT} alias uses, as in a "billion laughs" file); write the values out instead of nesting aliases`,
+    message:
+      `the recipe's YAML aliases (*name) expand to too much data (more than ${MAX_ALIAS_COUNT} alias uses, as in a "billion laughs" file); ` +
+      'write the values out instead of nesting aliases',
   };
 }
 

@@ -55,7 +55,8 @@ const jobSchema = z.union(
         .string()
         .min(1)
         .describe(
-          'Glob of directories of the base tree: one job per match, named after the directory\'s base name, read literally; in its branch a name git refuses there ([id], [...slug]) becomes a slug and a short hash (id-3f2a1c).',
+          'Glob of directories of the base tree: one job per match, named after the directory\'s base name, read literally; ' +
+            'in its branch a name git refuses there ([id], [...slug]) becomes a slug and a short hash (id-3f2a1c).',
         ),
       files: selectionSchema
         .optional()

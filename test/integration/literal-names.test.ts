@@ -37,7 +37,9 @@ describe('literal names', () => {
     const r = await gitRepo(files);
     cleanups.push(r.cleanup);
     // The job's own files select page.ts only: the glob built under each directory must read its name literally.
-    const recipe = recipeFile('name: next\njobs:\n  - each: "app/*"\n    files: { include: ["*.ts"] }\nsteps:\n  - replace: { old_string: "old(", new_string: "new(" }\n');
+    const recipe = recipeFile(
+      'name: next\njobs:\n  - each: "app/*"\n    files: { include: ["*.ts"] }\nsteps:\n  - replace: { old_string: "old(", new_string: "new(" }\n',
+    );
     const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
     expect(res.stderr).not.toMatch(/refuse/);
     expect(res.code).toBe(0);

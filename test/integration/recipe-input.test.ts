@@ -44,7 +44,8 @@ describe('a recipe that is not UTF-8', () => {
 
   it('counts columns in characters after valid multi-byte text, and refuses JSON recipes the same way', async () => {
     // Line 2 holds "ü" (2 bytes, 1 character, column 18) before a truncated 3-byte sequence.
-    const json = rawRecipe(Buffer.concat([Buffer.from('{"name": "j",\n "description": "\u00fc'), Buffer.from([0xe2, 0x82]), Buffer.from('",\n "steps": [{"run": "true"}]}\n')]), 'r.json');
+    const head = Buffer.from('{"name": "j",\n "description": "\u00fc');
+    const json = rawRecipe(Buffer.concat([head, Buffer.from([0xe2, 0x82]), Buffer.from('",\n "steps": [{"run": "true"}]}\n')]), 'r.json');
     const v = await scion(['validate', json], { cwd: tmpdir() });
     expect(v.code).toBe(2);
     expect(problemLines(v.stderr, json)).toEqual([expect.stringMatching(/:2:19: .*not valid UTF-8 \(byte 0xE2 at line 2, column 19/)]);
@@ -68,11 +69,13 @@ describe('a recipe that is not UTF-8', () => {
     writeFileSync(join(dirname(rec), 's.json'), latin1('{"description": "\u00e9", "type": "object"}\n'));
     const s = await scion(['validate', rec], { cwd: tmpdir() });
     expect(s.code).toBe(2);
-    expect(problemLines(s.stderr, rec)).toEqual([expect.stringMatching(/:4:13: schemas\[0\]\.schema: \.\/s\.json is not valid UTF-8 \(byte 0xE9 at line 1, column 18/)]);
+    const where = /:4:13: schemas\[0\]\.schema: \.\/s\.json is not valid UTF-8 \(byte 0xE9 at line 1, column 18/;
+    expect(problemLines(s.stderr, rec)).toEqual([expect.stringMatching(where)]);
   });
 
   it('loads a UTF-8 recipe with a byte order mark, and writes its text without the mark', async () => {
-    const file = rawRecipe(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name: bom\nsteps:\n  - write: { file: b.txt, content: "caf\u00e9\\n" }\n')]));
+    const text = 'name: bom\nsteps:\n  - write: { file: b.txt, content: "caf\u00e9\\n" }\n';
+    const file = rawRecipe(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
     const v = await scion(['validate', file], { cwd: tmpdir() });
     expect(v.code).toBe(0);
     const r = await repo({ 'a.txt': 'a\n' });

@@ -42,7 +42,10 @@ export function gitmodulesProblem(bytes: Uint8Array): GitmodulesProblem | null {
     const key = rest.slice(dot + 1);
     const line = entry.line;
     if (badSubmoduleName(name)) {
-      const detail = name === '' ? 'names a submodule with an empty name' : `names a submodule ${show(name)} with a ".." component (its folder would lie outside .git/modules)`;
+      const detail =
+        name === ''
+          ? 'names a submodule with an empty name'
+          : `names a submodule ${show(name)} with a ".." component (its folder would lie outside .git/modules)`;
       return { rule: 'gitmodulesName', line: entry.headerLine || line, detail };
     }
     const value = entry.value;
@@ -56,7 +59,8 @@ export function gitmodulesProblem(bytes: Uint8Array): GitmodulesProblem | null {
     }
     // parse_submodule_update_type: a value starting with "!" is a shell command run on update.
     if (key === 'update' && value.startsWith('!')) {
-      return { rule: 'gitmodulesUpdate', line, detail: `gives submodule ${show(name)} update = ${show(value)}, a shell command "git submodule update" would run` };
+      const detail = `gives submodule ${show(name)} update = ${show(value)}, a shell command "git submodule update" would run`;
+      return { rule: 'gitmodulesUpdate', line, detail };
     }
   }
   return null;
@@ -68,7 +72,9 @@ export function gitmodulesProblem(bytes: Uint8Array): GitmodulesProblem | null {
  * after it, while a checkout reads on), and ends a value at a NUL. Refused, so every reader sees the same.
  */
 function oddByte(bytes: Uint8Array): { line: number; detail: string } | null {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { line: 1, detail: 'starts with a byte order mark, which git does not skip in a .gitmodules' };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { line: 1, detail: 'starts with a byte order mark, which git does not skip in a .gitmodules' };
+  }
   let line = 1;
   for (const b of bytes) {
     if (b === 0x0a) line++;

@@ -118,13 +118,14 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings):
     const checked = state === null ? null : checkPath(path, { mode: state.mode, content: state.bytes });
     if (checked === null || checked.ok) continue;
     bad.push(path);
-    const why = String(checked.error.data?.['reason'] ?? checked.error.message);
     if (checked.error.kind !== 'outside') {
-      const message = `The command \`${step.command}\` wrote ${JSON.stringify(path)} with content git refuses (${why}); the change was put back and is not committed.`;
-      found.error(path, failure(checked.error.kind, message, { ...checked.error.data, path }));
+      const what = String(checked.error.data?.['reason'] ?? checked.error.message);
+      const told = `The command \`${step.command}\` wrote ${JSON.stringify(path)} with content git refuses (${what}); the change was put back, not committed.`;
+      found.error(path, failure(checked.error.kind, told, { ...checked.error.data, path }));
       continue;
     }
-    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${why}); it was removed and is not committed.`;
+    const why = checked.error.data?.['reason'] ?? checked.error.message;
+    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
   }
   if (bad.length > 0) await ctx.ws.revert(bad);
