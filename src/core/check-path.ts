@@ -16,7 +16,7 @@ export interface CheckPathOptions {
   readonly content?: Uint8Array;
 }
 
-/** `path` itself when scion may write it, or why not (`unc-path`, `outside`, `denied`). */
+/** `path` itself when scion may write it (with `content`, when given), or why not (`unc-path`, `outside`, `denied`, `invalid-result`). */
 export function checkPath(path: string, opts: CheckPathOptions = {}): Result<string> {
   // UNC first: resolving \\server\share would make Windows send NTLM credentials to that server.
   if (path.startsWith('\\\\') || path.startsWith('//') || path.startsWith('\\/') || path.startsWith('/\\')) {
