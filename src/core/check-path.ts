@@ -54,8 +54,13 @@ export function checkContent(path: string, bytes: Uint8Array): Failure | null {
     `${show(path)} is read by git as a .gitmodules, and this content would fail git fsck (${where}): it ${problem.detail}. ` +
       'Nothing was written; fix that entry of the .gitmodules.',
     { path, rule: problem.rule, line: problem.line, reason: `${where}: it ${problem.detail}` },
+    GITMODULES_HINT,
   );
 }
+
+const GITMODULES_HINT =
+  'A .gitmodules must pass git fsck: no url or path starting with "-", no ".." in a submodule name, no `update = !command`, ' +
+  'urls git accepts, valid git config syntax: fix the entry the message names.';
 
 const FIX = 'Give a plain path relative to the repository root (like src/a.ts), without "." or ".." parts and outside .git.';
 
