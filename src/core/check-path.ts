@@ -2,17 +2,21 @@
 // creates): repository-relative, exactly as git would store it, and not denied. Paths are taken
 // literally, as git takes them: no `.`/`..` resolution, no `\` → `/` translation (on POSIX a
 // backslash is a byte like any other), so the path checked is the path written. git's own rules
-// (verify_path, fsck, the NTFS/HFS `.git` aliases) live in git-path.ts.
-import { failure, fail, ok, type Result } from '../errors.js';
-import { gitPathProblem } from './git-path.js';
+// (verify_path, fsck, the NTFS/HFS `.git` aliases) live in git-path.ts. Where git reads a file's
+// content itself (a .gitmodules, in any spelling), what it holds must pass fsck too: checkContent.
+import { failure, fail, ok, type Failure, type Result } from '../errors.js';
+import { gitPathProblem, isGitmodulesPath } from './git-path.js';
+import { gitmodulesProblem } from './gitmodules/check.js';
 
 export interface CheckPathOptions {
   readonly isDenied?: (path: string) => boolean;
   /** The git mode the path will be written with ('120000' for a symlink adds git's symlink rules). */
   readonly mode?: string;
+  /** The bytes the path will hold, when known: checked by `checkContent`. */
+  readonly content?: Uint8Array;
 }
 
-/** `path` itself when scion may write it, or why not (`unc-path`, `outside`, `denied`). */
+/** `path` itself when scion may write it (with `content`, when given), or why not (`unc-path`, `outside`, `denied`, `invalid-result`). */
 export function checkPath(path: string, opts: CheckPathOptions = {}): Result<string> {
   // UNC first: resolving \\server\share would make Windows send NTLM credentials to that server.
   if (path.startsWith('\\\\') || path.startsWith('//') || path.startsWith('\\/') || path.startsWith('/\\')) {
@@ -29,8 +33,34 @@ export function checkPath(path: string, opts: CheckPathOptions = {}): Result<str
   if (opts.isDenied?.(path)) {
     return fail(failure('denied', `${path} is denied by the recipe's deny rules; no step may change it.`, { path }));
   }
+  const refused = opts.content === undefined ? null : checkContent(path, opts.content);
+  if (refused !== null) return fail(refused);
   return ok(path);
 }
+
+/**
+ * Why git's fsck would refuse `bytes` as the content of `path`, or null. Only files git reads itself
+ * are judged: a .gitmodules (fsck's gitmodules rules), kind `invalid-result` like any other file
+ * whose content would no longer be valid for what reads it. Every writer asks: the edit engine for
+ * each result, a `run` step for each file its command wrote.
+ */
+export function checkContent(path: string, bytes: Uint8Array): Failure | null {
+  if (!isGitmodulesPath(path)) return null;
+  const problem = gitmodulesProblem(bytes);
+  if (problem === null) return null;
+  const where = `${problem.rule}${problem.line > 0 ? `, line ${problem.line}` : ''}`;
+  return failure(
+    'invalid-result',
+    `${show(path)} is read by git as a .gitmodules, and this content would fail git fsck (${where}): it ${problem.detail}. ` +
+      'Nothing was written; fix that entry of the .gitmodules.',
+    { path, rule: problem.rule, line: problem.line, reason: `${where}: it ${problem.detail}` },
+    GITMODULES_HINT,
+  );
+}
+
+const GITMODULES_HINT =
+  'A .gitmodules must pass git fsck: no url or path starting with "-", no ".." in a submodule name, no `update = !command`, ' +
+  'urls git accepts, valid git config syntax: fix the entry the message names.';
 
 const FIX = 'Give a plain path relative to the repository root (like src/a.ts), without "." or ".." parts and outside .git.';
 

@@ -74,6 +74,16 @@ function namesGitConfigFile(name: string): boolean {
   return afterBackslashes(name).some((part) => isNtfsDotGeneric(part, 'gitmodules', 'gi7eba'));
 }
 
+/**
+ * True when git reads the file at `path` as a .gitmodules: its last component in any spelling fsck
+ * takes for one (`.GITMODULES`, `.gitmodules.`, `gitmod~1`, HFS+-ignorable code points, after a
+ * backslash), at any depth, as fsck_tree marks such blobs for the content check.
+ */
+export function isGitmodulesPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return isHfsDot(name, 'gitmodules') || afterBackslashes(name).some((part) => isNtfsDotGeneric(part, 'gitmodules', 'gi7eba'));
+}
+
 /** The name itself and what follows each backslash in it (fsck.c fsck_tree). */
 function afterBackslashes(name: string): string[] {
   const out = [name];

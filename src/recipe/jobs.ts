@@ -1,4 +1,5 @@
 // Recipe → jobs: each job gets a name, a file selection and a branch. Pure: the caller lists directories.
+import { createHash } from 'node:crypto';
 import { branchNameProblem } from './branch-name.js';
 import { PlanError } from './plan-error.js';
 import { escapeGlob, globTest, matcher, type SelectionLike } from './globs.js';
@@ -21,6 +22,8 @@ export interface JobSpec {
 interface Draft {
   readonly name: string;
   readonly files: { include: string[]; exclude: string[] };
+  /** Named after a directory (`each`): a name the user did not choose, so one git refuses in a ref is made safe. */
+  readonly fromDir?: boolean;
 }
 
 /**
@@ -51,6 +54,7 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
       drafts.push({
         name: dir.slice(dir.lastIndexOf('/') + 1),
         files: { include: own.include.map((g) => under(dir, g)), exclude: own.exclude.map((g) => under(dir, g)) },
+        fromDir: true,
       });
     }
   }
@@ -59,7 +63,7 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
     name: d.name,
     index,
     files: d.files,
-    branch: branchFor(recipe, d.name, drafts.length > 1),
+    branch: branchFor(recipe, d.name, drafts.length > 1, d.fromDir === true),
   }));
   checkUnique(recipe, jobs);
   return jobs;
@@ -98,11 +102,28 @@ export function branchProblems(recipe: Recipe): { readonly path: (string | numbe
   return out;
 }
 
-function branchFor(recipe: Recipe, job: string, several: boolean): string {
+function branchFor(recipe: Recipe, job: string, several: boolean, fromDir = false): string {
   let tpl = recipe.branch ?? (several ? 'scion/{{recipe}}/{{job}}' : 'scion/{{recipe}}');
   // Several jobs on one branch would overwrite each other: each needs its own.
   if (several && !/\{\{\s*job\s*\}\}/.test(tpl)) tpl = `${tpl.replace(/\/+$/, '')}/{{job}}`;
-  return renderTemplate(tpl, { recipe: recipe.name, job });
+  const branch = renderTemplate(tpl, { recipe: recipe.name, job });
+  // A directory's name is data: Next.js routes ([id], [...slug]) hold characters git refuses in a ref.
+  if (!fromDir || branchNameProblem(branch) === null) return branch;
+  return renderTemplate(tpl, { recipe: recipe.name, job: refSafeName(job) });
+}
+
+/**
+ * A directory name as a ref component: its letters, digits, `_`, `-` and single dots (`[...slug]` →
+ * `slug`), then `-` and 6 hex of a hash of the whole name, so `[id]`, `(id)` and `id` stay apart and
+ * the same directory gives the same branch on every run.
+ */
+function refSafeName(name: string): string {
+  const slug = name
+    .replace(/[^\p{L}\p{N}_.-]+/gu, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  const hash = createHash('sha1').update(name).digest('hex').slice(0, 6);
+  return `${slug === '' ? 'dir' : slug}-${hash}`;
 }
 
 function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {

@@ -1,12 +1,13 @@
 // loadRecipe: a recipe file → a validated Recipe, or every problem in it at once with file:line:col.
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { branchProblems } from './jobs.js';
 import { importDefault } from './load-module.js';
 import { locate } from './locate.js';
 import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
 import { recipeSchema, type Recipe } from './schema.js';
+import { decodeSource } from './source-text.js';
 
 export type LoadResult =
   | { ok: true; recipe: Recipe; file: string }
@@ -28,30 +29,29 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
   let data: unknown;
   let place: Placer = () => ({ line: 1, col: 1 });
   const problems: Problem[] = [];
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    return atTop(readFailure(err));
+  }
+  // A module is read here only to be checked: Node's loader would decode bad bytes as U+FFFD.
+  const source = decodeSource(bytes);
+  if (!source.ok) return { ok: false, file, problems: [{ file, line: source.line, col: source.col, path: '', message: `the recipe file ${source.message}` }] };
   if (TEXT_FORMATS.has(ext)) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      return atTop(readFailure(err));
-    }
-    const parsed = parseText(file, text);
+    const parsed = parseText(file, source.text);
     problems.push(...parsed.problems);
     data = parsed.data;
     place = (p) => locate(parsed.doc, parsed.lines, p.path, p.at);
   } else {
-    try {
-      await readFile(file);
-    } catch (err) {
-      return atTop(readFailure(err));
-    }
     const imported = await importDefault(resolve(file));
     if (!imported.ok) return atTop(imported.message);
     data = imported.value;
   }
 
   if (data === undefined || data === null) {
-    problems.push({ file, line: 1, col: 1, path: '', message: 'the recipe is empty; it needs at least name and steps' });
+    // A file that did not parse has said why; "empty" would be a second, wrong reason.
+    if (problems.length === 0) problems.push({ file, line: 1, col: 1, path: '', message: 'the recipe is empty; it needs at least name and steps' });
     return { ok: false, file, problems };
   }
   const result = recipeSchema.safeParse(data, { error: parseErrorMap });
@@ -77,13 +77,50 @@ function parseText(file: string, text: string): { doc: Document; lines: LineCoun
     const pos = lines.linePos(Math.min(err.pos[0], end));
     return { file, line: pos.line, col: pos.col, path: '', message: err.message.split('\n')[0] ?? err.code };
   });
+  // Nesting deep enough to exhaust the reader leaves a half-read document: its fields would only
+  // add misleading problems, so that one problem is all there is to say.
+  const exhausted = doc.errors.find((err) => err.code === 'RESOURCE_EXHAUSTION');
+  if (exhausted) {
+    const pos = lines.linePos(Math.min(exhausted.pos[0], end));
+    const message = 'the recipe nests lists or mappings too deeply for the YAML reader; flatten it';
+    return { doc, lines, data: undefined, problems: [{ file, line: pos.line, col: pos.col, path: '', message }] };
+  }
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 1000 });
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    if (problems.length === 0) problems.push({ file, line: 1, col: 1, path: '', message: (err as Error).message });
+    if (problems.length === 0) problems.push(expansionProblem(file, doc, lines, err));
   }
   return { doc, lines, data, problems };
+}
+
+/** Alias uses (each counted with everything it expands to) a recipe may make: far more than any real recipe needs. */
+const MAX_ALIAS_COUNT = 1000;
+
+/**
+ * The YAML library refuses a document whose aliases expand past the limit (a "billion laughs" file
+ * grows exponentially with each level of aliases): said in a user's words, at the first alias.
+ */
+function expansionProblem(file: string, doc: Document, lines: LineCounter, err: unknown): Problem {
+  const message = err instanceof Error ? err.message : String(err);
+  let at: number | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      if (isAlias(node) && node.range) at = node.range[0];
+      return visit.BREAK;
+    },
+  });
+  const pos = lines.linePos(at ?? 0);
+  if (!/alias count/i.test(message)) return { file, line: pos.line, col: pos.col, path: '', message };
+  return {
+    file,
+    line: pos.line,
+    col: pos.col,
+    path: '',
+    message:
+      `the recipe's YAML aliases (*name) expand to too much data (more than ${MAX_ALIAS_COUNT} alias uses, as in a "billion laughs" file); ` +
+      'write the values out instead of nesting aliases',
+  };
 }
 
 /** `schemas[].schema` given as a path: read it now, so a missing or broken schema file stops the run early. */
@@ -101,7 +138,12 @@ async function resolveSchemas(
     const path = ['schemas', i, 'schema'];
     const abs = resolve(dir, entry.schema);
     try {
-      const json: unknown = JSON.parse(await readFile(abs, 'utf8'));
+      const source = decodeSource(await readFile(abs));
+      if (!source.ok) {
+        problems.push({ path, at: 'value', message: `${entry.schema} ${source.message}` });
+        continue;
+      }
+      const json: unknown = JSON.parse(source.text);
       if (json === null || typeof json !== 'object' || Array.isArray(json)) {
         problems.push({ path, at: 'value', message: `${entry.schema} does not hold a JSON Schema object` });
       } else value.push({ ...entry, schema: json as Record<string, unknown> });

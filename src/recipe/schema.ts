@@ -56,7 +56,10 @@ const jobSchema = z.union(
         .string()
         .min(1)
         .refine((g) => globProblem(g) === null, { error: (issue) => globProblem(String(issue.input)) ?? 'not a usable glob' })
-        .describe('Glob of directories of the base tree: one job per match, named after the directory\'s base name.'),
+        .describe(
+          'Glob of directories of the base tree: one job per match, named after the directory\'s base name, read literally; ' +
+            'in its branch a name git refuses there ([id], [...slug]) becomes a slug and a short hash (id-3f2a1c).',
+        ),
       files: selectionSchema
         .optional()
         .describe('Globs relative to each directory, intersected with the recipe\'s files. Default: { include: ["**"] }.'),

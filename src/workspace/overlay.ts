@@ -48,7 +48,7 @@ export abstract class OverlayWorkspace {
    * which never follows it. A refusal is a value, and nothing was written.
    */
   async place(path: string, state: FileState | null): Promise<Result<void>> {
-    const checked = checkPath(path, state === null ? {} : { mode: state.mode });
+    const checked = checkPath(path, state === null ? {} : { mode: state.mode, content: state.bytes });
     if (!checked.ok) return checked;
     if (state !== null && !PLACEABLE_MODES.has(state.mode)) {
       const why = `${path} would get mode ${state.mode}; a command's change is a file (100644 or 100755) or a symlink (120000).`;

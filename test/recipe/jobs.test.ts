@@ -42,6 +42,26 @@ describe('expandJobs', () => {
     ]);
   });
 
+  it('names the branch of a directory git refuses in a ref by a slug and a hash of the name', () => {
+    const dirs = ['d', 'd/a b', 'd/x.lock', 'd/-x', 'd/@{1}', 'd/caf\u00e9 [1]', 'd/.x', 'd/~', 'd/ok'];
+    const jobs = expandJobs(recipe({ branch: '{{job}}', jobs: [{ each: 'd/*' }, { each: 'd/.*' }] }), dirs);
+    expect(jobs.map((j) => j.name)).toEqual(['-x', '@{1}', 'a b', 'caf\u00e9 [1]', 'ok', 'x.lock', '~', '.x']);
+    expect(jobs.map((j) => j.branch.replace(/-[0-9a-f]{6}$/, '-#'))).toEqual(['x-#', '1-#', 'a-b-#', 'caf\u00e9-1-#', 'ok', 'x.lock-#', 'dir-#', 'x-#']);
+    // The hash keeps apart names whose slugs meet (-x and .x).
+    expect(new Set(jobs.map((j) => j.branch)).size).toBe(jobs.length);
+  });
+
+  it('reads each directory\'s name literally in the globs of its job, whatever glob syntax it holds', () => {
+    const names = ['a\\b', 'x*', 'q?', '!neg', '+(p)', '@(m)', 'sp ace', '[id]', '[[...slug]]', '{x,y}', '(g)', 'a.b', '$1', '^x$', 'a|b', '#h', '~t'];
+    const jobs = expandJobs(recipe({ jobs: [{ each: 'd/*', files: { include: ['*.ts'] } }] }), ['d', ...names.map((n) => `d/${n}`)]);
+    expect(jobs.map((j) => j.name).sort()).toEqual([...names].sort());
+    for (const j of jobs) {
+      const inJob = jobMatcher(j);
+      for (const n of names) expect(inJob(`d/${n}/f.ts`), `${j.name} selects d/${n}/f.ts`).toBe(n === j.name);
+      expect(inJob(`d/${j.name}/f.md`)).toBe(false);
+    }
+  });
+
   it('intersects a job\'s files with the recipe\'s selection', () => {
     const r = recipe({ files: { include: ['**/*.ts'], exclude: ['**/*.test.ts'] }, jobs: [{ each: 'packages/*' }] });
     const [api, web] = expandJobs(r, DIRS);

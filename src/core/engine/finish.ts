@@ -1,5 +1,6 @@
 // The end of every successful call: result validation, bytes in the file's own encoding, the patch.
 import { fail, ok } from '../../errors.js';
+import { checkContent } from '../check-path.js';
 import type { EngineOptions, EngineResult, FileChange, FileInput, FilePatch } from '../types.js';
 import { applyChanges, diffRegion, toChanges, type Change, type Region } from '../edit/regions.js';
 import { isStructured, validateResult } from '../edit/validate-result.js';
@@ -34,6 +35,9 @@ export function finish(o: Outcome, opts: EngineOptions): EngineResult {
   const before = o.file.bytes;
   const after = encode(o, changes, newText);
   const changed = before === null || (o.verbatim !== undefined ? !sameBytes(before, after) : changes.length > 0);
+  // What git reads itself (a .gitmodules) must still pass its fsck; an untouched file is not judged here.
+  const refused = changed ? checkContent(o.path, after) : null;
+  if (refused) return fail(refused);
   // Also built on first use: recipe steps only need the bytes; the agent and reports read the patch.
   let patch: FilePatch | undefined;
   const change: FileChange = {

@@ -132,13 +132,23 @@ async function refuseSecrets(ctx: StepContext, step: RunStep, found: Findings, b
   if (bad.length > 0) await ctx.ws.revert(bad, before);
 }
 
-/** Files the command created at paths git refuses (`.git.`, `git~1/…`): reported `outside` and removed. */
+/**
+ * Files the command wrote that git refuses: at a path git refuses (`.git.`, `git~1/…`: reported
+ * `outside` and removed), or with content its fsck refuses (a bad .gitmodules: the path validator's
+ * own failure, and the file is put back as it was).
+ */
 async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings, before: Changes): Promise<void> {
   const bad: string[] = [];
   for (const [path, state] of ctx.ws.changes()) {
-    const checked = state === null ? null : checkPath(path, { mode: state.mode });
+    const checked = state === null ? null : checkPath(path, { mode: state.mode, content: state.bytes });
     if (checked === null || checked.ok) continue;
     bad.push(path);
+    if (checked.error.kind !== 'outside') {
+      const what = String(checked.error.data?.['reason'] ?? checked.error.message);
+      const told = `The command \`${step.command}\` wrote ${JSON.stringify(path)} with content git refuses (${what}); the change was put back, not committed.`;
+      found.error(path, failure(checked.error.kind, told, { ...checked.error.data, path }));
+      continue;
+    }
     const why = checked.error.data?.['reason'] ?? checked.error.message;
     const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
