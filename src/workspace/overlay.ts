@@ -42,9 +42,9 @@ export abstract class OverlayWorkspace {
 
   /**
    * Puts a file's state in place as a command left it (a step replayed from the step cache), through
-   * the same rules as a first write: the path validator (with the state's mode), nothing on the way
-   * that is a file, symlink or submodule, and no folder or submodule at the path itself. Unlike a
-   * step's write, it may replace or remove a symlink at the path (a command may retarget a link),
+   * the same rules as a first write: the path validator (with the state's mode and bytes), nothing on
+   * the way that is a file, symlink or submodule, and no folder or submodule at the path itself. Unlike
+   * a step's write, it may replace or remove a symlink at the path (a command may retarget a link),
    * which never follows it. A refusal is a value, and nothing was written.
    */
   async place(path: string, state: FileState | null): Promise<Result<void>> {
