@@ -48,6 +48,8 @@ export interface CacheOptions {
   readonly readOnly: boolean;
   /** Never read (--no-cache); fresh answers are still stored. */
   readonly noRead: boolean;
+  /** Told, in one line naming the file, about an entry that is ignored because scion did not write it so. */
+  readonly warn?: (message: string) => void;
 }
 
 export class ResponseCache {
@@ -61,13 +63,22 @@ export class ResponseCache {
     } catch {
       return null;
     }
+    let raw: unknown;
     try {
-      const entry = JSON.parse(text) as CacheEntry;
-      return entry.version === ENTRY_VERSION && Array.isArray(entry.changes) ? entry : null;
+      raw = JSON.parse(text);
     } catch {
       // A torn or hand-edited entry is only a miss.
-      return null;
+      return this.ignored(key, 'is not valid JSON');
     }
+    // Entries are data anyone may have edited: the shape is checked here, and each path and content
+    // goes through the tools' gate and the engine again when it is replayed (replay.ts).
+    const why = entryProblem(raw);
+    return why === null ? (raw as CacheEntry) : this.ignored(key, why);
+  }
+
+  private ignored(key: string, why: string): null {
+    this.opts.warn?.(`agent: response cache entry ${this.file(key)} ${why}; ignored, the model is asked again`);
+    return null;
   }
 
   async put(key: string, entry: CacheEntry): Promise<void> {
@@ -82,4 +93,29 @@ export class ResponseCache {
   private file(key: string): string {
     return join(this.opts.dir, `${key}.json`);
   }
+}
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Why a parsed value is not an entry `put` writes, or null when it is one. */
+function entryProblem(raw: unknown): string | null {
+  if (!isRecord(raw)) return 'is not an object';
+  if (raw['version'] !== ENTRY_VERSION) return `has version ${JSON.stringify(raw['version'])}, not ${ENTRY_VERSION}`;
+  if (typeof raw['model'] !== 'string' || (raw['per'] !== 'file' && raw['per'] !== 'job') || !(raw['file'] === null || typeof raw['file'] === 'string')) {
+    return 'has no model, per or file';
+  }
+  const usage = raw['usage'];
+  if (!isRecord(usage) || !Object.values(usage).every((v) => typeof v === 'number')) return 'has no usage';
+  const changes = raw['changes'];
+  if (!Array.isArray(changes)) return 'has no list of changes';
+  for (const c of changes) {
+    if (!isRecord(c) || typeof c['path'] !== 'string') return 'holds a change without a path';
+    const oids = (c['before'] === null || (typeof c['before'] === 'string' && OID.test(c['before']))) && typeof c['after'] === 'string' && OID.test(c['after']);
+    if (!oids || typeof c['content'] !== 'string') return `holds a change of ${JSON.stringify(c['path'])} without its blob ids or content`;
+  }
+  return null;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

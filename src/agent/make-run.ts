@@ -55,7 +55,7 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
     signal: controller.signal,
     lock: new Mutex(),
     meter: new UsageMeter(),
-    cache: new ResponseCache({ dir: env.cacheDir, readOnly: env.cacheReadOnly, noRead: env.noCache }),
+    cache: new ResponseCache({ dir: env.cacheDir, readOnly: env.cacheReadOnly, noRead: env.noCache, warn: log }),
     redact,
     log,
     batchPoll: {

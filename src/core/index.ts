@@ -26,4 +26,5 @@ export { RegexRunner, type RegexMatch, type Bounded } from './engine/regex-runne
 export { editsEquivalent } from './edit/equivalent.js';
 export { makePatch } from './patch/make-patch.js';
 export { findSecrets } from './edit/secrets.js';
+export { writtenSecret } from './engine/checks.js';
 export { findActualString } from './edit/quotes.js';

@@ -1,5 +1,6 @@
 // Glob selections: one matcher for include/exclude pairs, and the directories a glob set can reach.
 import picomatch from 'picomatch';
+import { compileExpression, type Machine } from './glob-machine.js';
 
 export interface SelectionLike {
   readonly include: readonly string[];
@@ -18,17 +19,33 @@ export function matcher(sel: SelectionLike): (path: string) => boolean {
 }
 
 /**
- * picomatch's globs as one test, true when any glob matches. Its regular expressions use `.` for
- * "any character", which skips a newline: compiled with the `s` flag, a path holding a newline or a
- * tab (git allows both) is matched like any other (SPEC §7).
+ * Globs as one test, true when any glob matches: the one glob matcher of scion (recipe files, deny,
+ * groups, jobs, schemas, --job, the agent's glob and grep tools). A glob means what picomatch says
+ * (its regular expression); its cost is bounded by construction (glob-machine.ts): V8 runs the
+ * expressions whose shape bounds its backtracking, a state machine runs every other one. The expression is read with the `s`
+ * flag: `.` also takes a newline or a tab, which git allows in a path (SPEC §7). A glob that carries
+ * a back-reference or lookbehind throws GlobSyntaxError (`globProblem` says so up front).
  */
 export function globTest(globs: readonly string[], opts: { dot: boolean }): (path: string) => boolean {
-  const res = globs.map((g) => {
-    const re = picomatch.makeRe(g, opts);
-    return new RegExp(re.source, re.flags.includes('s') ? re.flags : `${re.flags}s`);
-  });
-  if (res.length === 0) return () => false;
-  return (path) => res.some((re) => re.test(path));
+  const machines = globs.map((g) => compileGlob(g, opts));
+  if (machines.length === 0) return () => false;
+  if (machines.length === 1) return (path) => machines[0]!.test(path);
+  return (path) => machines.some((m) => m.test(path));
+}
+
+function compileGlob(glob: string, opts: { dot: boolean }): Machine {
+  const re = picomatch.makeRe(glob, opts);
+  return compileExpression(re.source, glob);
+}
+
+/** Why a glob cannot be used (one sentence), or null when it can. */
+export function globProblem(glob: string): string | null {
+  try {
+    compileGlob(glob, { dot: true });
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 const GLOB_SPECIAL = /[\\*?[\]{}()!+@|,]/g;

@@ -20,3 +20,4 @@ export { globTest, matcher, staticPrefixes } from './globs.js';
 export { PlanError, type PlanErrorCode } from './plan-error.js';
 export { renderTemplate, MESSAGE_PLACEHOLDERS, BRANCH_PLACEHOLDERS } from './templates.js';
 export { findRecipes } from './find.js';
+export { loaderUrls, transformOrigin, type TransformOrigin } from './load-module.js';

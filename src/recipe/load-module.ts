@@ -24,7 +24,43 @@ export async function importDefault(absFile: string): Promise<Imported> {
   if (value === undefined) {
     return { ok: false, message: 'the module has no default export; write `export default defineRecipe({ ... })`' };
   }
+  noteTransforms(value, absFile);
   return { ok: true, value };
+}
+
+/** Where a transform function came from: its recipe module, and the index of its step there. */
+export interface TransformOrigin {
+  readonly file: string;
+  readonly index: number;
+}
+
+const origins = new WeakMap<object, TransformOrigin>();
+
+/**
+ * A transform is plain code that may never return (`for(;;){}`), so it runs where it can be stopped:
+ * a worker thread that imports the same module again (through this very function) and calls the same
+ * step's transform. A function cannot cross threads, so its origin is kept here, by identity.
+ */
+function noteTransforms(value: unknown, file: string): void {
+  const steps = isRecord(value) ? value['steps'] : undefined;
+  if (!Array.isArray(steps)) return;
+  for (const [index, step] of steps.entries()) {
+    const fn: unknown = isRecord(step) ? step['transform'] : undefined;
+    if (typeof fn === 'function' && !origins.has(fn)) origins.set(fn, { file, index });
+  }
+}
+
+/** The module and step a transform function was loaded from; undefined for one built in code (the library API). */
+export function transformOrigin(fn: object): TransformOrigin | undefined {
+  return origins.get(fn);
+}
+
+/**
+ * What a worker needs to load recipe modules the same way: this module's own URL, and tsx's API as
+ * this module resolves it (never from the user's current directory).
+ */
+export function loaderUrls(): { readonly loader: string; readonly tsx: string } {
+  return { loader: import.meta.url, tsx: import.meta.resolve('tsx/esm/api') };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';

@@ -1,5 +1,6 @@
 // Small schema pieces shared by the recipe and its steps: glob lists, file selections, templates.
 import { z } from 'zod';
+import { globProblem } from './globs.js';
 import { unknownPlaceholders } from './templates.js';
 
 /** One glob or a list of them; always a list after parsing. */
@@ -9,6 +10,12 @@ export function globList(description: string) {
       error: 'expected a glob or a list of globs',
     })
     .transform((v) => (typeof v === 'string' ? [v] : v))
+    .superRefine((globs, ctx) => {
+      for (const g of globs) {
+        const problem = globProblem(g);
+        if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    })
     .describe(description);
 }
 

@@ -2,6 +2,7 @@
 // Defaults of lists and objects use .prefault(): the value is parsed like input, and z.toJSONSchema
 // keeps it as "default" (a plain .default() over a transforming schema is dropped from the JSON Schema).
 import { z } from 'zod';
+import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
 import { prSchema } from './schema-pr.js';
@@ -54,6 +55,7 @@ const jobSchema = z.union(
       each: z
         .string()
         .min(1)
+        .refine((g) => globProblem(g) === null, { error: (issue) => globProblem(String(issue.input)) ?? 'not a usable glob' })
         .describe(
           'Glob of directories of the base tree: one job per match, named after the directory\'s base name, read literally; ' +
             'in its branch a name git refuses there ([id], [...slug]) becomes a slug and a short hash (id-3f2a1c).',

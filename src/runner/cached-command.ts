@@ -1,17 +1,12 @@
 // A `run` step or verify command through the step cache: look its key up; on a hit put the recorded
 // changes on disk (as the command would have) and pick them up, without running anything; on a miss
 // run it and record what it did. The caller treats both the same afterwards (deny/selection checks).
-import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { checkPath } from '../core/index.js';
-import { ScionError } from '../errors.js';
 import { hashBlob } from '../git/index.js';
 import { makeRedactor } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import type { CommandRun } from '../verify/loop.js';
-import { isMissing, writeAtomic } from '../workspace/disk.js';
 import type { Changes, FileState, Workspace } from '../workspace/types.js';
-import { keyedEnv, stepKey, type ChangeToRecord, type FileRecord, type StepCache, type StepKind } from './step-cache.js';
+import { keyedEnv, stepKey, type ChangeToRecord, type FileRecord, type StepCache, type StepCacheHit, type StepKind } from './step-cache.js';
 
 export interface CachedCommandInput {
   /** null: no step cache (the command always runs, nothing is recorded). */
@@ -31,6 +26,8 @@ export interface CachedCommandInput {
   readonly baseState: (path: string) => Promise<FileState | null>;
   /** `run` steps replay their file changes; a verify command's writes are not part of the result. */
   readonly withChanges: boolean;
+  /** Progress lines (an ignored cache entry is said here). */
+  readonly log: (message: string) => void;
 }
 
 export interface CachedCommandRun extends CommandRun {
@@ -51,19 +48,8 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
   // again when an entry is read (one written before masking, or by a run with other secrets).
   const redact = makeRedactor({ ...i.env, ...i.stepEnv });
   const key = stepKey({ kind: i.kind, command: i.command, env: keyedEnv(i.env, i.stepEnv), baseTree: i.baseTree, inputs: inputsOf(i.ws.changes()) });
-  const hit = i.cache === null ? null : await i.cache.get(key);
-  if (hit !== null) {
-    if (i.withChanges) {
-      for (const [path, state] of hit.files) {
-        // An entry is data read from disk: its paths pass the one path validator like any write.
-        const checked = checkPath(path, state === null ? {} : { mode: state.mode });
-        if (!checked.ok) throw new ScionError(checked.error);
-        const file = join(root, path);
-        if (state === null) await unlink(file).catch((e: unknown) => (isMissing(e) ? undefined : Promise.reject(e)));
-        else await writeAtomic(file, state.bytes, state.mode);
-      }
-      await i.ws.sync();
-    }
+  const hit = i.cache === null ? null : await i.cache.get(key, i.log);
+  if (hit !== null && (!i.withChanges || (await replay(i.ws, hit, i.log)))) {
     return { status: hit.entry.status, signal: hit.entry.signal, output: redact(hit.entry.output), cached: true };
   }
   const before = new Map(i.ws.changes());
@@ -79,6 +65,26 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
     await i.cache.put(key, i.kind, redact(i.command), r, changes);
   }
   return { ...r, cached: false };
+}
+
+/**
+ * Puts a hit's recorded changes in place, in path order (a deleted symlink before the folder that
+ * replaced it), each through the workspace's rules for a first write. One it refuses (an entry edited
+ * to reach through a symlink, or into .git) undoes those before it, and the entry is ignored.
+ */
+async function replay(ws: Workspace, hit: StepCacheHit, log: (message: string) => void): Promise<boolean> {
+  const undo = await ws.snapshot();
+  for (const [path, state] of hit.files) {
+    const placed = await ws.place(path, state);
+    if (!placed.ok) {
+      await undo();
+      const why = placed.error.message;
+      log(`step cache entry ${hit.file} would change ${JSON.stringify(path)}, which a command's change may not reach (${why}); ignored, the command runs`);
+      return false;
+    }
+  }
+  await ws.sync();
+  return true;
 }
 
 /** What a job gives its `run` steps to go through the step cache. */
@@ -112,6 +118,7 @@ export async function cachedRunStep(
     record: (x) => x.status === 0,
     baseState: c.baseState,
     withChanges: true,
+    log,
   });
   if (r.cached) log(`$ ${step.command} (replayed ${r.status === 0 ? 'its recorded changes' : 'its result'} from the step cache: not run)`);
   return { code: r.status, signal: r.signal, output: r.output, ...(r.aborted ? { aborted: true } : {}) };

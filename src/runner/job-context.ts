@@ -62,6 +62,7 @@ export function jobContext(input: JobInput, run: RunContext, ws: Workspace): Job
     recipe, job, ws: fencedWorkspace(ws, b.signal), run, dryRun, selected, isDenied, schemaFor: input.schemaFor,
     signal: b.signal,
     deadline: b.deadline,
+    baseState,
     gitDir: repo.commonDir,
     noCache: options.noCache ?? false,
     commands: { cache: stepCache, baseTree: input.baseTree, baseState },

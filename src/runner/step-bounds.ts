@@ -45,7 +45,13 @@ export async function runBounded(limitMs: number | null, runSignal: AbortSignal 
   try {
     const fired = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
     const first = await Promise.race([task.then(() => 'settled' as const), fired.then(() => 'fired' as const)]);
-    if (first === 'settled') return 'done';
+    // A result that comes after the deadline is a timeout, even when the timer could not fire first
+    // (synchronous code held the thread): a late result is never kept.
+    if (first === 'settled') {
+      if (deadline === null || Date.now() <= deadline) return 'done';
+      if (!controller.signal.aborted) controller.abort(new StepTimeout(limitMs!));
+      return controller.signal.reason instanceof StepTimeout ? 'timeout' : 'interrupted';
+    }
     await Promise.race([task, sleep(GRACE_MS)]).catch(() => undefined);
     return controller.signal.reason instanceof StepTimeout ? 'timeout' : 'interrupted';
   } finally {
@@ -71,14 +77,18 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
       check();
       await ws.write(p, bytes);
     },
+    place: async (p, state) => {
+      check();
+      return ws.place(p, state);
+    },
     sync: async () => {
       check();
       await ws.sync();
     },
     changes: () => ws.changes(),
-    revert: async (paths) => {
+    revert: async (paths, to) => {
       check();
-      await ws.revert(paths);
+      await ws.revert(paths, to);
     },
     snapshot: () => ws.snapshot(),
   };

@@ -87,6 +87,8 @@ export type ChangeToRecord = { readonly path: string; readonly bytes: Uint8Array
 export interface StepCacheHit {
   readonly entry: StepCacheEntry;
   readonly files: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly mode: string } | null>;
+  /** The entry's file, for messages. */
+  readonly file: string;
 }
 
 export interface StepCacheOptions {
@@ -107,16 +109,33 @@ export function stepCacheDir(commonGitDir: string): string {
 export class StepCache {
   constructor(private readonly opts: StepCacheOptions) {}
 
-  async get(key: string): Promise<StepCacheHit | null> {
+  /**
+   * The entry under `key`, with the bytes of every file it changed; null on a miss. An entry is data
+   * read from disk that anyone may have edited: one that is not what `put` writes (its shape, a
+   * path, a mode, a blob id) is ignored, and `warn` gets one line naming its file.
+   */
+  async get(key: string, warn: (message: string) => void = () => undefined): Promise<StepCacheHit | null> {
     if (this.opts.noRead) return null;
     const file = this.file(key);
-    let entry: StepCacheEntry;
+    let text: string;
     try {
-      entry = JSON.parse(await readFile(file, 'utf8')) as StepCacheEntry;
+      text = await readFile(file, 'utf8');
     } catch {
       return null;
     }
-    if (entry.version !== VERSION || !Array.isArray(entry.changes)) return null;
+    const ignored = (why: string) => {
+      warn(`step cache entry ${file} ${why}; ignored, the command runs instead`);
+      return null;
+    };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // Torn (a run that died mid-write cannot leave one, but a full disk or a hand edit can).
+      return ignored('is not valid JSON');
+    }
+    const entry = parseEntry(raw);
+    if (typeof entry === 'string') return ignored(entry);
     const files = new Map<string, { bytes: Uint8Array; mode: string } | null>();
     for (const c of entry.changes) {
       if ('deleted' in c) {
@@ -135,7 +154,7 @@ export class StepCache {
       const now = new Date();
       await utimes(file, now, now).catch(() => undefined);
     }
-    return { entry, files };
+    return { entry, files, file };
   }
 
   async put(key: string, kind: StepKind, command: string, result: StepResult, changes: readonly ChangeToRecord[]): Promise<void> {
@@ -192,4 +211,31 @@ export class StepCache {
   private file(key: string): string {
     return join(this.opts.dir, `${key}.json`);
   }
+}
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const MODES: ReadonlySet<string> = new Set(['100644', '100755', '120000']);
+
+/** An entry as `put` writes it, or why the value is not one. Paths are judged again where they are written. */
+function parseEntry(raw: unknown): StepCacheEntry | string {
+  if (!isRecord(raw)) return 'is not an object';
+  if (raw['version'] !== VERSION) return `has version ${JSON.stringify(raw['version'])}, not ${VERSION}`;
+  if (raw['kind'] !== 'run' && raw['kind'] !== 'verify') return 'has no step kind';
+  if (!(raw['status'] === null || Number.isInteger(raw['status']))) return 'has no exit status';
+  if (!(raw['signal'] === null || typeof raw['signal'] === 'string') || typeof raw['output'] !== 'string' || typeof raw['command'] !== 'string') {
+    return 'has no signal, output or command';
+  }
+  const changes = raw['changes'];
+  if (!Array.isArray(changes)) return 'has no list of changes';
+  for (const c of changes) {
+    if (!isRecord(c) || typeof c['path'] !== 'string' || c['path'] === '') return 'holds a change without a path';
+    if (c['deleted'] === true) continue;
+    if (typeof c['oid'] !== 'string' || !OID.test(c['oid'])) return `holds a change of ${JSON.stringify(c['path'])} without a blob id`;
+    if (typeof c['mode'] !== 'string' || !MODES.has(c['mode'])) return `holds a change of ${JSON.stringify(c['path'])} with mode ${JSON.stringify(c['mode'])}`;
+  }
+  return raw as unknown as StepCacheEntry;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -5,7 +5,7 @@ import { checkPath, type EngineOptions } from '../core/index.js';
 import { failure, type Result, ok, fail } from '../errors.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
 import type { Usage } from '../model/types.js';
-import type { Workspace } from '../workspace/types.js';
+import type { FileState, Workspace } from '../workspace/types.js';
 import type { CommandCache } from './cached-command.js';
 import type { RunContext } from './types.js';
 
@@ -21,6 +21,8 @@ export interface StepContext {
   readonly isDenied: (path: string) => boolean;
   /** A JSON Schema the recipe names for this path, if any. */
   readonly schemaFor: (path: string) => object | undefined;
+  /** A path's state in the base tree (null where the base has no such file). */
+  readonly baseState: (path: string) => Promise<FileState | null>;
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;

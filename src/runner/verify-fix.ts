@@ -72,6 +72,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         record: (r) => passed(r) || fix !== undefined,
         baseState: venv.baseState,
         withChanges: false,
+        log: ctx.log,
       });
       if (r.cached) ctx.log(`$ ${v.run} (result from the step cache: not run)`);
       return r;

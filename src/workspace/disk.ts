@@ -3,12 +3,12 @@
 // so `sync()` asks a scanner what differs from the base.
 import { randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fail, failure, ok, type Result } from '../errors.js';
+import { failure, type Failure } from '../errors.js';
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
-import type { CloseOptions, FileState, OwnedWorkspace } from './types.js';
+import type { Changes, CloseOptions, FileState, OwnedWorkspace } from './types.js';
 
 export type Scanner = () => Promise<ReadonlyMap<string, FileState | null>>;
 
@@ -37,14 +37,14 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   }
 
   /**
-   * The tree's check (overlay.ts), then the disk's: files git does not track (ignored build output,
+   * The tree's checks (overlay.ts), then the disk's: files git does not track (ignored build output,
    * a folder or symlink a command made) are no less the user's, and a kept worktree hands them back.
    * A write may not replace an untracked folder or symlink, nor go through a file or a symlink on
    * its way (a symlink could lead outside the worktree).
    */
-  override writable(path: string): Result<void> {
-    const inTree = super.writable(path);
-    if (!inTree.ok) return inTree;
+  protected override wayProblem(path: string): Failure | null {
+    const inTree = super.wayProblem(path);
+    if (inTree !== null) return inTree;
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
@@ -52,18 +52,32 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
       if (st === undefined) break;
       if (st.isDirectory()) continue;
       if (st.isSymbolicLink()) {
-        return fail(failure('outside', `${path} lies under ${dir}, a symlink git does not track, which may point outside the repository; choose another path.`, { path, at: dir }));
+        return failure('outside', `${path} lies under ${dir}, a symlink git does not track, which may point outside the repository; choose another path.`, { path, at: dir });
       }
-      return fail(failure('file-exists', `${path} cannot be written: ${dir} is a file git does not track (ignored or untracked), and a folder there would replace it; choose another path.`, { path, at: dir }));
+      return failure('file-exists', `${path} cannot be written: ${dir} is a file git does not track (ignored or untracked), and a folder there would replace it; choose another path.`, { path, at: dir });
     }
+    return null;
+  }
+
+  protected override leafProblem(path: string): Failure | null {
+    const inTree = super.leafProblem(path);
+    if (inTree !== null) return inTree;
     const st = lstatSync(join(this.root, path), { throwIfNoEntry: false });
-    if (st?.isDirectory()) {
-      return fail(failure('file-exists', `${path} is a folder of files git does not track (ignored or untracked); writing a file there would remove everything under it. Name a file inside it instead.`, { path }));
-    }
+    if (st?.isDirectory()) return untrackedFolder(path);
     if (st?.isSymbolicLink() && this.mode(path) === undefined) {
-      return fail(failure('unsupported', `${path} is a symlink git does not track; scion never replaces symlinks.`, { path }));
+      return failure('unsupported', `${path} is a symlink git does not track; scion never replaces symlinks.`, { path });
     }
-    return ok(undefined);
+    return null;
+  }
+
+  protected override placeProblem(path: string): Failure | null {
+    const inTree = super.placeProblem(path);
+    if (inTree !== null) return inTree;
+    return lstatSync(join(this.root, path), { throwIfNoEntry: false })?.isDirectory() ? untrackedFolder(path) : null;
+  }
+
+  protected override async putInPlace(path: string, state: FileState | null): Promise<void> {
+    await this.put(path, state);
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
@@ -77,11 +91,17 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     this.resetOverlay(new Map(await this.scan()));
   }
 
-  async revert(paths: readonly string[]): Promise<void> {
+  async revert(paths: readonly string[], to?: Changes): Promise<void> {
     const next = new Map(this.overlay);
     for (const path of paths) {
-      await this.put(path, await this.baseState(path));
-      next.delete(path);
+      if (to?.has(path)) {
+        const state = to.get(path) ?? null;
+        await this.put(path, state);
+        next.set(path, state);
+      } else {
+        await this.put(path, await this.baseState(path));
+        next.delete(path);
+      }
     }
     this.resetOverlay(next);
   }
@@ -118,18 +138,31 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   }
 }
 
-/** Write beside the target and rename over it: a reader never sees half a file. */
+/**
+ * Write beside the target and rename over it: a reader never sees half a file. A symlink's state
+ * (mode 120000, its bytes the link's target) is made a symlink again, never a file holding the
+ * target's name. The rename replaces a symlink at `file` itself; it never follows it.
+ */
 export async function writeAtomic(file: string, bytes: Uint8Array, mode: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.scion-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, bytes);
-    await chmod(tmp, mode === '100755' ? 0o755 : 0o644);
+    if (mode === '120000') {
+      await symlink(Buffer.from(bytes).toString('utf8'), tmp);
+    } else {
+      await writeFile(tmp, bytes);
+      await chmod(tmp, mode === '100755' ? 0o755 : 0o644);
+    }
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
   }
+}
+
+function untrackedFolder(path: string): Failure {
+  const why = `${path} is a folder of files git does not track (ignored or untracked); writing a file there would remove everything under it.`;
+  return failure('file-exists', `${why} Name a file inside it instead.`, { path });
 }
 
 export function isMissing(e: unknown): boolean {

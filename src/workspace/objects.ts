@@ -2,7 +2,7 @@
 // repository's shared cache), writes stay in memory until the runner commits them.
 import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { OverlayWorkspace } from './overlay.js';
-import type { OwnedWorkspace } from './types.js';
+import type { Changes, OwnedWorkspace } from './types.js';
 
 export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   readonly root = null;
@@ -28,9 +28,12 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
 
   async sync(): Promise<void> {}
 
-  async revert(paths: readonly string[]): Promise<void> {
+  async revert(paths: readonly string[], to?: Changes): Promise<void> {
     const next = new Map(this.overlay);
-    for (const path of paths) next.delete(path);
+    for (const path of paths) {
+      if (to?.has(path)) next.set(path, to.get(path) ?? null);
+      else next.delete(path);
+    }
     this.resetOverlay(next);
   }
 

@@ -1,9 +1,12 @@
 // What both workspaces share: the base tree, an overlay of what the job changed, and the views
 // derived from the two (present paths, modes, effective changes).
 import { checkPath } from '../core/index.js';
-import { fail, failure, ok, ScionError, type Result } from '../errors.js';
+import { fail, failure, ok, ScionError, type Failure, type Result } from '../errors.js';
 import { hashBlob, type TreeEntry } from '../git/index.js';
 import type { Changes, FileState } from './types.js';
+
+/** The modes a command's change may leave: a file, an executable, a symlink. */
+const PLACEABLE_MODES: ReadonlySet<string> = new Set(['100644', '100755', '120000']);
 
 export abstract class OverlayWorkspace {
   protected overlay = new Map<string, FileState | null>();
@@ -33,23 +36,66 @@ export abstract class OverlayWorkspace {
   writable(path: string): Result<void> {
     const checked = checkPath(path);
     if (!checked.ok) return checked;
+    const problem = this.wayProblem(path) ?? this.leafProblem(path);
+    return problem === null ? ok(undefined) : fail(problem);
+  }
+
+  /**
+   * Puts a file's state in place as a command left it (a step replayed from the step cache), through
+   * the same rules as a first write: the path validator (with the state's mode and bytes), nothing on
+   * the way that is a file, symlink or submodule, and no folder or submodule at the path itself. Unlike
+   * a step's write, it may replace or remove a symlink at the path (a command may retarget a link),
+   * which never follows it. A refusal is a value, and nothing was written.
+   */
+  async place(path: string, state: FileState | null): Promise<Result<void>> {
+    const checked = checkPath(path, state === null ? {} : { mode: state.mode, content: state.bytes });
+    if (!checked.ok) return checked;
+    if (state !== null && !PLACEABLE_MODES.has(state.mode)) {
+      const why = `${path} would get mode ${state.mode}; a command's change is a file (100644 or 100755) or a symlink (120000).`;
+      return fail(failure('unsupported', why, { path, mode: state.mode }));
+    }
+    const problem = this.wayProblem(path) ?? this.placeProblem(path);
+    if (problem !== null) return fail(problem);
+    await this.putInPlace(path, state);
+    this.record(path, state);
+    return ok(undefined);
+  }
+
+  /** What stands on the way to `path`: a file, symlink or submodule where a folder must be. */
+  protected wayProblem(path: string): Failure | null {
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
       const mode = this.mode(dir);
       if (mode === undefined) continue;
-      if (mode === '120000') return fail(failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path, at: dir }));
-      if (mode === '160000') return fail(failure('unsupported', `${path} lies inside the submodule ${dir}; scion never writes into submodules.`, { path, at: dir }));
-      return fail(failure('file-exists', `${path} cannot be written: ${dir} is a file, and a folder there would replace it; choose another path.`, { path, at: dir }));
+      if (mode === '120000') return failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path, at: dir });
+      if (mode === '160000') return failure('unsupported', `${path} lies inside the submodule ${dir}; scion never writes into submodules.`, { path, at: dir });
+      return failure('file-exists', `${path} cannot be written: ${dir} is a file, and a folder there would replace it; choose another path.`, { path, at: dir });
     }
-    const mode = this.mode(path);
-    if (mode === '120000') return fail(failure('unsupported', `${path} is a symlink; scion never rewrites symlinks.`, { path }));
-    if (mode === '160000') return fail(failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path }));
-    if (mode === undefined && this.isFolder(path)) {
-      return fail(failure('file-exists', `${path} is a folder; writing a file there would remove everything under it. Name a file inside it instead.`, { path }));
-    }
-    return ok(undefined);
+    return null;
   }
+
+  /** What a step's write may not replace at `path` itself: a symlink, a submodule, a folder. */
+  protected leafProblem(path: string): Failure | null {
+    const mode = this.mode(path);
+    if (mode === '120000') return failure('unsupported', `${path} is a symlink; scion never rewrites symlinks.`, { path });
+    if (mode === '160000') return failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path });
+    if (mode === undefined && this.isFolder(path)) {
+      return failure('file-exists', `${path} is a folder; writing a file there would remove everything under it. Name a file inside it instead.`, { path });
+    }
+    return null;
+  }
+
+  /** What a replayed change may not replace at `path`: a submodule or a folder. */
+  protected placeProblem(path: string): Failure | null {
+    const mode = this.mode(path);
+    if (mode === '160000') return failure('unsupported', `${path} is a submodule; scion never rewrites submodules.`, { path });
+    if (mode === undefined && this.isFolder(path)) return failure('file-exists', `${path} is a folder; a file cannot replace it.`, { path });
+    return null;
+  }
+
+  /** Where the files live besides the overlay (on disk), the state is put there; nothing to do for objects. */
+  protected async putInPlace(_path: string, _state: FileState | null): Promise<void> {}
 
   /** Throws (a bug: a caller skipped the step gate) when `writable` refuses. */
   protected assertWritable(path: string): void {
@@ -58,7 +104,7 @@ export abstract class OverlayWorkspace {
   }
 
   /** Some present path lies under `dir/` (binary search in the sorted listing). */
-  private isFolder(dir: string): boolean {
+  protected isFolder(dir: string): boolean {
     const all = this.paths();
     const prefix = `${dir}/`;
     let lo = 0;

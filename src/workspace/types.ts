@@ -25,12 +25,21 @@ export interface Workspace {
   writable(path: string): Result<void>;
   /** Replace a file's content whole (atomically on disk). A new file gets mode 100644. Throws where `writable` refuses. */
   write(path: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Put a path's state in place as a command left it (a step replayed from the step cache): through
+   * the path validator and the symlink rule of a first write; it may replace or remove a symlink at
+   * the path, never follow one. A refusal is a value, with nothing written.
+   */
+  place(path: string, state: FileState | null): Promise<Result<void>>;
   /** Pick up changes a command made on disk. No-op for object-level workspaces. */
   sync(): Promise<void>;
   /** What differs from the base now. */
   changes(): Changes;
-  /** Put these paths back as they are in the base tree. */
-  revert(paths: readonly string[]): Promise<void>;
+  /**
+   * Put these paths back as they are in `to` where it names them (the job's changes before a
+   * command ran), else as they are in the base tree.
+   */
+  revert(paths: readonly string[], to?: Changes): Promise<void>;
   /** Undo everything since `snapshot()` (a failed step with onError: stop). */
   snapshot(): Promise<() => Promise<void>>;
 }

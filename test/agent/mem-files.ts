@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import { checkPath } from '../../src/core/index.js';
 import { fail, failure } from '../../src/errors.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from '../../src/agent/types.js';
+import { globTest } from '../../src/recipe/globs.js';
 
 export interface MemFiles extends AgentFiles {
   readonly map: Map<string, Uint8Array>;
@@ -17,7 +17,7 @@ export interface MemFiles extends AgentFiles {
 
 export function memFiles(initial: Record<string, string | Uint8Array>, opts: { deny?: string[]; root?: string } = {}): MemFiles {
   const map = new Map<string, Uint8Array>(Object.entries(initial).map(([p, c]) => [p, typeof c === 'string' ? Buffer.from(c) : c]));
-  const denied = opts.deny && opts.deny.length > 0 ? picomatch(opts.deny, { dot: true }) : () => false;
+  const denied = globTest(opts.deny ?? [], { dot: true });
   const writes: string[] = [];
   return {
     map,

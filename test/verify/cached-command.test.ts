@@ -59,6 +59,7 @@ async function setup() {
         return e ? { bytes: await readBlob(repo, e.oid), mode: e.mode } : null;
       },
       withChanges: true,
+      log: () => undefined,
     });
   const state = (ws: Workspace) =>
     [...ws.changes()].map(([p, s]) => [p, s === null ? null : `${Buffer.from(s.bytes).toString()}${s.mode}`]).sort();
@@ -113,7 +114,7 @@ describe('cachedCommand', () => {
       cachedCommand({
         cache: s.cache(), kind: 'run', command: 'echo ran >> "$COUNTER"; exit 3', env: {}, baseTree: s.baseTree, ws,
         exec: () => execShell('echo ran >> "$COUNTER"; exit 3', ws.root!, { COUNTER: s.counter }),
-        record: (r) => r.status === 0, baseState: async () => null, withChanges: true,
+        record: (r) => r.status === 0, baseState: async () => null, withChanges: true, log: () => undefined,
       });
     expect(await failing()).toMatchObject({ status: 3, cached: false });
     expect(await failing()).toMatchObject({ status: 3, cached: false });
@@ -131,7 +132,7 @@ describe('cachedCommand', () => {
       cachedCommand({
         cache: s.cache(), kind: 'run', command, env, stepEnv, baseTree: s.baseTree, ws,
         exec: () => execShell(command, ws.root!, { ...env, ...stepEnv }),
-        record: (r) => r.status === 0, baseState: async () => null, withChanges: true,
+        record: (r) => r.status === 0, baseState: async () => null, withChanges: true, log: () => undefined,
       });
     const first = await go(await s.workspace());
     expect(first).toMatchObject({ status: 0, cached: false });

@@ -1,6 +1,7 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
 import { decodeText, RegexRunner } from '../../core/index.js';
 import { failure } from '../../errors.js';
+import { GlobSyntaxError } from '../../recipe/glob-machine.js';
 import { globTest } from '../../recipe/globs.js';
 import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
@@ -11,6 +12,7 @@ const GREP_LIMIT_MS = 10_000;
 
 export function glob(ctx: ToolContext, input: ToolInput<'glob'>): ToolReply {
   const match = compileGlob(ctx, input.pattern);
+  if (typeof match === 'string') return badGlob(ctx, 'glob', match);
   const hits = ctx.files.paths().filter(match).sort();
   if (hits.length === 0) return reply(`No file of this job matches ${input.pattern}.`);
   const shown = hits.slice(0, MAX_LIST).join('\n');
@@ -27,6 +29,7 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
     return refusal(f, 'Escape special characters such as ( [ { . * + ? with a backslash, or search for a simpler pattern.');
   }
   const inScope = input.glob === undefined ? () => true : compileGlob(ctx, input.glob);
+  if (typeof inScope === 'string') return badGlob(ctx, 'grep', inScope);
   const out: string[] = [];
   let total = 0;
   // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job (SPEC §7).
@@ -63,10 +66,25 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
   return reply(total > MAX_LIST ? `${out.join('\n')}\n[${total - MAX_LIST} more matches not shown: narrow the pattern or the glob.]` : out.join('\n'));
 }
 
-/** Globs are repository-relative; an absolute one inside the worktree is made relative first. */
-function compileGlob(ctx: ToolContext, pattern: string): (path: string) => boolean {
+/**
+ * Globs are repository-relative; an absolute one inside the worktree is made relative first. They go
+ * through the one glob matcher, bounded by construction whatever pattern the model picks; one it
+ * refuses comes back as the sentence saying why.
+ */
+function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => boolean) | string {
   const root = ctx.files.root;
   let p = pattern.trim().replace(/^(\.\/)+/, '');
   if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
-  return globTest([p], { dot: true });
+  try {
+    return globTest([p], { dot: true });
+  } catch (e) {
+    if (e instanceof GlobSyntaxError) return e.message;
+    throw e;
+  }
+}
+
+function badGlob(ctx: ToolContext, tool: 'glob' | 'grep', why: string): ToolReply {
+  const f = failure('unsupported', why);
+  ctx.refused(tool, null, f);
+  return refusal(f, 'Use a plain glob: *, **, ?, [...] and {a,b}.');
 }

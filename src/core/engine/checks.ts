@@ -33,6 +33,17 @@ export function secretCheck(path: string, added: readonly string[], file: FileIn
   return hit === null ? null : secretFailure(path, hit.name);
 }
 
+/**
+ * The same check for bytes something other than the engine wrote (a command, a replayed cache entry):
+ * the whole new content is the added text, and what the file held before is not "added". Bytes that
+ * do not decode are read as Latin-1, so a token in a file of any encoding is still seen.
+ */
+export function writtenSecret(path: string, before: Uint8Array | null, after: Uint8Array, opts: EngineOptions = {}): Failure | null {
+  const decoded = decodeFile(after);
+  const text = decoded.ok ? decoded.value.text : new TextDecoder('latin1').decode(after);
+  return secretCheck(path, [text], { path, bytes: before }, opts);
+}
+
 export function secretFailure(path: string, name: string): Failure {
   return failure(
     'secret',

@@ -1,11 +1,12 @@
 // `run` and `verify`: a shell command in the job's folder (its worktree, or a scratch copy in a dry run).
 // What the command changes is picked up and committed like any other change; denied paths it touched
 // are put back and reported, and so are paths outside the job's selection (listed as skipped).
-import { checkPath } from '../../core/index.js';
+import { checkPath, writtenSecret } from '../../core/index.js';
 import { failure, ScionError, type ErrorKind, type Failure } from '../../errors.js';
 import { makeRedactor } from '../../redact.js';
 import { cachedRunStep } from '../cached-command.js';
-import type { StepContext } from '../step-context.js';
+import { engineOptions, type StepContext } from '../step-context.js';
+import type { Changes } from '../../workspace/types.js';
 import { Findings, type StepOutcome } from '../step-outcome.js';
 import { spawnGroup } from '../process-group.js';
 import { StepTimeout } from '../step-bounds.js';
@@ -85,11 +86,14 @@ export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failu
 
 export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepOutcome> {
   const found = new Findings();
+  // The job's changes before the command: what a refused change of the command's is put back to.
+  const before = new Map(ctx.ws.changes());
   const failed = await runCommand(ctx, step);
   if (failed) found.error(null, failed);
   await ctx.ws.sync();
-  await refuseGitPaths(ctx, step, found);
-  if (failed) return found.outcome();
+  // What the command changed is judged whether it passed or not: with onError: continue, the
+  // changes of a failed command stay in the job.
+  await refuseGitPaths(ctx, step, found, before);
   // Earlier steps cannot have changed a denied or unselected path, so any such change is the command's.
   const changed = [...ctx.ws.changes().keys()];
   const denied = changed.filter((p) => ctx.isDenied(p));
@@ -103,8 +107,29 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepO
     found.skip(path, 'outside-selection');
     ctx.log(`${path} changed outside the job's files selection; not committed`);
   }
-  await ctx.ws.revert([...denied, ...outside]);
+  await ctx.ws.revert([...denied, ...outside], before);
+  await refuseSecrets(ctx, step, found, before);
   return found.outcome();
+}
+
+/**
+ * A file the command wrote (or the step cache replayed) goes through the engine's secret check, as a
+ * `write` step's content would: one that adds a credential is put back as it was before the command,
+ * and reported with kind `secret`. Its content is never echoed.
+ */
+async function refuseSecrets(ctx: StepContext, step: RunStep, found: Findings, before: Changes): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, state] of ctx.ws.changes()) {
+    if (state === null) continue;
+    const prior = before.has(path) ? (before.get(path) ?? null) : await ctx.baseState(path);
+    if (prior !== null && Buffer.from(prior.bytes).equals(state.bytes)) continue;
+    const secret = writtenSecret(path, prior?.bytes ?? null, state.bytes, engineOptions(ctx, path));
+    if (secret === null) continue;
+    bad.push(path);
+    const message = `The command \`${step.command}\` changed ${path}: ${secret.message} The change was put back and is not committed.`;
+    found.error(path, { ...secret, message });
+  }
+  if (bad.length > 0) await ctx.ws.revert(bad, before);
 }
 
 /**
@@ -112,7 +137,7 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepO
  * `outside` and removed), or with content its fsck refuses (a bad .gitmodules: the path validator's
  * own failure, and the file is put back as it was).
  */
-async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings): Promise<void> {
+async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings, before: Changes): Promise<void> {
   const bad: string[] = [];
   for (const [path, state] of ctx.ws.changes()) {
     const checked = state === null ? null : checkPath(path, { mode: state.mode, content: state.bytes });
@@ -128,5 +153,5 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings):
     const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
   }
-  if (bad.length > 0) await ctx.ws.revert(bad);
+  if (bad.length > 0) await ctx.ws.revert(bad, before);
 }
