@@ -29,7 +29,9 @@ export type GitErrorCode =
   /** The folder is not (inside) a git repository, or its `.git` file points nowhere. */
   | 'not-a-repository'
   /** A revision name that does not name one commit (ambiguous, a tree, a tag chain too long). */
-  | 'bad-revision';
+  | 'bad-revision'
+  /** The caller's abort signal fired before the write: nothing was changed. */
+  | 'interrupted';
 
 export class GitError extends Error {
   readonly code: GitErrorCode;

@@ -18,6 +18,11 @@ export interface UpdateRefOptions {
    * already exists, always).
    */
   log?: { who: Identity; message: string };
+  /**
+   * The run's interrupt: checked under the lock, right before the ref is written, so a ref never
+   * moves once it has fired (GitError `interrupted`: the ref as it was, the lock removed).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,6 +45,11 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
     throw new GitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
   }
 
+  if (opts.signal) {
+    // A signal handler runs only when the event loop turns, and the work that led here may all have
+    // been synchronous: one turn now lets an interrupt already sent reach the check under the lock.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   const path = refPath(repo, ref);
   const lock = `${path}.lock`;
   prepareDir(repo, ref, path, expectedOld === null);
@@ -58,6 +68,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
         { ref, expected: expectedOld, actual },
       );
     }
+    if (opts.signal?.aborted) throw new GitError('interrupted', `${ref} was not moved: the run was interrupted.`, { ref });
     const line = Buffer.from(`${newOid}\n`, 'latin1');
     const lockFd = fd;
     onDisk(lock, 'write the lock file', () => {

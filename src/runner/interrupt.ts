@@ -5,6 +5,15 @@ import type { JobSpec } from '../recipe/index.js';
 import { failedJob } from '../model/failed-job.js';
 import type { ErrorReport, JobReport, SkipReport, Usage } from '../model/types.js';
 
+/**
+ * One turn of the event loop. A signal handler (the CLI's SIGINT) runs only when the loop turns, and
+ * an object-level job can be synchronous from start to end: the queue and the ref update call this
+ * before they look at the abort signal, so an interrupt already sent is seen there.
+ */
+export function yieldToSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export interface InterruptedJob {
   readonly job: JobSpec;
   readonly base: string;

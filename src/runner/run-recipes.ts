@@ -7,7 +7,7 @@ import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec,
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
 import { jobId, runJob } from './job.js';
-import { interruptedReport } from './interrupt.js';
+import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -88,9 +88,12 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
-      queue.add(async (): Promise<JobReport> =>
-        // Once the run is interrupted no job starts; those still queued report `interrupted`.
-        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : guardJob(repo, job, base.sha, ctx, async () => runJob({
+      queue.add(async (): Promise<JobReport> => {
+        // Once the run is interrupted no job starts; those still queued report `interrupted`. The
+        // turn of the event loop first lets a signal sent during the previous (synchronous) job in.
+        await yieldToSignals();
+        if (options.signal?.aborted) return interruptedReport({ job, base: base.sha, step: 0, started: Date.now() });
+        return guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
           job,
@@ -102,8 +105,8 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           options,
           ctx,
           store,
-        })),
-      ),
+        }));
+      }),
     ),
   );
   return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports };
