@@ -6,6 +6,7 @@ import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCom
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
+import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
@@ -84,6 +85,8 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     }
     return sig;
   };
+  // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
+  if (!options.dryRun) sweepLeftovers(repo);
   const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
