@@ -1,4 +1,4 @@
-// What an interrupted job reports (SPEC §1): status failed with kind `interrupted`, no ref, no
+// What an interrupted job reports: status failed with kind `interrupted`, no ref, no
 // commits and no worktree left on disk. A job the interrupt caught before it started reports the same.
 import { failure, type Failure } from '../errors.js';
 import type { JobSpec } from '../recipe/index.js';

@@ -1,6 +1,7 @@
-// ONE lock per job, covering its branch and its worktree (SPEC §1, §7): a file created with O_EXCL
-// under <common>/scion/locks/, named after the branch, holding its owner: pid, the process's start
-// time (Linux: /proc/<pid>/stat field 22, so a recycled pid is not mistaken for the owner) and host.
+// ONE lock per job, covering its branch and its worktree: a file under <common>/scion/locks/, named
+// after the branch, holding its owner: pid, the process's start time (Linux: /proc/<pid>/stat field
+// 22, so a recycled pid is not mistaken for the owner) and host. It is written whole under a
+// temporary name that names its writer, then linked into place, so it is never seen half written.
 // The job's worktree carries the same owner line in git's `locked` marker, so native git leaves a
 // running job's worktree alone and `scion worktrees` can tell a live job from a dead one.
 // An owner that is gone (kill -9, a crash, a reboot) leaves a stale lock: the next run of the job and

@@ -48,7 +48,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     if (sha === null) {
       throw new PlanError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
     }
-    // A worktree holds the whole base tree (SPEC §3: `npx tsc` needs the root package.json); only
+    // A worktree holds the whole base tree (`npx tsc` there needs the root package.json); only
     // object-level jobs may list just the subtrees their selection can reach.
     const onDisk = recipe.steps.some(needsDisk) || recipe.verify.length > 0 || (options.keepWorktrees === true && options.dryRun !== true);
     const prefixes = onDisk ? [] : (namedFiles(recipe) ?? staticPrefixes(recipe.files.include));
@@ -59,7 +59,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   }
 
   const shard = options.shard;
-  // --shard splits the full expanded list (SPEC §1: job k belongs to shard k mod N + 1), then --job
+  // --shard splits the full expanded list (job k belongs to shard k mod N + 1), then --job
   // picks from this shard: the same --shard over several machines covers every selected job once.
   const sharded = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
   const mine = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
