@@ -72,7 +72,10 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         const shard = shardFor(o.shard, r, units, each);
         if (shard === 'none') return [];
         // Interrupted before this repository was reached: no clone, no fetch; its jobs say so.
-        if (o.signal?.aborted) return notRun(recipes, target, failure('interrupted', `The run was interrupted before ${target.id} was cloned or fetched; nothing was done there.`, { repo: target.id }));
+        if (o.signal?.aborted) {
+          const why = `The run was interrupted before ${target.id} was cloned or fetched; nothing was done there.`;
+          return notRun(recipes, target, failure('interrupted', why, { repo: target.id }));
+        }
         let dir: string;
         let base: string | null = null;
         let branch: string | null = null;

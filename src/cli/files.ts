@@ -26,5 +26,6 @@ export async function writeOutputFile(file: string, text: string, redact: Redact
 export function environmentError(e: unknown, path?: string, verb: 'write' | 'use' = 'use'): ScionError | undefined {
   const refusal = refusalOf(e, { ...(path !== undefined ? { path } : {}), action: verb, userPath: true });
   if (refusal === null) return undefined;
-  return new ScionError(failure('environment', refusal.message, { path: refusal.path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) }));
+  const data = { path: refusal.path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) };
+  return new ScionError(failure('environment', refusal.message, data));
 }

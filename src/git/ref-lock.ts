@@ -102,17 +102,13 @@ function lockedError(ref: string, lock: string, judged: 'cleared' | 'unknown' | 
   const command = `rm -f '${lock.replace(/'/g, `'\\''`)}'`;
   if (judged !== 'cleared' && judged !== 'unknown') {
     const where = judged.host === currentOwner().host ? '' : ` on ${judged.host}`;
-    return new GitError('locked', `Cannot update ${ref}: scion (pid ${judged.pid}${where}) is updating it right now (${lock}); wait for it to finish and run again.`, {
-      ref,
-      lock,
-      pid: judged.pid,
-    });
+    const message = `Cannot update ${ref}: scion (pid ${judged.pid}${where}) is updating it right now (${lock}); wait for it to finish and run again.`;
+    return new GitError('locked', message, { ref, lock, pid: judged.pid });
   }
-  return new GitError(
-    'locked',
-    `Cannot update ${ref}: ${lock} exists. Another git process may be changing it right now, or one was killed while it did; if no git process is running in this repository, remove the lock with \`${command}\` and run again.`,
-    { ref, lock, command },
-  );
+  const message =
+    `Cannot update ${ref}: ${lock} exists. Another git process may be changing it right now, or one was killed while it did; ` +
+    `if no git process is running in this repository, remove the lock with \`${command}\` and run again.`;
+  return new GitError('locked', message, { ref, lock, command });
 }
 
 /** The owners' files written for `lock`, with their inodes. */

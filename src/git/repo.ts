@@ -143,8 +143,7 @@ function looksLikeGitDir(d: string): boolean {
   }
 }
 
-/** lstat, or null for any path that cannot be a file here (missing, or under a non-folder). */
-/** The file's stat, null when there is none; a file this user may not look at is kind `environment`. */
+/** lstat, or null for a path that cannot be a file here (missing, under a non-folder); a refusal (permission) is kind `environment`. */
 function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   try {
     return lstatSync(p) ?? null;

@@ -79,7 +79,8 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
       }
       if (o.push !== false && target !== null) {
         const p = typeof o.push === 'object' ? o.push : {};
-        sub = await pushReport(repo, sub, { target, force: p.force ?? false, pushFailed: p.pushFailed ?? false, stepOf, say, ...(o.signal ? { signal: o.signal } : {}) });
+        const signal = o.signal ? { signal: o.signal } : {};
+        sub = await pushReport(repo, sub, { target, force: p.force ?? false, pushFailed: p.pushFailed ?? false, stepOf, say, ...signal });
       }
       if (o.pullRequests !== false) {
         let host: Host | null = null;

@@ -209,7 +209,10 @@ async function openOne(
 }
 
 async function finishOne(host: Host, pull: HostPull, s: PrSettings): Promise<void> {
-  if (s.labels.length + s.reviewers.length + s.assignees.length > 0) await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
+  // Nothing to add is no call (and, after an interrupt, no refused one).
+  if (s.labels.length + s.reviewers.length + s.assignees.length > 0) {
+    await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
+  }
   if (s.autoMerge !== undefined) await host.enableAutoMerge(pull, s.autoMerge);
 }
 

@@ -205,7 +205,8 @@ function failJob(job: JobReport, o: PushOptions, kind: ErrorKind, message: strin
 
 /** A job the interrupt caught before its push: its branch is written locally, for the next run to push. */
 function notPushed(job: JobReport, o: PushOptions): JobReport {
-  return failJob(job, o, 'interrupted', `The run was interrupted before ${job.branch} was pushed to ${o.target.name}; the branch is kept locally: run again with --push to push it.`);
+  const message = `The run was interrupted before ${job.branch} was pushed to ${o.target.name}; the branch is kept locally: run again with --push to push it.`;
+  return failJob(job, o, 'interrupted', message);
 }
 
 /** One sentence: what failed, what the server said, what to do. */

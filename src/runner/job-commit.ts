@@ -60,7 +60,9 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
     const f = failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }, CHECKED_OUT_HINT);
     return { head: null, commits: unwritten(), outcome, failure: f };
   }
-  const written = await writeCommits(repo, { ref, base: c.base, commits: trees, expectedOld: decision.expectedOld, identity: c.identity, now: c.now(), ...(c.signal ? { signal: c.signal } : {}) });
+  const written = await writeCommits(repo, {
+    ref, base: c.base, commits: trees, expectedOld: decision.expectedOld, identity: c.identity, now: c.now(), ...(c.signal ? { signal: c.signal } : {}),
+  });
   if (!written.ok) {
     // A ref in the way (`scion/a` when writing `scion/a/b`) or one moved meanwhile: --force does not help.
     const e = written.error;

@@ -124,13 +124,7 @@ function breakStale(path: string, judged: string): void {
  */
 export function sweepLeftovers(repo: Repo): void {
   const dir = locksDir(repo);
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    // No lock was ever taken here.
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     // Named after their writer, so one killed before it wrote a byte is still known.
     const m = /~(.+)~[0-9a-f]{12}~(new|stale)$/.exec(name);
     const owner = m ? parseOwnerTag(m[1]!) : null;
@@ -146,18 +140,21 @@ export function sweepLeftovers(repo: Repo): void {
 /** `scion worktrees --prune`: job locks whose owner is gone, and everything sweepLeftovers clears. */
 export function pruneLocks(repo: Repo): void {
   const dir = locksDir(repo);
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    // No lock was ever taken here.
-  }
-  for (const name of names.filter((n) => n.endsWith('.lock'))) {
+  for (const name of namesIn(dir).filter((n) => n.endsWith('.lock'))) {
     const text = readText(join(dir, name));
     const owner = text === null ? null : parseOwner(text);
     if (owner !== null && !ownerAlive(owner)) breakStale(join(dir, name), text!);
   }
   sweepLeftovers(repo);
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    // No lock was ever taken here.
+    return [];
+  }
 }
 
 function unlinkQuietly(path: string): void {

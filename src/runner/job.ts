@@ -76,7 +76,8 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
     const committed = await commitJob({
       repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
-      force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(), ...(options.signal ? { signal: options.signal } : {}),
+      force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     // Interrupted at the last moment, before the branch was written: reported as any interrupted job.
     if (committed.failure?.kind === 'interrupted') {

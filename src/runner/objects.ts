@@ -82,10 +82,14 @@ export async function buildTrees(objects: ObjectStore, baseTree: string, plan: r
  */
 export async function writeCommits(
   repo: Repo,
-  o: { ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date; signal?: AbortSignal },
+  o: {
+    ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date;
+    /** The run's interrupt: looked at before anything is written, and under the ref's lock. */
+    signal?: AbortSignal;
+  },
 ): Promise<Result<{ head: string; shas: string[] }>> {
   const branch = o.ref.replace('refs/heads/', '');
-  const stopped = () => fail(failure('interrupted', `The run was interrupted before ${branch} was written; the branch is as it was. Run again.`, { ref: o.ref }));
+  const stopped = () => fail(failure('interrupted', `The run was interrupted before ${branch} was written; it is as it was. Run again.`, { ref: o.ref }));
   // An interrupt already sent is seen here (one turn of the event loop), before any object is written.
   await yieldToSignals();
   if (o.signal?.aborted) return stopped();

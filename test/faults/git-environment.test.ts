@@ -93,7 +93,8 @@ function asNobody(args: readonly string[], o: { cwd: string; home: string }) {
  */
 function withReadOnly(dir: string, args: readonly string[], cwd: string) {
   const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"';
-  const res = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, ...CLI, ...args], { cwd, env: { ...gitEnv(), ...isolated, NO_COLOR: '1' }, encoding: 'utf8' });
+  const env = { ...gitEnv(), ...isolated, NO_COLOR: '1' };
+  const res = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, ...CLI, ...args], { cwd, env, encoding: 'utf8' });
   if (res.status === null || /unshare failed|mount: .*(denied|not permitted)/.test(res.stderr)) {
     throw new Error(`unshare -m and a read-only bind mount are not permitted on this machine (run the tests as root): ${res.stderr}`);
   }
@@ -156,7 +157,9 @@ describe('environment errors end a job, not the run', () => {
 
   for (const [name, before] of [
     ['a repository scion never ran in', () => undefined],
-    ['one scion ran in before (its lock folders are there)', (dir: string) => void ['locks', 'ref-locks'].forEach((d) => mkdirSync(join(dir, '.git', 'scion', d), { recursive: true }))],
+    ['one scion ran in before (its lock folders are there)', (dir: string) => {
+      for (const d of ['locks', 'ref-locks']) mkdirSync(join(dir, '.git', 'scion', d), { recursive: true });
+    }],
   ] as const) {
     it(`a read-only .git (a bind mount remounted read-only, unshare -m), ${name}: kind environment naming .git, report written`, async () => {
       const parent = tempDir();
@@ -192,7 +195,8 @@ describe('environment errors end a job, not the run', () => {
     const recipe = join(out, 'recipe.yaml');
     writeFileSync(recipe, RECIPE);
     // Root, but without the capabilities that let root ignore file modes: the folder's 0700 holds.
-    const res = spawnSync('setpriv', ['--bounding-set=-dac_override,-dac_read_search', ...CLI, 'run', recipe, '--repo', dir, '--report', join(out, 'report.json')], {
+    const args = ['run', recipe, '--repo', dir, '--report', join(out, 'report.json')];
+    const res = spawnSync('setpriv', ['--bounding-set=-dac_override,-dac_read_search', ...CLI, ...args], {
       cwd: out,
       env: { ...gitEnv(), NO_COLOR: '1' },
       encoding: 'utf8',

@@ -76,7 +76,8 @@ describe('kill -9 at many points of a run, under load: every rerun converges', (
     try {
       for (let i = 0; i < LOOPS; i++) {
         // The branches of the previous round go, so each killed run has refs to write.
-        for (const ref of runGit(dir, 'for-each-ref', '--format=%(refname)', 'refs/heads/scion').split('\n').filter(Boolean)) runGit(dir, 'update-ref', '-d', ref);
+        const refs = runGit(dir, 'for-each-ref', '--format=%(refname)', 'refs/heads/scion').split('\n').filter(Boolean);
+        for (const ref of refs) runGit(dir, 'update-ref', '-d', ref);
 
         const cli = spawnScion(['run', OBJECTS, DISK, '--repo', dir], { cwd: dir });
         await cli.waitFor(/scion: \d+ jobs/).catch(() => undefined);
@@ -88,8 +89,12 @@ describe('kill -9 at many points of a run, under load: every rerun converges', (
 
         const res = await scion(['run', OBJECTS, DISK, '--repo', dir, '--json'], { cwd: dir });
         const report = JSON.parse(res.stdout) as RunReport;
-        const failed = report.jobs.filter((j) => j.status === 'failed').map((j) => `${j.recipe}/${j.name}: ${j.errors.map((e) => `${e.kind} ${e.message}`).join('; ')}`);
-        expect({ round: i, killedAtMs: at, failed, stderr: res.stderr }).toEqual({ round: i, killedAtMs: at, failed: [], stderr: expect.not.stringContaining('internal error') });
+        const failed = report.jobs
+          .filter((j) => j.status === 'failed')
+          .map((j) => `${j.recipe}/${j.name}: ${j.errors.map((e) => `${e.kind} ${e.message}`).join('; ')}`);
+        // The round and the kill's moment go with a failure, to find it again.
+        const seen = { round: i, killedAtMs: at, failed, stderr: res.stderr };
+        expect(seen).toEqual({ round: i, killedAtMs: at, failed: [], stderr: expect.not.stringContaining('internal error') });
         expect(res.code).toBe(0);
         expect(branches(dir)).toBe(expected);
         expect(leftovers(dir)).toEqual([]);
