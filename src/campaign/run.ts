@@ -5,7 +5,7 @@
 import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
-import { failure } from '../errors.js';
+import { failure, type Failure } from '../errors.js';
 import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
@@ -71,7 +71,11 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
       queue.add(async (): Promise<JobReport[]> => {
         const shard = shardFor(o.shard, r, units, each);
         if (shard === 'none') return [];
-        if (o.signal?.aborted) return [];
+        // Interrupted before this repository was reached: no clone, no fetch; its jobs say so.
+        if (o.signal?.aborted) {
+          const why = `The run was interrupted before ${target.id} was cloned or fetched; nothing was done there.`;
+          return notRun(recipes, target, failure('interrupted', why, { repo: target.id }));
+        }
         let dir: string;
         let base: string | null = null;
         let branch: string | null = null;
@@ -82,7 +86,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return cloneFailed(recipes, target, clone.error.message);
+            return notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }));
           }
           o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha });
           dir = clone.value.gitDir;
@@ -146,9 +150,8 @@ function shardFor(
   return { index: first + 1, count: shard.count };
 }
 
-/** One failed job per job the recipes would have run there (an `each` entry: one job). */
-function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, message: string): JobReport[] {
-  const f = failure('clone-failed', message, { repo: target.id });
+/** One failed job per job the recipes would have run there (an `each` entry: one job), failed with `f`. */
+function notRun(recipes: readonly LoadedRecipe[], target: RepoTarget, f: Failure): JobReport[] {
   return recipes.flatMap(({ recipe }) =>
     staticJobs(recipe).map((job) =>
       failedJob({

@@ -1,5 +1,6 @@
 // Failures of the git layer that callers may act on. Each carries a stable `code` (tests and the
 // runner switch on it, never on message text) and a message that says what happened and what to do.
+import { refusalOf } from '../refusal.js';
 
 export type GitErrorCode =
   /** An object the repository should hold is not there (or an alternate is unreachable). */
@@ -29,7 +30,9 @@ export type GitErrorCode =
   /** The folder is not (inside) a git repository, or its `.git` file points nowhere. */
   | 'not-a-repository'
   /** A revision name that does not name one commit (ambiguous, a tree, a tag chain too long). */
-  | 'bad-revision';
+  | 'bad-revision'
+  /** The caller's abort signal fired before the write: nothing was changed. */
+  | 'interrupted';
 
 export class GitError extends Error {
   readonly code: GitErrorCode;
@@ -56,29 +59,20 @@ export function errnoCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** errno codes that mean "the machine refused", not "scion is wrong". */
-const ENVIRONMENT_ERRNOS: Readonly<Record<string, string>> = {
-  ENOSPC: 'the disk is full; free some space',
-  EDQUOT: 'the disk quota is used up; free some space or raise the quota',
-  EACCES: 'permission denied; make it writable for the user running scion (check its owner and mode)',
-  EPERM: 'the operation is not permitted; check the owner and mode of the path',
-  EROFS: 'the file system is read-only; run scion on a writable checkout',
-};
-
 /** Whether `err` is an OS error that says the machine refused (disk full, permissions, read-only). */
 export function isEnvironmentErrno(err: unknown): boolean {
-  const code = errnoCode(err);
-  return code !== undefined && code in ENVIRONMENT_ERRNOS;
+  return refusalOf(err) !== null;
 }
 
 /**
- * An OS error of the git layer as a GitError: `environment` for the errnos above (naming the path
- * and the fix), else `err` unchanged (a real bug or an expected ENOENT the caller handles).
+ * An OS error of the git layer as a GitError: `environment` when the machine refused (src/refusal.ts:
+ * the path and the fix in one sentence), else `err` unchanged (a real bug or an expected ENOENT the
+ * caller handles).
  */
 export function environmentError(err: unknown, path: string, action: string): unknown {
-  const code = errnoCode(err);
-  if (code === undefined || !(code in ENVIRONMENT_ERRNOS)) return err;
-  return new GitError('environment', `Cannot ${action} ${path}: ${ENVIRONMENT_ERRNOS[code]} (${code}).`, { path, errno: code });
+  const refusal = refusalOf(err, { path, action });
+  if (refusal === null) return err;
+  return new GitError('environment', refusal.message, { path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) });
 }
 
 /** Runs `fn`; OS errors that say the machine refused become `environment` GitErrors about `path`. */

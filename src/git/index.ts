@@ -11,7 +11,8 @@ export { commitTree, readCommit, writeCommit, commitBytes, type CommitInfo, type
 export type { Identity, FullIdentity } from './identity-format.js';
 export { readRef, isValidRefName } from './refs.js';
 export { updateRef, type UpdateRefOptions } from './update-ref.js';
-export { currentOwner, ownerAlive, processStart, type LockOwner } from './process-owner.js';
+export { sweepRefLocks } from './ref-lock.js';
+export { currentOwner, ownerAlive, ownerTag, parseOwnerTag, processStart, type LockOwner } from './process-owner.js';
 export { gitIdentity, type IdentityOptions } from './identity.js';
 export { commitSignatures, type Signatures, type SignatureOptions } from './signature.js';
 export { parseGitDate, type GitDate } from './git-date.js';

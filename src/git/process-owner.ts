@@ -45,3 +45,22 @@ export function ownerAlive(o: LockOwner): boolean {
   const now = processStart(o.pid);
   return now === null || now === o.start;
 }
+
+/**
+ * The owner as part of a file name, `pid~start~host`: a file named so says who wrote it even when
+ * its writer was killed before a byte of it was written (lock files' temporary names).
+ */
+export function ownerTag(o: LockOwner): string {
+  return `${o.pid}~${o.start ?? '-'}~${encodeURIComponent(o.host).replace(/~/g, '%7E')}`;
+}
+
+/** `ownerTag`'s text read back; null when it is not one. */
+export function parseOwnerTag(tag: string): LockOwner | null {
+  const m = /^(\d+)~([^~]+)~([^~]+)$/.exec(tag);
+  if (!m) return null;
+  try {
+    return { pid: Number(m[1]), start: m[2] === '-' ? null : m[2]!, host: decodeURIComponent(m[3]!) };
+  } catch {
+    return null;
+  }
+}

@@ -1,108 +1,128 @@
-// Taking a ref's lock (git's lock-file protocol: <ref>.lock, created with O_EXCL), and recognising a
-// lock scion itself left behind when it was killed (kill -9, a crash, a reboot) mid-update.
+// Taking a ref's lock (git's lock-file protocol: <ref>.lock, which must not exist yet), and
+// recognising a lock scion itself left behind when it was killed (kill -9, a crash, a reboot).
 //
 // A lock file cannot say who holds it: git writes only the new value into it. Judging by age alone
 // could remove the lock of a live process (`git update-ref --stdin` holds its locks between
 // `prepare` and `commit` as long as its caller likes), and git itself never removes a lock it did
-// not take: it refuses and tells the user to remove the file. So scion keeps a record of each of
-// its own ref locks while it holds one, under <common>/scion/ref-locks/: the owner (pid, process
-// start time, host) and the identity of the lock file (device, inode, size, mtime in ns, taken
-// after its content was written). A later run clears a lock only when that record proves it is
-// scion's own and its owner is gone: the same file, untouched since, and no live process behind it.
-// Any other lock (native git's, a live scion's, or scion's in the few milliseconds before its record
-// is written) is left alone and reported as kind `locked` with the exact command to remove it, as
-// git does.
-import { randomBytes } from 'node:crypto';
-import { fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, type BigIntStats } from 'node:fs';
+// not take: it refuses and tells the user to remove the file. So scion never lets a lock of its own
+// exist without proof of its owner: the lock's content (the new value) is written and fsynced under
+// <common>/scion/ref-locks/ first, in a file whose name holds the owner (pid, process start time,
+// host), and that file is then hard-linked to <ref>.lock (atomic, and refused when the lock exists).
+// While scion holds the lock the two names share one inode; the owner's file goes only after the
+// lock was renamed over the ref or removed. A lock is therefore never seen empty or unattributed,
+// wherever scion is killed: a later run clears it when an owner's file of the same inode names a
+// process that is gone. Any other lock (native git's, a live scion's) is left alone and reported
+// as kind `locked`, with the exact command to remove it, as git does.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { errnoCode, environmentError, GitError, onDisk } from './errors.js';
-import { currentOwner, ownerAlive, type LockOwner } from './process-owner.js';
+import { currentOwner, ownerAlive, ownerTag, parseOwnerTag, type LockOwner } from './process-owner.js';
 import type { Repo } from './repo.js';
 
-interface LockRecord {
-  readonly owner: LockOwner;
-  readonly lock: string;
-  readonly dev: string;
-  readonly ino: string;
-  readonly size: string;
-  readonly mtimeNs: string;
+/** A ref lock scion holds. */
+export interface HeldRefLock {
+  /** Renames the lock over `path` (the ref now holds the lock's content), then drops the owner's file. */
+  commit(path: string): void;
+  /** Removes the lock and the owner's file (the ref stays as it was). */
+  release(): void;
 }
 
-function recordsDir(repo: Repo): string {
+function ownersDir(repo: Repo): string {
   return join(repo.commonDir, 'scion', 'ref-locks');
 }
 
-function recordPath(repo: Repo, lock: string): string {
-  return join(recordsDir(repo), encodeURIComponent(relative(repo.commonDir, lock)));
+/**
+ * The part of an owner's file name that says which lock it is for: the lock's path in the repository,
+ * encoded (so a sweep can find the lock again), or a hash where that would make the name too long.
+ */
+function lockKey(repo: Repo, lock: string): string {
+  const rel = relative(repo.commonDir, lock);
+  const encoded = encodeURIComponent(rel).replace(/~/g, '%7E');
+  return encoded.length <= 160 ? encoded : `%23${createHash('sha1').update(rel).digest('hex')}`;
+}
+
+/** An owner's file name `key~pid~start~host~random`, read back; null for any other name. */
+function parseName(name: string): { key: string; owner: LockOwner } | null {
+  const m = /^([^~]+)~(.+)~[0-9a-f]{12}$/.exec(name);
+  const owner = m ? parseOwnerTag(m[2]!) : null;
+  return m && owner ? { key: m[1]!, owner } : null;
 }
 
 /**
- * Creates `lock` (O_EXCL) and returns its descriptor. A lock already there is cleared when scion's
- * record proves it a dead scion's; otherwise GitError `locked` naming the file and how to remove it.
+ * Takes `lock` holding `content` (see the header). A lock already there is cleared when an owner's
+ * file proves it a dead scion's; otherwise GitError `locked` naming the file and how to remove it.
  */
-export function openRefLock(repo: Repo, ref: string, lock: string): number {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return openSync(lock, 'wx', 0o666);
-    } catch (err) {
-      if (errnoCode(err) !== 'EEXIST') throw environmentError(err, lock, 'create the lock file');
-    }
-    const judged = judgeLock(repo, lock);
-    if (judged === 'cleared' && attempt < 3) continue;
-    if (judged !== 'cleared' && judged !== 'unknown') {
-      throw new GitError(
-        'locked',
-        `Cannot update ${ref}: scion (pid ${judged.pid}${judged.host === currentOwner().host ? '' : ` on ${judged.host}`}) is updating it right now (${lock}); wait for it to finish and run again.`,
-        { ref, lock, pid: judged.pid },
-      );
-    }
-    throw new GitError(
-      'locked',
-      `Cannot update ${ref}: ${lock} exists. Another git process may be changing it right now, or one was killed while it did; if no git process is running in this repository, remove the lock with \`rm -f '${lock.replace(/'/g, `'\\''`)}'\` and run again.`,
-      { ref, lock, command: `rm -f '${lock.replace(/'/g, `'\\''`)}'` },
-    );
-  }
-}
-
-/** After the lock's content is written: records that scion holds it (see the header). */
-export function recordRefLock(repo: Repo, lock: string, fd: number): void {
-  const st = fstatSync(fd, { bigint: true });
-  const record: LockRecord = { owner: currentOwner(), lock, ...identity(st) };
-  const path = recordPath(repo, lock);
-  onDisk(recordsDir(repo), 'record the ref lock in', () => {
-    mkdirSync(recordsDir(repo), { recursive: true });
-    const tmp = `${path}.${randomBytes(6).toString('hex')}.new`;
-    writeFileSync(tmp, `${JSON.stringify(record)}\n`);
-    renameSync(tmp, path);
-  });
-}
-
-/** The lock is gone (renamed into place, or removed): its record goes too. */
-export function forgetRefLock(repo: Repo, lock: string): void {
+export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint8Array): HeldRefLock {
+  const dir = ownersDir(repo);
+  onDisk(dir, 'create the folder of ref-lock owners', () => mkdirSync(dir, { recursive: true }));
+  const own = join(dir, `${lockKey(repo, lock)}~${ownerTag(currentOwner())}~${randomBytes(6).toString('hex')}`);
+  onDisk(own, 'write the ref lock', () => writeWhole(own, content));
+  let linked = false;
   try {
-    unlinkSync(recordPath(repo, lock));
-  } catch {
-    // Never written, or gone already.
+    for (let attempt = 0; !linked; attempt++) {
+      try {
+        linkSync(own, lock);
+        linked = true;
+        break;
+      } catch (err) {
+        if (errnoCode(err) !== 'EEXIST') throw environmentError(err, lock, 'create the lock file');
+      }
+      const judged = judgeLock(repo, lock);
+      if (judged === 'cleared' && attempt < 3) continue;
+      throw lockedError(ref, lock, judged);
+    }
+  } finally {
+    if (!linked) unlinkQuietly(own);
   }
+  return {
+    commit(path) {
+      onDisk(path, 'write the ref', () => renameSync(lock, path));
+      unlinkQuietly(own);
+    },
+    release() {
+      // Only our own lock: the inode is the owner's file's.
+      if (sameInode(lstatSync(lock, { throwIfNoEntry: false, bigint: true }), lstatSync(own, { throwIfNoEntry: false, bigint: true }))) unlinkQuietly(lock);
+      unlinkQuietly(own);
+    },
+  };
 }
 
-function identity(st: BigIntStats): Omit<LockRecord, 'owner' | 'lock'> {
-  return { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs) };
-}
-
-function sameFile(st: BigIntStats | undefined, r: LockRecord): boolean {
-  if (st === undefined) return false;
-  const id = identity(st);
-  return id.dev === r.dev && id.ino === r.ino && id.size === r.size && id.mtimeNs === r.mtimeNs;
-}
-
-function readRecord(repo: Repo, lock: string): LockRecord | null {
+function writeWhole(path: string, content: Uint8Array): void {
+  const fd = openSync(path, 'wx', 0o666);
   try {
-    const r = JSON.parse(readFileSync(recordPath(repo, lock), 'utf8')) as LockRecord;
-    return r.lock === lock && typeof r.owner?.pid === 'number' ? r : null;
-  } catch {
-    return null;
+    writeSync(fd, content, 0, content.length);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
+}
+
+function lockedError(ref: string, lock: string, judged: 'cleared' | 'unknown' | LockOwner): GitError {
+  const command = `rm -f '${lock.replace(/'/g, `'\\''`)}'`;
+  if (judged !== 'cleared' && judged !== 'unknown') {
+    const where = judged.host === currentOwner().host ? '' : ` on ${judged.host}`;
+    const message = `Cannot update ${ref}: scion (pid ${judged.pid}${where}) is updating it right now (${lock}); wait for it to finish and run again.`;
+    return new GitError('locked', message, { ref, lock, pid: judged.pid });
+  }
+  const message =
+    `Cannot update ${ref}: ${lock} exists. Another git process may be changing it right now, or one was killed while it did; ` +
+    `if no git process is running in this repository, remove the lock with \`${command}\` and run again.`;
+  return new GitError('locked', message, { ref, lock, command });
+}
+
+/** The owners' files written for `lock`, with their inodes. */
+function ownersOf(repo: Repo, lock: string): { path: string; owner: LockOwner; st: BigIntStats }[] {
+  const key = lockKey(repo, lock);
+  const dir = ownersDir(repo);
+  const out: { path: string; owner: LockOwner; st: BigIntStats }[] = [];
+  for (const name of listDir(dir)) {
+    const parsed = parseName(name);
+    if (parsed === null || parsed.key !== key) continue;
+    const st = lstatSync(join(dir, name), { throwIfNoEntry: false, bigint: true });
+    if (st !== undefined) out.push({ path: join(dir, name), owner: parsed.owner, st });
+  }
+  return out;
 }
 
 /**
@@ -110,29 +130,75 @@ function readRecord(repo: Repo, lock: string): LockRecord | null {
  * holds it. 'unknown': nothing proves whose it is: leave it alone.
  */
 function judgeLock(repo: Repo, lock: string): 'cleared' | 'unknown' | LockOwner {
-  const record = readRecord(repo, lock);
   const st = lstatSync(lock, { throwIfNoEntry: false, bigint: true });
   if (st === undefined) return 'cleared';
-  if (record === null || !sameFile(st, record)) return 'unknown';
-  if (ownerAlive(record.owner)) return record.owner;
+  const holder = ownersOf(repo, lock).find((o) => sameInode(o.st, st));
+  if (holder === undefined) return 'unknown';
+  if (ownerAlive(holder.owner)) return holder.owner;
   // Moved aside first, then checked again: a lock another process took after the judgement above
   // is put back, never removed.
-  const aside = join(recordsDir(repo), `stale-${randomBytes(6).toString('hex')}`);
+  const aside = join(ownersDir(repo), `aside~${ownerTag(currentOwner())}~${randomBytes(6).toString('hex')}`);
   try {
     renameSync(lock, aside);
   } catch {
     return 'cleared';
   }
-  if (!sameFile(lstatSync(aside, { throwIfNoEntry: false, bigint: true }), record)) {
+  if (!sameInode(lstatSync(aside, { throwIfNoEntry: false, bigint: true }), st)) {
     try {
       linkSync(aside, lock);
     } catch {
       // A newer lock is in place already.
     }
-    unlinkSync(aside);
+    unlinkQuietly(aside);
     return 'unknown';
   }
-  unlinkSync(aside);
-  forgetRefLock(repo, lock);
+  unlinkQuietly(aside);
+  unlinkQuietly(holder.path);
   return 'cleared';
+}
+
+/**
+ * Clears what killed scion processes left among the lock owners' files: a lock whose owner is gone
+ * (as a later update of that ref would), and the files of owners that are gone and hold no lock (one
+ * killed before its link, or after its rename). A run calls this once before it writes anything.
+ */
+export function sweepRefLocks(repo: Repo): void {
+  const dir = ownersDir(repo);
+  for (const name of listDir(dir)) {
+    const path = join(dir, name);
+    const aside = /^aside~(.*)$/.exec(name);
+    const parsed = parseName(aside ? `x~${aside[1]}` : name);
+    if (parsed === null || ownerAlive(parsed.owner)) continue;
+    const st = lstatSync(path, { throwIfNoEntry: false, bigint: true });
+    if (st === undefined) continue;
+    if (aside || st.nlink === 1n || parsed.key.startsWith('%23')) {
+      // Not linked to anything but itself (or a lock that cannot be named): nothing depends on it.
+      if (aside || st.nlink === 1n) unlinkQuietly(path);
+      continue;
+    }
+    const lock = join(repo.commonDir, decodeURIComponent(parsed.key));
+    if (sameInode(lstatSync(lock, { throwIfNoEntry: false, bigint: true }), st)) judgeLock(repo, lock);
+    // The lock went (renamed over its ref before the owner's file went): the file is left over.
+    else unlinkQuietly(path);
+  }
+}
+
+function sameInode(a: BigIntStats | undefined, b: BigIntStats | undefined): boolean {
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
 }

@@ -4,7 +4,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { configValue, readConfigFile, type ConfigEntry } from './config.js';
-import { GitError } from './errors.js';
+import { environmentError, GitError } from './errors.js';
 import { ObjectStore } from './object-store.js';
 import { safeDirectoryRefusal, type Env } from './safe-directory.js';
 
@@ -51,7 +51,10 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
   let start: string;
   try {
     start = realpathSync(resolve(dir));
-  } catch {
+  } catch (err) {
+    // A folder on the way that this user may not enter is not a missing folder: say which it is.
+    const refused = environmentError(err, resolve(dir), 'read');
+    if (refused instanceof GitError) throw refused;
     throw new GitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
   }
   // A file inside the repository is fine too: start from its folder.
@@ -140,11 +143,13 @@ function looksLikeGitDir(d: string): boolean {
   }
 }
 
-/** lstat, or null for any path that cannot be a file here (missing, or under a non-folder). */
+/** lstat, or null for a path that cannot be a file here (missing, under a non-folder); a refusal (permission) is kind `environment`. */
 function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   try {
     return lstatSync(p) ?? null;
-  } catch {
+  } catch (err) {
+    const refused = environmentError(err, p, 'read');
+    if (refused instanceof GitError) throw refused;
     return null;
   }
 }

@@ -1,11 +1,11 @@
 // Moving a ref the way git does, so scion is safe beside a native git in the same repository:
-// take <ref>.lock with O_EXCL, re-read the current value (loose or packed) under the lock, compare
-// with what the caller expects, write and fsync the lock, then rename it over the ref.
-import { appendFileSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+// take <ref>.lock (holding the new value, fsynced), re-read the current value (loose or packed)
+// under the lock, compare with what the caller expects, then rename the lock over the ref.
+import { appendFileSync, existsSync, lstatSync, mkdirSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configValue } from './config.js';
 import { GitError, onDisk } from './errors.js';
-import { forgetRefLock, openRefLock, recordRefLock } from './ref-lock.js';
+import { takeRefLock } from './ref-lock.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
 import { currentValue, isValidRefName, packedRefs, refPath } from './refs.js';
@@ -18,6 +18,11 @@ export interface UpdateRefOptions {
    * already exists, always).
    */
   log?: { who: Identity; message: string };
+  /**
+   * The run's interrupt: checked under the lock, right before the ref is written, so a ref never
+   * moves once it has fired (GitError `interrupted`: the ref as it was, the lock removed).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,11 +45,17 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
     throw new GitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
   }
 
+  if (opts.signal) {
+    // A signal handler runs only when the event loop turns, and the work that led here may all have
+    // been synchronous: one turn now lets an interrupt already sent reach the check under the lock.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   const path = refPath(repo, ref);
   const lock = `${path}.lock`;
   prepareDir(repo, ref, path, expectedOld === null);
-  // A lock a killed scion left is cleared here; any other is kind `locked` (see ref-lock.ts).
-  let fd: number | null = openRefLock(repo, ref, lock);
+  // Taken with its content already in it, never empty (see ref-lock.ts); a lock a killed scion
+  // left is cleared here, any other is kind `locked`.
+  const held = takeRefLock(repo, ref, lock, Buffer.from(`${newOid}\n`, 'latin1'));
   try {
     const current = currentValue(repo, ref);
     if (current && 'symbolic' in current) {
@@ -58,26 +69,11 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
         { ref, expected: expectedOld, actual },
       );
     }
-    const line = Buffer.from(`${newOid}\n`, 'latin1');
-    const lockFd = fd;
-    onDisk(lock, 'write the lock file', () => {
-      writeSync(lockFd, line, 0, line.length);
-      fsyncSync(lockFd);
-    });
-    recordRefLock(repo, lock, lockFd);
-    closeSync(fd);
-    fd = null;
+    if (opts.signal?.aborted) throw new GitError('interrupted', `${ref} was not moved: the run was interrupted.`, { ref });
     if (opts.log && shouldLog(repo, ref)) onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
-    onDisk(path, 'write the ref', () => renameSync(lock, path));
-    forgetRefLock(repo, lock);
+    held.commit(path);
   } catch (err) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already renamed or removed: nothing to clean up.
-    }
-    forgetRefLock(repo, lock);
+    held.release();
     throw err;
   }
 }

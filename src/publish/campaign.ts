@@ -9,7 +9,7 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
 import { hostForUrl, openHost } from './host.js';
-import { sleep } from './http.js';
+import { pause } from './pause.js';
 import type { PublishRunOptions } from './index.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
@@ -79,7 +79,8 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
       }
       if (o.push !== false && target !== null) {
         const p = typeof o.push === 'object' ? o.push : {};
-        sub = await pushReport(repo, sub, { target, force: p.force ?? false, pushFailed: p.pushFailed ?? false, stepOf, say });
+        const signal = o.signal ? { signal: o.signal } : {};
+        sub = await pushReport(repo, sub, { target, force: p.force ?? false, pushFailed: p.pushFailed ?? false, stepOf, say, ...signal });
       }
       if (o.pullRequests !== false) {
         let host: Host | null = null;
@@ -92,7 +93,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
         if (host !== null) {
           const h = host;
           // Pace across repositories too: the host's secondary rate limit counts the token, not the repository.
-          if (publishedBefore) await sleep(o.intervalMs ?? 1000);
+          if (publishedBefore) await pause(o.intervalMs ?? 1000, o.signal);
           const base = o.base ?? ref.branch ?? (async () => (ref.url === null ? remoteHeadBranch(repo, remoteName) : null) ?? (await h.defaultBranch()));
           const done = await publishPullRequests(sub, {
             host: h,
@@ -103,6 +104,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
             redact,
             ...(target !== null ? { remote: { repo, target } } : {}),
             say,
+            ...(o.signal ? { signal: o.signal } : {}),
           });
           sub = done.report;
           publishedBefore ||= sub.jobs.some((j) => j.pullRequest !== undefined);

@@ -35,6 +35,8 @@ export interface PublishRunOptions {
   readonly host?: Host;
   readonly hostOptions?: HostOptions;
   readonly say?: (line: string) => void;
+  /** Stops publishing: once it fired, no push and no request starts; the jobs it caught end `interrupted`. */
+  readonly signal?: AbortSignal;
 }
 
 export interface PublishRunResult {
@@ -63,6 +65,7 @@ export async function publishRun(report: RunReport, o: PublishRunOptions): Promi
           return r ? r.steps.length + r.verify.length : 0;
         },
         say: o.say ?? (() => {}),
+        ...(o.signal ? { signal: o.signal } : {}),
       });
     }
     if (host === null) return { report: out, error: null };
@@ -76,6 +79,7 @@ export async function publishRun(report: RunReport, o: PublishRunOptions): Promi
       redact: makeRedactor(env),
       remote: { repo, target },
       ...(o.say ? { say: o.say } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
     });
   } finally {
     closeRepo(repo);

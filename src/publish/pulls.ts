@@ -9,7 +9,7 @@ import { scionChain } from '../runner/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
-import { sleep } from './http.js';
+import { pause } from './pause.js';
 import { HostError, type Host, type HostPull } from './types.js';
 
 export interface PullRequestOptions {
@@ -35,6 +35,11 @@ export interface PullRequestOptions {
    * commands, as push errors are). Default: after the last step the job's report names.
    */
   readonly stepOf?: (job: JobReport) => number;
+  /**
+   * The run's interrupt: once it fired no request starts (a host call under way may end); the job it
+   * caught and those after it end `failed` with kind `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface PullRequestsResult {
@@ -47,28 +52,48 @@ export interface PullRequestsResult {
   readonly error: string | null;
 }
 
-export async function publishPullRequests(report: RunReport, o: PullRequestOptions): Promise<PullRequestsResult> {
+export async function publishPullRequests(report: RunReport, given: PullRequestOptions): Promise<PullRequestsResult> {
+  const o: PullRequestOptions = { ...given, host: stoppable(given.host, given.signal) };
   const redact = o.redact ?? noRedaction;
   const say = (line: string) => o.say?.(redact(line));
   const settingsOf = o.settings ?? (() => DEFAULT_PR_SETTINGS);
   const { open, close } = jobsToPublish(report, (n) => o.note?.(redact(n)), o.source);
   let base: string | null = typeof o.base === 'string' ? o.base : null;
-  const baseBranch = async () => (base ??= typeof o.base === 'function' ? await o.base() : await o.host.defaultBranch());
+  const baseBranch = async () => {
+    checkSignal(o.signal);
+    return (base ??= typeof o.base === 'function' ? await o.base() : await o.host.defaultBranch());
+  };
   const records = new Map<JobReport, PullRequestReport>();
-  const failures = new Map<JobReport, string>();
+  const failures = new Map<JobReport, { kind: 'pr-failed' | 'interrupted'; message: string }>();
   let acted = 0;
   const pace = async () => {
-    if (acted++ > 0) await sleep(o.intervalMs ?? 1000);
+    if (acted++ > 0) await pause(o.intervalMs ?? 1000, o.signal);
   };
   let first: string | null = null;
   const failed = (job: JobReport, message: string) => {
-    failures.set(job, redact(message));
+    failures.set(job, { kind: 'pr-failed', message: redact(message) });
     first ??= message;
+  };
+  // The job the interrupt caught, and every one after it: nothing more is sent for them.
+  const interruptedFrom = (k: number) => {
+    // A job whose pull request would be closed is left as it ended: whether there was one to close is not known.
+    for (const rest of jobs.slice(k)) {
+      if (!open.includes(rest)) continue;
+      const what = `${noun(o.host)} of ${rest.branch}`;
+      const message = records.has(rest)
+        ? `The run was interrupted while scion finished the ${what} (labels, reviewers, auto-merge); run \`scion pr\` again to finish it.`
+        : `The run was interrupted before the ${what} was published; run \`scion pr --report FILE\` to publish it.`;
+      failures.set(rest, { kind: 'interrupted', message });
+    }
   };
 
   const jobs = report.jobs.filter((j) => open.includes(j) || close.includes(j));
   for (const [k, job] of jobs.entries()) {
     const s = settingsOf(job);
+    if (o.signal?.aborted) {
+      interruptedFrom(k);
+      break;
+    }
     try {
       if (open.includes(job)) {
         await pace();
@@ -87,6 +112,10 @@ export async function publishPullRequests(report: RunReport, o: PullRequestOptio
         say(lineFor(job, r));
       }
     } catch (e) {
+      if (e instanceof Interrupted || (e instanceof HostError && o.signal?.aborted)) {
+        interruptedFrom(k);
+        break;
+      }
       if (!(e instanceof HostError)) throw e;
       failed(job, e.message);
       // A refusal about this one pull request (422: no commits between the branches, one exists
@@ -106,9 +135,31 @@ export async function publishPullRequests(report: RunReport, o: PullRequestOptio
     const why = failures.get(j);
     const withPr = pr ? { ...j, pullRequest: pr } : j;
     if (why === undefined) return withPr;
-    return { ...withPr, status: 'failed', errors: [...j.errors, { step: stepOf(j), file: null, kind: 'pr-failed', message: why }] };
+    return { ...withPr, status: 'failed', errors: [...j.errors, { step: stepOf(j), file: null, kind: why.kind, message: why.message }] };
   };
   return { report: { ...report, jobs: report.jobs.map(withOutcome) }, error: first === null ? null : redact(first) };
+}
+
+/** Thrown instead of a host call once the run's interrupt fired. */
+class Interrupted extends Error {}
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new Interrupted('interrupted');
+}
+
+/** The host, refusing every call once `signal` fired: no request starts after an interrupt. */
+function stoppable(host: Host, signal: AbortSignal | undefined): Host {
+  if (signal === undefined) return host;
+  return new Proxy(host, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        checkSignal(signal);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** 401/403/404/429, 5xx and no answer at all: every further request would fail the same way. */
@@ -158,7 +209,10 @@ async function openOne(
 }
 
 async function finishOne(host: Host, pull: HostPull, s: PrSettings): Promise<void> {
-  await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
+  // Nothing to add is no call (and, after an interrupt, no refused one).
+  if (s.labels.length + s.reviewers.length + s.assignees.length > 0) {
+    await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
+  }
   if (s.autoMerge !== undefined) await host.enableAutoMerge(pull, s.autoMerge);
 }
 
@@ -179,7 +233,7 @@ async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, r
     ),
   );
   await o.host.closePull(pull);
-  if (o.remote) say(await deleteIfOurs(job, o.remote.repo, o.remote.target));
+  if (o.remote) say(await deleteIfOurs(job, o.remote.repo, o.remote.target, o.signal));
   return { number: pull.number, url: pull.url, action: 'closed' };
 }
 
@@ -187,13 +241,16 @@ async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, r
  * Deletes the remote branch of a closed pull request when every commit on it is this recipe's and
  * job's scion commit on top of the base; keeps it when it holds anyone else's commit.
  */
-async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget): Promise<string> {
+async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget, signal: AbortSignal | undefined): Promise<string> {
   const where = `${job.branch} on ${target.name}`;
+  const stopped = `kept ${where}: the run was interrupted`;
+  if (signal?.aborted) return stopped;
   const listed = await listRemoteBranches(target.access);
   if (!listed.ok) return `kept ${where}: could not list the remote's branches (${listed.error.detail})`;
   const sha = listed.value.get(job.branch);
   if (sha === undefined) return `${where} is gone already`;
   if (!(await hasCommit(repo, sha))) {
+    if (signal?.aborted) return stopped;
     const fetched = await fetchBranch(repo, target.access, target.name, job.branch);
     if (!fetched.ok) return `kept ${where}: could not fetch it (${fetched.error.detail})`;
   }
@@ -201,6 +258,7 @@ async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget): Pro
   const bottom = chain[0]?.parent ?? null;
   const ours = chain.length > 0 && chain[chain.length - 1]!.sha === sha && bottom !== null && (await isAncestor(repo, bottom, job.base));
   if (!ours) return `kept ${where}: it holds commits scion did not write`;
+  if (signal?.aborted) return stopped;
   const deleted = await deleteRemoteBranch(repo, target.access, target.name, job.branch, sha);
   return deleted.ok ? `deleted ${where}` : `kept ${where}: ${deleted.error.detail}`;
 }

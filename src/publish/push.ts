@@ -42,6 +42,8 @@ export interface PushOptions {
   readonly stepOf: (job: JobReport) => number;
   /** One line per pushed branch. */
   readonly say: (line: string) => void;
+  /** The run's interrupt: once it fired, no push (nor any other request) starts; the jobs not pushed say so. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
   if (report.dryRun || !report.jobs.some(eligible)) return report;
 
   // One listing for the whole run; each push re-checks its own branch against the server.
+  if (o.signal?.aborted) return { ...report, jobs: report.jobs.map((j) => (eligible(j) ? notPushed(j, o) : j)) };
   const listed = await listRemoteBranches(o.target.access);
   const held = listed.ok ? await remoteHolds(repo, o.target.name, listed.value) : new Set<string>();
   const jobs: JobReport[] = [];
@@ -95,6 +98,8 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
   for (const job of report.jobs) {
     if (!eligible(job)) {
       jobs.push(job);
+    } else if (o.signal?.aborted) {
+      jobs.push(notPushed(job, o));
     } else if (!listed.ok) {
       jobs.push(failJob(job, o, 'push-failed', transportMessage(job.branch, o.target, listed.error, 'push')));
     } else {
@@ -163,6 +168,8 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
     }
   }
 
+  // Reading the remote branch may have taken a request or two: the interrupt is looked at again.
+  if (o.signal?.aborted) return notPushed(job, o);
   const pushed = await pushCommit(repo, o.target.access, {
     remote,
     branch: job.branch,
@@ -194,6 +201,12 @@ const MOVED_HINT = 'The remote branch moved while scion was pushing: run again, 
 
 function failJob(job: JobReport, o: PushOptions, kind: ErrorKind, message: string, hint?: string): JobReport {
   return { ...job, status: 'failed', errors: [...job.errors, { step: o.stepOf(job), file: null, kind, message, ...(hint ? { hint } : {}) }] };
+}
+
+/** A job the interrupt caught before its push: its branch is written locally, for the next run to push. */
+function notPushed(job: JobReport, o: PushOptions): JobReport {
+  const message = `The run was interrupted before ${job.branch} was pushed to ${o.target.name}; the branch is kept locally: run again with --push to push it.`;
+  return failJob(job, o, 'interrupted', message);
 }
 
 /** One sentence: what failed, what the server said, what to do. */

@@ -1,4 +1,4 @@
-// The machine refusing (SPEC §4 kind `environment`) is a failed job, not a bug: the git layer throws
+// The machine refusing (kind `environment`) is a failed job, not a bug: the git layer throws
 // coded GitErrors, OS calls elsewhere throw errno errors; both become one Failure here, and the
 // job that met it ends `failed` with the path and the fix while the run goes on and its report is
 // written.

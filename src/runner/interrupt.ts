@@ -1,9 +1,18 @@
-// What an interrupted job reports (SPEC §1): status failed with kind `interrupted`, no ref, no
+// What an interrupted job reports: status failed with kind `interrupted`, no ref, no
 // commits and no worktree left on disk. A job the interrupt caught before it started reports the same.
 import { failure, type Failure } from '../errors.js';
 import type { JobSpec } from '../recipe/index.js';
 import { failedJob } from '../model/failed-job.js';
 import type { ErrorReport, JobReport, SkipReport, Usage } from '../model/types.js';
+
+/**
+ * One turn of the event loop. A signal handler (the CLI's SIGINT) runs only when the loop turns, and
+ * an object-level job can be synchronous from start to end: the queue and the ref update call this
+ * before they look at the abort signal, so an interrupt already sent is seen there.
+ */
+export function yieldToSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 export interface InterruptedJob {
   readonly job: JobSpec;

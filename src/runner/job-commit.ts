@@ -23,6 +23,8 @@ export interface CommitInput {
   /** The job's own worktree, which may hold its branch. */
   readonly worktree: string | null;
   readonly now: () => Date;
+  /** The run's interrupt: once it fired, the branch is not written (failure `interrupted`). */
+  readonly signal?: AbortSignal;
 }
 
 export interface Committed {
@@ -58,10 +60,13 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
     const f = failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }, CHECKED_OUT_HINT);
     return { head: null, commits: unwritten(), outcome, failure: f };
   }
-  const written = await writeCommits(repo, { ref, base: c.base, commits: trees, expectedOld: decision.expectedOld, identity: c.identity, now: c.now() });
+  const written = await writeCommits(repo, {
+    ref, base: c.base, commits: trees, expectedOld: decision.expectedOld, identity: c.identity, now: c.now(), ...(c.signal ? { signal: c.signal } : {}),
+  });
   if (!written.ok) {
     // A ref in the way (`scion/a` when writing `scion/a/b`) or one moved meanwhile: --force does not help.
     const e = written.error;
+    if (e.kind === 'interrupted') return { head: null, commits: unwritten(), outcome, failure: e };
     return { head: null, commits: [], outcome, failure: e.kind === 'branch-diverged' && e.hint === undefined ? { ...e, hint: REF_CLASH_HINT } : e };
   }
   const commits = plan.map((p, i) => ({ sha: written.value.shas[i]!, group: p.group, message: p.message, files: p.files }));

@@ -1,15 +1,16 @@
-// ONE lock per job, covering its branch and its worktree (SPEC §1, §7): a file created with O_EXCL
-// under <common>/scion/locks/, named after the branch, holding its owner: pid, the process's start
-// time (Linux: /proc/<pid>/stat field 22, so a recycled pid is not mistaken for the owner) and host.
+// ONE lock per job, covering its branch and its worktree: a file under <common>/scion/locks/, named
+// after the branch, holding its owner: pid, the process's start time (Linux: /proc/<pid>/stat field
+// 22, so a recycled pid is not mistaken for the owner) and host. It is written whole under a
+// temporary name that names its writer, then linked into place, so it is never seen half written.
 // The job's worktree carries the same owner line in git's `locked` marker, so native git leaves a
 // running job's worktree alone and `scion worktrees` can tell a live job from a dead one.
 // An owner that is gone (kill -9, a crash, a reboot) leaves a stale lock: the next run of the job and
 // `scion worktrees --prune` recognise it and clear it.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
-import { currentOwner, onDisk, ownerAlive, type LockOwner, type Repo } from '../git/index.js';
+import { currentOwner, onDisk, ownerAlive, ownerTag, parseOwnerTag, sweepRefLocks, type LockOwner, type Repo } from '../git/index.js';
 
 export type { LockOwner } from '../git/index.js';
 export { currentOwner, ownerAlive, processStart } from '../git/index.js';
@@ -53,7 +54,7 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
   for (let attempt = 0; attempt < 5; attempt++) {
     // Written whole beside the lock, then linked into place (atomic, fails if the lock exists): a
     // lock file is never seen half written.
-    const tmp = `${path}.${randomBytes(6).toString('hex')}.new`;
+    const tmp = `${path}~${ownerTag(me)}~${randomBytes(6).toString('hex')}~new`;
     onDisk(tmp, 'write the job lock', () => {
       const fd = openSync(tmp, 'wx', 0o644);
       try {
@@ -95,7 +96,7 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
  * aside, and moved back (link fails if a newer lock is already there) when it is not the one judged.
  */
 function breakStale(path: string, judged: string): void {
-  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  const aside = `${path}~${ownerTag(currentOwner())}~${randomBytes(6).toString('hex')}~stale`;
   try {
     renameSync(path, aside);
   } catch {
@@ -110,6 +111,55 @@ function breakStale(path: string, judged: string): void {
   }
   try {
     unlinkSync(aside);
+  } catch {
+    // gone
+  }
+}
+
+/**
+ * What killed runs left in the repository's lock folders, cleared before a run writes anything:
+ * half-taken job locks (the temporary file of a lock being written, a stale lock moved aside) whose
+ * owner is gone, and ref locks and their owners' files (git/ref-lock.ts). Best effort: a folder scion
+ * cannot change is reported by the job that needs it, not here.
+ */
+export function sweepLeftovers(repo: Repo): void {
+  const dir = locksDir(repo);
+  for (const name of namesIn(dir)) {
+    // Named after their writer, so one killed before it wrote a byte is still known.
+    const m = /~(.+)~[0-9a-f]{12}~(new|stale)$/.exec(name);
+    const owner = m ? parseOwnerTag(m[1]!) : null;
+    if (owner !== null && !ownerAlive(owner)) unlinkQuietly(join(dir, name));
+  }
+  try {
+    sweepRefLocks(repo);
+  } catch {
+    // As above: the ref update that meets the problem reports it.
+  }
+}
+
+/** `scion worktrees --prune`: job locks whose owner is gone, and everything sweepLeftovers clears. */
+export function pruneLocks(repo: Repo): void {
+  const dir = locksDir(repo);
+  for (const name of namesIn(dir).filter((n) => n.endsWith('.lock'))) {
+    const text = readText(join(dir, name));
+    const owner = text === null ? null : parseOwner(text);
+    if (owner !== null && !ownerAlive(owner)) breakStale(join(dir, name), text!);
+  }
+  sweepLeftovers(repo);
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    // No lock was ever taken here.
+    return [];
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
   } catch {
     // gone
   }

@@ -77,7 +77,13 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const committed = await commitJob({
       repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
       force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
+    // Interrupted at the last moment, before the branch was written: reported as any interrupted job.
+    if (committed.failure?.kind === 'interrupted') {
+      const step = recipe.steps.length + recipe.verify.length;
+      return end(redactDeep(interruptedReport({ job, base: input.base, step, started, errors, skipped: steps.skipped, usage: jc.usage() }), ctx.redact));
+    }
     if (committed.failure) errors.push(errorReport(recipe.steps.length + recipe.verify.length, { file: null, failure: committed.failure }));
     if (keep) {
       closed = true;

@@ -3,6 +3,7 @@
 import { failure, fail, ok, type Result } from '../errors.js';
 import { GitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
 import { parseTrailers, type PlannedCommit } from './commit-plan.js';
+import { yieldToSignals } from './interrupt.js';
 
 type Changes = ReadonlyMap<string, { oid: string; mode: string } | null>;
 
@@ -81,8 +82,17 @@ export async function buildTrees(objects: ObjectStore, baseTree: string, plan: r
  */
 export async function writeCommits(
   repo: Repo,
-  o: { ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date },
+  o: {
+    ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date;
+    /** The run's interrupt: looked at before anything is written, and under the ref's lock. */
+    signal?: AbortSignal;
+  },
 ): Promise<Result<{ head: string; shas: string[] }>> {
+  const branch = o.ref.replace('refs/heads/', '');
+  const stopped = () => fail(failure('interrupted', `The run was interrupted before ${branch} was written; it is as it was. Run again.`, { ref: o.ref }));
+  // An interrupt already sent is seen here (one turn of the event loop), before any object is written.
+  await yieldToSignals();
+  if (o.signal?.aborted) return stopped();
   const seconds = Math.floor(o.now.getTime() / 1000);
   const dated = (who: Identity): Identity => ({ name: who.name, email: who.email, timestamp: who.timestamp ?? seconds, timezoneOffset: who.timestamp === undefined ? 0 : (who.timezoneOffset ?? 0) });
   const author = dated(o.identity);
@@ -98,9 +108,9 @@ export async function writeCommits(
   const message = `scion: ${trailers['Scion-Recipe'] ?? '?'}/${trailers['Scion-Job'] ?? '?'}`;
   try {
     batch.persist(`scion ${process.pid}: ${o.ref}`);
-    await updateRef(repo, o.ref, parent, o.expectedOld, { log: { who: committer, message } });
+    await updateRef(repo, o.ref, parent, o.expectedOld, { log: { who: committer, message }, ...(o.signal ? { signal: o.signal } : {}) });
   } catch (e) {
-    const branch = o.ref.replace('refs/heads/', '');
+    if (e instanceof GitError && e.code === 'interrupted') return stopped();
     if (e instanceof GitError && e.code === 'environment') return fail(failure('environment', e.message, { ...e.data }));
     if (e instanceof GitError && e.code === 'locked') {
       // A lock nothing proves stale (native git's, or one a killed git left): the fix is the user's.

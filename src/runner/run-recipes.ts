@@ -6,8 +6,9 @@ import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCom
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
+import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
-import { interruptedReport } from './interrupt.js';
+import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingStore, writingStore } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -47,7 +48,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     if (sha === null) {
       throw new PlanError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
     }
-    // A worktree holds the whole base tree (SPEC §3: `npx tsc` needs the root package.json); only
+    // A worktree holds the whole base tree (`npx tsc` there needs the root package.json); only
     // object-level jobs may list just the subtrees their selection can reach.
     const onDisk = recipe.steps.some(needsDisk) || recipe.verify.length > 0 || (options.keepWorktrees === true && options.dryRun !== true);
     const prefixes = onDisk ? [] : (namedFiles(recipe) ?? staticPrefixes(recipe.files.include));
@@ -58,7 +59,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   }
 
   const shard = options.shard;
-  // --shard splits the full expanded list (SPEC §1: job k belongs to shard k mod N + 1), then --job
+  // --shard splits the full expanded list (job k belongs to shard k mod N + 1), then --job
   // picks from this shard: the same --shard over several machines covers every selected job once.
   const sharded = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
   const mine = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
@@ -84,13 +85,18 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     }
     return sig;
   };
+  // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
+  if (!options.dryRun) sweepLeftovers(repo);
   const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
-      queue.add(async (): Promise<JobReport> =>
-        // Once the run is interrupted no job starts; those still queued report `interrupted`.
-        options.signal?.aborted ? interruptedReport({ job, base: base.sha, step: 0, started: Date.now() }) : guardJob(repo, job, base.sha, ctx, async () => runJob({
+      queue.add(async (): Promise<JobReport> => {
+        // Once the run is interrupted no job starts; those still queued report `interrupted`. The
+        // turn of the event loop first lets a signal sent during the previous (synchronous) job in.
+        await yieldToSignals();
+        if (options.signal?.aborted) return interruptedReport({ job, base: base.sha, step: 0, started: Date.now() });
+        return guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
           job,
@@ -102,8 +108,8 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           options,
           ctx,
           store,
-        })),
-      ),
+        }));
+      }),
     ),
   );
   return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports };

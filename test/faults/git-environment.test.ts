@@ -1,12 +1,13 @@
-// SPEC §7 "The environment is not a bug": a full disk, a read-only .git, a repository owned by
-// another user and a partial clone's missing blobs each end the job `failed` with kind
-// `environment` (path and fix in one sentence), the report is still written, and nothing says
-// "internal error". Native git judges what is left behind.
+// The environment is not a bug: a full disk, a read-only .git (by its modes, or a read-only mount),
+// a repository owned by another user, one inside a folder the user may not enter and a partial
+// clone's missing blobs each end in kind `environment` (path and fix in one sentence), the report is
+// still written where there are jobs, and nothing says "internal error". Native git judges what is
+// left behind.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
@@ -44,7 +45,9 @@ async function repoIn(parent: string, files: Record<string, string>): Promise<st
   return dir;
 }
 
-function readJob(report: string): JobReport {
+/** The one job of the report; a missing report fails with what scion printed (not a bare ENOENT). */
+function readJob(report: string, stderr = ''): JobReport {
+  if (!existsSync(report)) throw new Error(`scion wrote no report at ${report}; it said: ${stderr || '(nothing)'}`);
   const parsed = JSON.parse(readFileSync(report, 'utf8')) as RunReport;
   expect(parsed.jobs).toHaveLength(1);
   return parsed.jobs[0]!;
@@ -59,6 +62,44 @@ function expectEnvironment(job: JobReport, pattern: RegExp): void {
 }
 
 const isolated = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+/** The real CLI from the sources, as a command line for a child process run some other way. */
+const CLI = [process.execPath, '--import', TSX, join(ROOT, 'test/support/scion-bin.ts')];
+
+/**
+ * `scion ARGS` as the unprivileged user nobody. The checkout holding scion's sources may lie under a
+ * folder only its owner may enter (a fresh clone in a `mktemp -d` folder, 0700): each folder above
+ * the checkout that others may not enter is opened to them for search only (o+x, no listing, no
+ * writing) while the test runs, and closed again after it.
+ */
+function asNobody(args: readonly string[], o: { cwd: string; home: string }) {
+  for (let d = ROOT; ; d = dirname(d)) {
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(d, mode | 0o001);
+      cleanups.push(() => chmodSync(d, mode));
+    }
+    if (dirname(d) === d) break;
+  }
+  return spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', ...CLI, ...args], {
+    cwd: o.cwd,
+    env: { ...gitEnv(), HOME: o.home, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+}
+
+/**
+ * `scion ARGS` in a mount namespace of its own where `dir` is bind-mounted onto itself and remounted
+ * read-only (`unshare -m`, as root): the file system itself refuses every write there, whoever asks.
+ */
+function withReadOnly(dir: string, args: readonly string[], cwd: string) {
+  const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"';
+  const env = { ...gitEnv(), ...isolated, NO_COLOR: '1' };
+  const res = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', dir, ...CLI, ...args], { cwd, env, encoding: 'utf8' });
+  if (res.status === null || /unshare failed|mount: .*(denied|not permitted)/.test(res.stderr)) {
+    throw new Error(`unshare -m and a read-only bind mount are not permitted on this machine (run the tests as root): ${res.stderr}`);
+  }
+  return res;
+}
 
 describe('environment errors end a job, not the run', () => {
   it('a full disk (a 1 MiB tmpfs): kind environment naming the path, report written, repository intact', async () => {
@@ -80,7 +121,7 @@ describe('environment errors end a job, not the run', () => {
     const res = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--report', report], { cwd: dir, env: isolated });
     expect(res.stderr).not.toMatch(/internal error|This is a bug/);
     expect(res.code).toBe(1);
-    const job = readJob(report);
+    const job = readJob(report, res.stderr);
     expectEnvironment(job, /disk is full/);
     expect(job.errors[0]!.message).toContain(join(dir, '.git'));
     rmSync(join(mnt, 'filler'));
@@ -103,20 +144,66 @@ describe('environment errors end a job, not the run', () => {
     const report = join(out, 'report.json');
     const recipe = join(out, 'recipe.yaml');
     writeFileSync(recipe, RECIPE);
-    const script = `const { main } = await import(${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}); process.exitCode = await main(process.argv.slice(1));`;
-    const res = spawnSync(
-      'setpriv',
-      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', TSX, '--input-type=module', '-e', script, 'run', recipe, '--repo', dir, '--report', report],
-      { cwd: parent, env: { ...gitEnv(), HOME: out, NO_COLOR: '1' }, encoding: 'utf8' },
-    );
+    const res = asNobody(['run', recipe, '--repo', dir, '--report', report], { cwd: parent, home: out });
     expect(res.stderr).not.toMatch(/internal error|This is a bug/);
     expect(res.status, res.stderr).toBe(1);
-    const job = readJob(report);
+    const job = readJob(report, res.stderr);
     expectEnvironment(job, /permission denied/);
     expect(job.errors[0]!.message).toContain(join(dir, '.git'));
     execFileSync('chmod', ['-R', 'u+w', join(dir, '.git')]);
     expect(gitAsRoot(dir, 'branch', '--list', 'scion/*')).toBe('');
     gitAsRoot(dir, 'fsck', '--strict', '--no-dangling');
+  });
+
+  for (const [name, before] of [
+    ['a repository scion never ran in', () => undefined],
+    ['one scion ran in before (its lock folders are there)', (dir: string) => {
+      for (const d of ['locks', 'ref-locks']) mkdirSync(join(dir, '.git', 'scion', d), { recursive: true });
+    }],
+  ] as const) {
+    it(`a read-only .git (a bind mount remounted read-only, unshare -m), ${name}: kind environment naming .git, report written`, async () => {
+      const parent = tempDir();
+      const dir = await repoIn(parent, { 'src/a.txt': 'old\n', 'src/b.txt': 'old old\n' });
+      before(dir);
+      const out = tempDir();
+      const report = join(out, 'report.json');
+      const res = withReadOnly(join(dir, '.git'), ['run', recipeFile(RECIPE), '--repo', dir, '--report', report], out);
+      expect(res.stderr).not.toMatch(/internal error|This is a bug/);
+      expect(res.status, res.stderr).toBe(1);
+      const job = readJob(report, res.stderr);
+      expectEnvironment(job, /read-only/);
+      expect(job.errors[0]!.message).toContain(join(dir, '.git'));
+      expect(job.errors[0]!.message).toContain('(EROFS');
+      // Outside the namespace the folder is writable again, and nothing was written into it.
+      expect(gitAsRoot(dir, 'branch', '--list', 'scion/*')).toBe('');
+      expect(gitAsRoot(dir, 'status', '--porcelain')).toBe('');
+      gitAsRoot(dir, 'fsck', '--strict', '--no-dangling');
+    });
+  }
+
+  it('a repository inside a folder the user may not enter: kind environment naming that folder, exit 1', async () => {
+    const parent = tempDir();
+    chmodSync(parent, 0o755);
+    const locked = join(parent, 'private');
+    mkdirSync(locked);
+    const dir = await repoIn(locked, { 'src/a.txt': 'old\n' });
+    chownSync(locked, NOBODY, NOBODY);
+    chmodSync(locked, 0o700);
+    const out = join(parent, 'out');
+    mkdirSync(out);
+    chownSync(out, NOBODY, NOBODY);
+    const recipe = join(out, 'recipe.yaml');
+    writeFileSync(recipe, RECIPE);
+    // Root, but without the capabilities that let root ignore file modes: the folder's 0700 holds.
+    const args = ['run', recipe, '--repo', dir, '--report', join(out, 'report.json')];
+    const res = spawnSync('setpriv', ['--bounding-set=-dac_override,-dac_read_search', ...CLI, ...args], {
+      cwd: out,
+      env: { ...gitEnv(), NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    expect(res.stderr).not.toMatch(/internal error|This is a bug|does not exist/);
+    expect(res.status, res.stderr).toBe(1);
+    expect(res.stderr).toContain(`Cannot read ${dir} (EACCES at ${locked}): permission denied`);
   });
 
   it('a repository owned by another user: refused as git refuses it (safe.directory), nothing written', async () => {
@@ -127,7 +214,7 @@ describe('environment errors end a job, not the run', () => {
     const res = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--report', report], { cwd: dir, env: isolated });
     expect(res.stderr).not.toMatch(/internal error|This is a bug/);
     expect(res.code).toBe(1);
-    const job = readJob(report);
+    const job = readJob(report, res.stderr);
     expectEnvironment(job, /owned by another user/);
     expect(job.errors[0]!.message).toContain(`git config --global --add safe.directory ${dir}`);
     // Native git refuses it too; scion left nothing behind, least of all files root owns.
@@ -158,7 +245,7 @@ describe('environment errors end a job, not the run', () => {
     const res = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--report', report], { cwd: dir, env: isolated });
     expect(res.stderr).not.toMatch(/internal error|This is a bug/);
     expect(res.code).toBe(1);
-    const job = readJob(report);
+    const job = readJob(report, res.stderr);
     expectEnvironment(job, /partial clone/);
     expect(job.errors[0]!.message).toContain(join(dir, '.git'));
     expect(runGit(dir, 'branch', '--list', 'scion/*')).toBe('');

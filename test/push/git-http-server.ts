@@ -25,6 +25,8 @@ export interface GitServer {
   readonly root: string;
   readonly token: string;
   readonly requests: ServedRequest[];
+  /** Called as each request arrives, before it is answered (a test's trigger: "when the Nth push comes"). */
+  onArrival: ((r: { readonly method: string; readonly path: string; readonly service: string | null }) => void) | undefined;
   /** Makes an empty bare repository that accepts pushes; returns its path and URL. */
   bare(path: string): { dir: string; url: string };
   /** `-c http.extraHeader=…` arguments that let native git talk to this server. */
@@ -42,6 +44,7 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const service = u.searchParams.get('service') ?? (/\/(git-[a-z-]+)$/.exec(u.pathname)?.[1] ?? null);
+    served.onArrival?.({ method: req.method ?? 'GET', path: u.pathname, service });
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
     const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes });
@@ -113,11 +116,12 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const served: GitServer = {
     url,
     root,
     token,
     requests,
+    onArrival: undefined,
     bare(path: string) {
       const dir = join(root, path);
       runGit(root, 'init', '-q', '--bare', '-b', 'main', dir);
@@ -132,4 +136,5 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
       await rm(root, { recursive: true, force: true });
     },
   };
+  return served;
 }

@@ -84,10 +84,9 @@ export async function campaignCmd(
   } finally {
     await progress.done();
   }
-  const interrupted = io.signal?.aborted === true;
-
   let prFailed = false;
-  if (flags.push !== undefined && !interrupted) {
+  // As for one repository: nothing is published after an interrupt, and one during publishing stops it.
+  if (flags.push !== undefined && io.signal?.aborted !== true) {
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const done = await publishCampaign(report, {
       repos: repos.map((r) => ({ id: r.target.id, dir: r.dir, url: r.target.url, branch: r.branch })),
@@ -101,6 +100,7 @@ export async function campaignCmd(
       reopen: flags.reopen === true,
       intervalMs: flags.prInterval ?? 1000,
       say,
+      ...(io.signal ? { signal: io.signal } : {}),
     });
     report = done.report;
     if (done.error !== null) {
@@ -108,7 +108,7 @@ export async function campaignCmd(
       prFailed = true;
     }
   }
-  return writeOutcome(io, report, flags, dryRun, { interrupted, prFailed });
+  return writeOutcome(io, report, flags, dryRun, { interrupted: io.signal?.aborted === true, prFailed });
 }
 
 function repoLine(e: RepoEvent): string {

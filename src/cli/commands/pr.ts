@@ -16,6 +16,7 @@ import { publishPullRequests, type PullRequestsResult } from '../../publish/pull
 import type { Host } from '../../publish/types.js';
 import { findRecipes, loadRecipe, type Recipe } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
+import { EXIT_INTERRUPTED } from '../exit.js';
 import type { CliIo } from '../io.js';
 
 
@@ -67,6 +68,7 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
       // A remote scion cannot push to: pull requests still work, closed branches are kept.
     }
     const done = await runPullRequests(io, repo, push, target, report, flags, recipes, (l) => io.stdout.write(`${l}\n`), flags.report);
+    if (io.signal?.aborted) return EXIT_INTERRUPTED;
     if (done.report.jobs.every((j) => j.pullRequest === undefined) && done.error === null) {
       io.stdout.write(`${flags.report} lists no pushed branch: no pull request to open.\n`);
     }
@@ -113,7 +115,9 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
     reopen: flags.reopen === true,
     intervalMs: flags.prInterval ?? 1000,
     say: (l) => io.stdout.write(`${l}\n`),
+    ...(io.signal ? { signal: io.signal } : {}),
   });
+  if (io.signal?.aborted) return EXIT_INTERRUPTED;
   if (done.report.jobs.every((j) => j.pullRequest === undefined) && done.error === null) {
     io.stdout.write(`${flags.report} lists no pushed branch: no pull request to open.\n`);
   }
@@ -169,6 +173,7 @@ export async function runPullRequests(
     say,
     note: (n) => io.stderr.write(`scion: ${n}\n`),
     ...(source !== undefined ? { source } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
   });
 }
 

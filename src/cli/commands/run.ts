@@ -97,11 +97,10 @@ async function runAndPublish(
   } finally {
     await progress.done();
   }
-  const interrupted = io.signal?.aborted === true;
-
   let prFailed = false;
-  // An interrupted run pushes nothing: the user asked it to stop.
-  if (remote && !interrupted) {
+  // An interrupted run pushes nothing: the user asked it to stop. An interrupt during publishing
+  // stops it before the next push or request (the signal goes with them).
+  if (remote && io.signal?.aborted !== true) {
     // With --json, stdout carries the report alone.
     const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
     const steps = new Map(loaded.map(({ recipe }) => [recipe.name, recipe.steps.length + recipe.verify.length]));
@@ -111,6 +110,7 @@ async function runAndPublish(
       force: flags.force,
       stepOf: (job) => steps.get(job.recipe) ?? 0,
       say,
+      ...(io.signal ? { signal: io.signal } : {}),
     });
     if (remote.pr) {
       const done = await (await import('./pr.js')).runPullRequests(io, remote.repo, remote.push, remote.pr, report, flags, loaded.map((l) => l.recipe), say);
@@ -122,7 +122,7 @@ async function runAndPublish(
     }
   }
 
-  return writeOutcome(io, report, flags, dryRun, { interrupted, prFailed });
+  return writeOutcome(io, report, flags, dryRun, { interrupted: io.signal?.aborted === true, prFailed });
 }
 
 /**

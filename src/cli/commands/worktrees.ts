@@ -1,16 +1,16 @@
 // `scion worktrees [--prune]`: scion's linked worktrees; --prune removes those of finished jobs and
 // of jobs whose run is gone (killed, crashed), and clears job locks whose owner is gone. A job is
 // running only while the owner named in its worktree's `locked` marker is alive (job-lock.ts).
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { listWorktrees, openRepo, removeWorktree } from '../../git/index.js';
-import { locksDir, markerOwner, ownerAlive, parseOwner } from '../../runner/job-lock.js';
+import { markerOwner, pruneLocks } from '../../runner/job-lock.js';
 import { WORKTREE_PREFIX } from '../../runner/workspaces.js';
 import type { CliIo } from '../io.js';
 
 export async function worktreesCmd(io: CliIo, o: { repo: string; prune: boolean }): Promise<number> {
   const repo = await openRepo(resolve(io.cwd, o.repo));
-  if (o.prune) await clearStaleLocks(locksDir(repo));
+  if (o.prune) pruneLocks(repo);
   const ours = (await listWorktrees(repo)).filter((w) => w.id.startsWith(WORKTREE_PREFIX));
   if (ours.length === 0) {
     io.stdout.write('No scion worktrees.\n');
@@ -32,13 +32,4 @@ export async function worktreesCmd(io: CliIo, o: { repo: string; prune: boolean 
     }
   }
   return 0;
-}
-
-async function clearStaleLocks(dir: string): Promise<void> {
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const file = join(dir, name);
-    const owner = parseOwner(await readFile(file, 'utf8').catch(() => ''));
-    // Leftovers of an interrupted lock handover (.new, .stale) have no live owner either.
-    if (owner === null ? !name.endsWith('.lock') : !ownerAlive(owner)) await unlink(file).catch(() => undefined);
-  }
 }
