@@ -31,8 +31,10 @@ export const HIGHLIGHT_CSS = `
 `;
 
 function inlineScript(js: string): string {
-  // `<\/script` means the same inside JS strings and regular expressions, and cannot end the element.
-  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  // `<\/script` and `<\x21--` mean the same inside JS strings and regular expressions (highlight.js
+  // compiles its grammars' regular expressions with the `u` flag, where `\!` is an error), and
+  // neither can end or re-open the element.
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
 }
 
 export const REPORT_CSS = `
@@ -122,8 +124,8 @@ export const REPORT_SCRIPT = `
   function drawFile(el, f, view) {
     var d = f.d;
     // diff2html reads "/dev/null -> name" as a rename; git's headers say the file is new or deleted.
-    if (f.n) d = 'diff --git a/' + f.p + ' b/' + f.p + '\nnew file mode 100644\n' + d;
-    else if (f.o) d = 'diff --git a/' + f.p + ' b/' + f.p + '\ndeleted file mode 100644\n' + d;
+    if (f.n) d = 'diff --git a/' + f.p + ' b/' + f.p + '\\nnew file mode 100644\\n' + d;
+    else if (f.o) d = 'diff --git a/' + f.p + ' b/' + f.p + '\\ndeleted file mode 100644\\n' + d;
     var cfg = {};
     for (var k in uiConfig) cfg[k] = uiConfig[k];
     cfg.outputFormat = view;
@@ -161,6 +163,17 @@ export const REPORT_SCRIPT = `
     return box;
   }
 
+  // One diff that cannot be drawn (a grammar that throws) must not take the job's other diffs with it.
+  function safeFileBox(f, view) {
+    try {
+      return fileBox(f, view);
+    } catch (err) {
+      var box = document.createElement('div');
+      box.innerHTML = note('<code>' + esc(f.p) + '</code>: this diff could not be drawn (' + esc(err && err.message) + ').');
+      return box;
+    }
+  }
+
   function draw(details) {
     var box = details.querySelector('.diffs');
     if (!box) return;
@@ -171,7 +184,7 @@ export const REPORT_SCRIPT = `
     var div = document.createElement('div');
     div.className = 'view';
     div.setAttribute('data-view', view);
-    for (var i = 0; i < files.length; i++) div.appendChild(fileBox(files[i], view));
+    for (var i = 0; i < files.length; i++) div.appendChild(safeFileBox(files[i], view));
     box.appendChild(div);
   }
 
