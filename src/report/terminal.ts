@@ -35,7 +35,7 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
   lines.push(...idleSteps(report));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
-  lines.push(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`));
+  lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
   return `${lines.join('\n')}\n`;
 }
 
