@@ -142,7 +142,8 @@ export const REPORT_SCRIPT = `
     var box = document.createElement('div');
     box.className = 'file';
     if (f.x !== undefined) {
-      box.innerHTML = note('<code>' + esc(f.p) + '</code>: diff of ' + f.x.toLocaleString('en-US') + ' lines not included (<a href="#not-rendered">large run</a>).');
+      box.innerHTML = note('<code>' + esc(f.p) + '</code>: diff of ' + f.x.toLocaleString('en-US') +
+        ' lines not included (<a href="#not-rendered">large run</a>).');
     } else if (f.d === undefined) {
       box.innerHTML = note('<code>' + esc(f.p) + '</code>: ' + esc(f.e || 'no text change') + '.');
     } else if (f.c) {

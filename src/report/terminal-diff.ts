@@ -7,7 +7,7 @@ import { visible } from './ansi.js';
 import { bigDiff, encodingNote } from './big-diff.js';
 import { columns, encodeRow, wrapSegs, type Seg } from './diff-rows.js';
 import { diffStyles, merge, PLAIN, syntaxStyle, themeFromEnv, type DiffStyles, type DiffTheme, type Style } from './diff-theme.js';
-// highlight.ts imports lowlight and the grammars itself, only when loadHighlighter is called.
+// highlight.ts imports highlight.js and the grammars itself, only when loadHighlighter is called.
 import { loadHighlighter, PLAIN_HIGHLIGHTER, type Highlighter, type Token } from './highlight.js';
 import { languageOf } from './languages.js';
 import { hunkHeader } from './unified.js';
@@ -80,9 +80,7 @@ function fileDiff(file: FileReport, c: Ctx): string {
   ]);
   const hunks = file.hunks ?? [];
   if (hunks.length === 0) {
-    const why =
-      file.hunks === undefined ? note! : file.oldMode !== undefined && !file.created && !file.deleted ? `mode ${file.oldMode} → ${file.mode ?? '100644'}` : file.created || file.deleted ? 'empty file' : 'no text change';
-    line([{ text: `  (${why})`, style: st.note }]);
+    line([{ text: `  (${noTextDiff(file, note)})`, style: st.note }]);
     return `${out.join('\n')}\n`;
   }
   const big = bigDiff(file);
@@ -108,7 +106,8 @@ function fileDiff(file: FileReport, c: Ctx): string {
   }
   if (big !== null) {
     const left = big.lines - big.shown;
-    line([{ text: `… ${plural(left, 'more line')} of this diff not shown (${num(big.lines)} in all); \`scion plan --patch\` prints it all`, style: st.note }]);
+    const text = `… ${plural(left, 'more line')} of this diff not shown (${num(big.lines)} in all); \`scion plan --patch\` prints it all`;
+    line([{ text, style: st.note }]);
   }
   return `${out.join('\n')}\n`;
 }
@@ -128,8 +127,8 @@ function hunkRows(h: Hunk, shown: number, lang: string | undefined, widest: numb
   }
   const out: string[] = [];
   const blank = ' '.repeat(widest);
-  const gut = (o: number | null, n: number | null): Seg | null =>
-    widest === 0 ? null : { text: `${o === null ? blank : String(o).padStart(widest)} ${n === null ? blank : String(n).padStart(widest)} │ `, style: c.st.gutter };
+  const pad = (k: number | null) => (k === null ? blank : String(k).padStart(widest));
+  const gut = (o: number | null, n: number | null): Seg | null => (widest === 0 ? null : { text: `${pad(o)} ${pad(n)} │ `, style: c.st.gutter });
   let oldNo = h.oldStart;
   let newNo = h.newStart;
   for (let i = 0; i < shown; i++) {
@@ -253,6 +252,13 @@ function rows(segs: readonly Seg[], c: Ctx): string[] {
   const clean = segs.map((s) => ({ text: s.text.replace(/\t/g, ' '), style: s.style }));
   if (c.o.width === undefined) return [encodeRow(clean, c.o.color)];
   return wrapSegs(clean, Math.max(1, c.o.width - 1)).map((r) => encodeRow(r, c.o.color));
+}
+
+/** What stands for the diff of a file with no hunks: why there is none. */
+function noTextDiff(file: FileReport, note: string | null): string {
+  if (file.hunks === undefined) return note ?? 'no text diff';
+  if (file.oldMode !== undefined && !file.created && !file.deleted) return `mode ${file.oldMode} → ${file.mode ?? '100644'}`;
+  return file.created || file.deleted ? 'empty file' : 'no text change';
 }
 
 /** The first line of the file as the diff shows it (for a `#!` line), when the first hunk starts at line 1. */

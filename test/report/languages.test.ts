@@ -2,7 +2,7 @@
 // by that name), and the guesses a reviewer relies on hold.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { loadHighlighter } from '../../src/report/highlight.js';
+import { loadHighlighter, readHtml } from '../../src/report/highlight.js';
 import { languageOf } from '../../src/report/languages.js';
 
 const require = createRequire(import.meta.url);
@@ -35,5 +35,25 @@ describe('languageOf', () => {
     const hl = await loadHighlighter(names);
     // A grammar that loaded gives scopes: `def` is a keyword in Python.
     expect(hl.lines('python', 'def f(): pass')[0]!.find((t) => t.text === 'def')?.scope).toBe('keyword');
+  });
+});
+
+describe('readHtml', () => {
+  it('reads highlight.js output back into tokens per line, nested scopes and escapes included', () => {
+    const html = '<span class="hljs-keyword">const</span> a = <span class="hljs-string">`x <span class="hljs-subst">${b}</span> &lt;y&gt; &amp;\n&quot;&#x27;`</span>;';
+    expect(readHtml(html)).toEqual([
+      [
+        { text: 'const', scope: 'keyword' },
+        { text: ' a = ', scope: null },
+        { text: '`x ', scope: 'string' },
+        { text: '${b}', scope: 'subst' },
+        { text: ' <y> &', scope: 'string' },
+      ],
+      [
+        { text: '"\'`', scope: 'string' },
+        { text: ';', scope: null },
+      ],
+    ]);
+    expect(readHtml('<span class="hljs-title function_">main</span>')).toEqual([[{ text: 'main', scope: 'title.function' }]]);
   });
 });
