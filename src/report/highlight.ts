@@ -62,8 +62,8 @@ export function readHtml(html: string): Token[][] {
     else if (m[0] === '</span>') scopes.pop();
     else {
       const scope = scopes[scopes.length - 1] ?? null;
-      m[0]
-        .replace(/&(amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]!)
+      const text = m[0].includes('&') ? m[0].replace(/&(amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]!) : m[0];
+      text
         .split('\n')
         .forEach((part, i) => {
           if (i > 0) lines.push([]);
@@ -74,8 +74,19 @@ export function readHtml(html: string): Token[][] {
   return lines;
 }
 
+const SCOPES = new Map<string, string | null>();
+
 /** 'hljs-title function_' → 'title.function'. */
 function scopeOf(className: string): string | null {
+  let scope = SCOPES.get(className);
+  if (scope === undefined) {
+    scope = scopeName(className);
+    SCOPES.set(className, scope);
+  }
+  return scope;
+}
+
+function scopeName(className: string): string | null {
   const names = className
     .split(' ')
     .filter((c) => c !== '')

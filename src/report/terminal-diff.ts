@@ -147,20 +147,28 @@ function hunkRows(h: Hunk, shown: number, lang: string | undefined, widest: numb
   return out;
 }
 
-/** Tokens for each line of the hunk, highlighted per side so a string or comment over several lines stays one. */
+/**
+ * Tokens for each line of the hunk. The new side (context and added lines) is highlighted as one
+ * text, so a string or comment over several lines stays one; each run of removed lines as its own
+ * text (highlighting the whole old side again for them would double the cost of a big plan).
+ */
 function sideTokens(h: Hunk, texts: readonly string[], lang: string | undefined, hl: Highlighter): Token[][] {
   const out: Token[][] = new Array(h.lines.length);
-  for (const side of ['old', 'new'] as const) {
-    const idx: number[] = [];
-    h.lines.forEach((l, i) => {
-      if (l[0] === ' ' || l[0] === (side === 'old' ? '-' : '+')) idx.push(i);
-    });
-    if (idx.length === 0) continue;
+  const block = (idx: readonly number[]) => {
+    if (idx.length === 0) return;
     const lines = hl.lines(lang, idx.map((i) => texts[i]).join('\n'));
-    idx.forEach((i, k) => {
-      if (side === 'new' || h.lines[i]![0] === '-') out[i] = lines[k] ?? [];
-    });
-  }
+    idx.forEach((i, k) => (out[i] = lines[k] ?? []));
+  };
+  block(h.lines.flatMap((l, i) => (l[0] === ' ' || l[0] === '+' ? [i] : [])));
+  let run: number[] = [];
+  h.lines.forEach((l, i) => {
+    if (l[0] === '-') run.push(i);
+    else if (l[0] !== '\\') {
+      block(run);
+      run = [];
+    }
+  });
+  block(run);
   return out;
 }
 

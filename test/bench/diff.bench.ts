@@ -4,7 +4,8 @@
 //             and RSS over `node` alone)
 //  - plan150: `scion plan` of a 150-job recipe (1,400 changed files), colour off (NO_COLOR) against
 //             colour on (FORCE_COLOR=2: highlighted, changed words marked)
-//  - startup: `scion plan` of a one-file recipe, colour off and on; with SCION_BENCH_BASELINE set,
+//  - startup: `scion plan` of a one-file recipe, colour off and on (medians of twice the runs,
+//             interleaved); with SCION_BENCH_BASELINE set,
 //             also the same colour-off plan by that build: a folder holding bin/scion.js and dist/
 //             (a copy of an earlier build), or a git revision that is built into a temp folder
 // Medians of SCION_BENCH_RUNS (default 5). Needs `npm run build` (bin/scion.js runs dist/).
@@ -60,9 +61,9 @@ function repoOf(jobs: number, files: number): { dir: string; recipe: string } {
   return { dir, recipe };
 }
 
-function samples(bin: string, recipe: string, dir: string, env: NodeJS.ProcessEnv): Sample[] {
+function samples(bin: string, recipe: string, dir: string, env: NodeJS.ProcessEnv, runs = RUNS): Sample[] {
   const out: Sample[] = [];
-  for (let i = 0; i < RUNS; i++) out.push(timed(NODE, [bin, 'plan', recipe, '--repo', dir], dir, { env }));
+  for (let i = 0; i < runs; i++) out.push(timed(NODE, [bin, 'plan', recipe, '--repo', dir], dir, { env }));
   return out;
 }
 
@@ -123,21 +124,28 @@ export default async function bench(): Promise<void> {
   const baseSpec = process.env.SCION_BENCH_BASELINE;
   const baseline = baseSpec ? baselineBin(baseSpec) : null;
   try {
-    const off = samples(BIN, big.recipe, big.dir, colourOff());
-    const on = samples(BIN, big.recipe, big.dir, colourOn());
+    const off: Sample[] = [];
+    const on: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      off.push(...samples(BIN, big.recipe, big.dir, colourOff(), 1));
+      on.push(...samples(BIN, big.recipe, big.dir, colourOn(), 1));
+    }
     const megabytes = (env: NodeJS.ProcessEnv) => (timed(NODE, [BIN, 'plan', big.recipe, '--repo', big.dir], big.dir, { env }).stdout.length / 1e6).toFixed(1);
     const rows150 = [row(`colour off (${megabytes(colourOff())} MB of text)`, off), row(`colour on (${megabytes(colourOn())} MB with escapes)`, on, off)];
     console.log('');
     console.log(table([`plan, ${JOBS} jobs / ${FILES} files`, 'time', 'peak RSS', 'vs colour off'], rows150));
 
-    const startOff = samples(BIN, small.recipe, small.dir, colourOff());
-    const startOn = samples(BIN, small.recipe, small.dir, colourOn());
-    const rows = [row('this build, colour off', startOff), row('this build, colour on', startOn, startOff)];
-    if (baseline) {
-      const before = samples(baseline.bin, small.recipe, small.dir, colourOff());
-      rows.unshift(row(`baseline (${baseSpec}), colour off`, before));
-      rows[1] = row('this build, colour off', startOff, before);
+    // Interleaved (baseline, off, on, baseline, …): a busy machine slows all three alike.
+    const before: Sample[] = [];
+    const startOff: Sample[] = [];
+    const startOn: Sample[] = [];
+    for (let i = 0; i < RUNS * 2; i++) {
+      if (baseline) before.push(...samples(baseline.bin, small.recipe, small.dir, colourOff(), 1));
+      startOff.push(...samples(BIN, small.recipe, small.dir, colourOff(), 1));
+      startOn.push(...samples(BIN, small.recipe, small.dir, colourOn(), 1));
     }
+    const rows = [row('this build, colour off', startOff, baseline ? before : undefined), row('this build, colour on', startOn, startOff)];
+    if (baseline) rows.unshift(row(`baseline (${baseSpec}), colour off`, before));
     console.log('');
     console.log(table(['plan start-up, 1 file', 'time', 'peak RSS', 'ratio'], rows));
     if (!baseline) console.log('\n(set SCION_BENCH_BASELINE=<git revision or build folder> to compare colour-off start-up with an earlier build)');
