@@ -113,12 +113,14 @@ function fileDiff(file: FileReport, c: Ctx): string {
 }
 
 /** The first `shown` lines of a hunk, each with its gutter, syntax colours and word marks. */
-function hunkRows(h: Hunk, shown: number, lang: string | undefined, widest: number, c: Ctx): string[] {
+function hunkRows(whole: Hunk, shown: number, lang: string | undefined, widest: number, c: Ctx): string[] {
+  // Only what is shown is highlighted: the first 100 lines of a 5,000-line hunk.
+  const h = shown < whole.lines.length ? { ...whole, lines: whole.lines.slice(0, shown) } : whole;
   const texts = h.lines.map((l) => (l.endsWith('\r') ? l.slice(1, -1) : l.slice(1)));
   const tokens = c.o.color ? sideTokens(h, texts, lang, c.hl) : [];
   const marks = new Map<number, readonly Range[]>();
   if (c.o.color) {
-    for (const p of linePairs(h.lines.slice(0, shown))) {
+    for (const p of linePairs(h.lines)) {
       const r = changedRanges(texts[p.del]!, texts[p.add]!);
       if (r === null) continue;
       marks.set(p.del, r.old);

@@ -173,6 +173,8 @@ describe('big changes and files that are not UTF-8 text', () => {
     const out = renderPlanDiff([f], { color: false }).split('\n');
     expect(out.filter((l) => l.includes('+line ')).length).toBe(99);
     expect(out).toContain('… 4,901 more lines of this diff not shown (5,001 in all); `scion plan --patch` prints it all');
+    const coloured = renderPlanDiff([f], { color: true, env: TERM256 }).split('\n').map(plainText);
+    expect(coloured).toEqual(out);
   });
 
   it('leaves out the diff of a lock file, with its counts', () => {
