@@ -9,12 +9,12 @@
 //             also the same colour-off plan by that build: a folder holding bin/scion.js and dist/
 //             (a copy of an earlier build), or a git revision that is built into a temp folder
 // Medians of SCION_BENCH_RUNS (default 5). Needs `npm run build` (bin/scion.js runs dist/).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, mb, median, sh, table, timed, type Sample } from './support.js';
+import { cleanEnv, HAS_TIME, mb, median, sh, table, timed, type Sample } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/scion.js');
@@ -61,9 +61,22 @@ function repoOf(jobs: number, files: number): { dir: string; recipe: string } {
   return { dir, recipe };
 }
 
-function samples(bin: string, recipe: string, dir: string, env: NodeJS.ProcessEnv, runs = RUNS): Sample[] {
-  const out: Sample[] = [];
-  for (let i = 0; i < runs; i++) out.push(timed(NODE, [bin, 'plan', recipe, '--repo', dir], dir, { env }));
+/** A run's wall time and peak RSS, and the CPU time it used (user + system): steadier than wall time on a busy machine. */
+interface Run extends Sample {
+  readonly cpu: number;
+}
+
+function samples(bin: string, recipe: string, dir: string, env: NodeJS.ProcessEnv, runs = RUNS): Run[] {
+  const out: Run[] = [];
+  for (let i = 0; i < runs; i++) {
+    const args = [bin, 'plan', recipe, '--repo', dir];
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(HAS_TIME ? '/usr/bin/time' : NODE, HAS_TIME ? ['-f', '@@cpu %U %S %M', NODE, ...args] : args, { cwd: dir, env, maxBuffer: 1 << 30 });
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (r.status !== 0) throw new Error(`scion plan failed (${r.status}): ${r.stderr.toString('utf8').slice(-2000)}`);
+    const m = /@@cpu ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr.toString('utf8'));
+    out.push({ seconds, cpu: m ? Number(m[1]) + Number(m[2]) : 0, rssKB: m ? Number(m[3]) : 0 });
+  }
   return out;
 }
 
@@ -94,6 +107,15 @@ function baselineBin(spec: string): { bin: string; cleanup: () => void } {
 
 const ms = (xs: readonly Sample[]) => median(xs.map((s) => s.seconds * 1000));
 const rss = (xs: readonly Sample[]) => median(xs.map((s) => s.rssKB));
+const cpu = (xs: readonly Run[]) => median(xs.map((s) => s.cpu * 1000));
+/** A row of a plan table: wall time, CPU time, RSS, and both ratios against `base`. */
+const planRow = (name: string, xs: readonly Run[], base?: readonly Run[]): string[] => [
+  name,
+  `${ms(xs).toFixed(0)} ms`,
+  `${cpu(xs).toFixed(0)} ms`,
+  mb(rss(xs)),
+  base ? `${(ms(xs) / ms(base)).toFixed(2)}× / ${(cpu(xs) / cpu(base)).toFixed(2)}×` : '',
+];
 const row = (name: string, xs: readonly Sample[], base?: readonly Sample[]): string[] => [
   name,
   `${ms(xs).toFixed(0)} ms`,
@@ -124,30 +146,33 @@ export default async function bench(): Promise<void> {
   const baseSpec = process.env.SCION_BENCH_BASELINE;
   const baseline = baseSpec ? baselineBin(baseSpec) : null;
   try {
-    const off: Sample[] = [];
-    const on: Sample[] = [];
+    const off: Run[] = [];
+    const on: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
       off.push(...samples(BIN, big.recipe, big.dir, colourOff(), 1));
       on.push(...samples(BIN, big.recipe, big.dir, colourOn(), 1));
     }
     const megabytes = (env: NodeJS.ProcessEnv) => (timed(NODE, [BIN, 'plan', big.recipe, '--repo', big.dir], big.dir, { env }).stdout.length / 1e6).toFixed(1);
-    const rows150 = [row(`colour off (${megabytes(colourOff())} MB of text)`, off), row(`colour on (${megabytes(colourOn())} MB with escapes)`, on, off)];
+    const rows150 = [
+      planRow(`colour off (${megabytes(colourOff())} MB of text)`, off),
+      planRow(`colour on (${megabytes(colourOn())} MB with escapes)`, on, off),
+    ];
     console.log('');
-    console.log(table([`plan, ${JOBS} jobs / ${FILES} files`, 'time', 'peak RSS', 'vs colour off'], rows150));
+    console.log(table([`plan, ${JOBS} jobs / ${FILES} files`, 'time', 'CPU', 'peak RSS', 'vs colour off (time / CPU)'], rows150));
 
     // Interleaved (baseline, off, on, baseline, …): a busy machine slows all three alike.
-    const before: Sample[] = [];
-    const startOff: Sample[] = [];
-    const startOn: Sample[] = [];
+    const before: Run[] = [];
+    const startOff: Run[] = [];
+    const startOn: Run[] = [];
     for (let i = 0; i < RUNS * 2; i++) {
       if (baseline) before.push(...samples(baseline.bin, small.recipe, small.dir, colourOff(), 1));
       startOff.push(...samples(BIN, small.recipe, small.dir, colourOff(), 1));
       startOn.push(...samples(BIN, small.recipe, small.dir, colourOn(), 1));
     }
-    const rows = [row('this build, colour off', startOff, baseline ? before : undefined), row('this build, colour on', startOn, startOff)];
-    if (baseline) rows.unshift(row(`baseline (${baseSpec}), colour off`, before));
+    const rows = [planRow('this build, colour off', startOff, baseline ? before : undefined), planRow('this build, colour on', startOn, startOff)];
+    if (baseline) rows.unshift(planRow(`baseline (${baseSpec}), colour off`, before));
     console.log('');
-    console.log(table(['plan start-up, 1 file', 'time', 'peak RSS', 'ratio'], rows));
+    console.log(table(['plan start-up, 1 file', 'time', 'CPU', 'peak RSS', 'ratio (time / CPU)'], rows));
     if (!baseline) console.log('\n(set SCION_BENCH_BASELINE=<git revision or build folder> to compare colour-off start-up with an earlier build)');
   } finally {
     baseline?.cleanup();
