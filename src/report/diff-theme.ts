@@ -83,9 +83,24 @@ export function diffStyles(theme: DiffTheme): DiffStyles {
   };
 }
 
-/** The foreground of a highlight.js scope ('keyword', 'title.function', 'string', …); plain for the rest. */
+const SYNTAX = new Map<string, Style>();
+
+/**
+ * The foreground of a highlight.js scope ('keyword', 'title.function', 'string', …); plain for the
+ * rest. The same object each time for a scope and theme, so the styles built on it can be cached.
+ */
 export function syntaxStyle(scope: string | null, theme: DiffTheme): Style {
   if (scope === null) return PLAIN;
+  const key = `${theme.depth}${theme.light ? 'L' : 'D'}${scope}`;
+  let style = SYNTAX.get(key);
+  if (style === undefined) {
+    style = scopeStyle(scope, theme);
+    SYNTAX.set(key, style);
+  }
+  return style;
+}
+
+function scopeStyle(scope: string, theme: DiffTheme): Style {
   const head = scope.split('.')[0]!;
   const blue = theme.depth === '256' && !theme.light ? '94' : '34';
   switch (head) {
@@ -135,13 +150,29 @@ export function syntaxStyle(scope: string | null, theme: DiffTheme): Style {
   }
 }
 
-/** Later styles win, field by field. */
-export function merge(...styles: readonly Style[]): Style {
-  return Object.assign({}, ...styles) as Style;
+const MERGED = new WeakMap<Style, WeakMap<Style, Style>>();
+
+/** `b` over `a`, field by field; the same object for the same two styles. */
+export function merge(a: Style, b: Style): Style {
+  if (b === PLAIN) return a;
+  if (a === PLAIN) return b;
+  let byB = MERGED.get(a);
+  if (byB === undefined) MERGED.set(a, (byB = new WeakMap()));
+  let m = byB.get(b);
+  if (m === undefined) byB.set(b, (m = { ...a, ...b }));
+  return m;
 }
+
+const CODES = new WeakMap<Style, string>();
 
 /** The SGR sequence that sets exactly `s` (from a reset state), or '' for plain text. */
 export function sgr(s: Style): string {
+  let code = CODES.get(s);
+  if (code === undefined) CODES.set(s, (code = sgrOf(s)));
+  return code;
+}
+
+function sgrOf(s: Style): string {
   const codes: string[] = [];
   if (s.bold) codes.push('1');
   if (s.dim) codes.push('2');

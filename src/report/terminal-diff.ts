@@ -192,7 +192,7 @@ function styled(tokens: readonly Token[], ranges: readonly Range[], kind: Kind, 
   const out: Piece[] = [];
   let at = 0;
   for (const t of tokens) {
-    const base = !syntax ? line : kind === 'ctx' ? syntaxStyle(t.scope, theme) : merge(line, syntaxStyle(t.scope, theme));
+    const base = !syntax ? line : merge(line, syntaxStyle(t.scope, theme));
     const end = at + t.text.length;
     const cuts = [at, ...bounds.filter((b) => b > at && b < end), end];
     for (let k = 0; k + 1 < cuts.length; k++) {
