@@ -1,8 +1,9 @@
 // The diffs of the HTML report as a reviewer reads them, in a real Chromium: syntax highlighted by
 // the language the path says (also for a file without an extension), the changed words marked with
 // <ins>/<del> inside highlighted lines, in both views; a lock file and a 5,000-line change folded
-// behind "Open diff" with their counts; binary and UTF-16 files named. A screenshot of the opened
-// job goes to the temp folder (SCION_SCREENSHOT_DIR), to be looked at, not committed.
+// behind "Open diff" with their counts; binary and UTF-16 files named. Screenshots of the opened jobs
+// go to SCION_SCREENSHOT_DIR when it is set (to be looked at, not committed), else into the test's
+// temp folder, removed after.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { renderHtml } from '../../src/report/html.js';
 import type { FileReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
 
-const SHOTS = process.env['SCION_SCREENSHOT_DIR'] ?? tmpdir();
 
 function diffsReport(): RunReport {
   const base = sampleReport();
@@ -67,7 +67,7 @@ describe('the HTML report\'s diffs, in Chromium', () => {
     // The mark looks different from the rest of the line.
     const bg = (sel: string) => line.locator(sel).first().evaluate((e) => getComputedStyle(e as unknown as Element).backgroundColor);
     expect(await bg('ins')).not.toBe(await bg('.hljs-string'));
-    await page.locator('#job-0').screenshot({ path: join(SHOTS, 'scion-html-diffs-job.png') });
+    await page.locator('#job-0').screenshot({ path: join(process.env['SCION_SCREENSHOT_DIR'] ?? dir, 'scion-html-diffs-job.png') });
   });
 
   it('highlights in the side-by-side view too', async () => {
@@ -113,6 +113,6 @@ describe('the HTML report\'s diffs, in Chromium', () => {
     const text = await page.locator('#job-3 .view[data-view="line-by-line"]').innerText();
     expect(text).toContain('assets/logo.png: binary file, or text in an encoding other than UTF-8/UTF-16: no text diff.');
     expect(text).toContain('notes/utf16.txt: UTF-16 text: git shows it as binary');
-    await page.locator('#job-3').screenshot({ path: join(SHOTS, 'scion-html-diffs-big.png') });
+    await page.locator('#job-3').screenshot({ path: join(process.env['SCION_SCREENSHOT_DIR'] ?? dir, 'scion-html-diffs-big.png') });
   });
 });
