@@ -63,8 +63,12 @@ export function redactorOf(io: CliIo): Redactor {
   return io.redact ?? makeRedactor(io.env);
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
-export function useColor(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+/**
+ * Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org); FORCE_COLOR
+ * turns it on anywhere. A `--color always|never` given on the command line overrides both.
+ */
+export function useColor(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout', flag: 'auto' | 'always' | 'never' = 'auto'): boolean {
+  if (flag !== 'auto') return flag === 'always';
   if (io.env['NO_COLOR'] !== undefined && io.env['NO_COLOR'] !== '') return false;
   if (io.env['FORCE_COLOR'] !== undefined && io.env['FORCE_COLOR'] !== '0') return true;
   return io[stream].isTTY === true;

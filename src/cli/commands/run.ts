@@ -7,7 +7,7 @@ import { githubOutputs } from '../../github/outputs.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
 import { renderPatch, renderStat } from '../../report/patch.js';
-import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
+import { planDiffRenderer, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
 import type { RunOptions } from '../../runner/types.js';
@@ -183,15 +183,17 @@ export async function writeOutcome(
     io.stdout.write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
+    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr', flags.color), ...widthOf(io.stderr) }));
   } else {
-    const color = useColor(io);
+    const color = useColor(io, 'stdout', flags.color);
     if (flags.stat) {
       const stat = renderStat(report, { width: io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80 });
       if (stat !== '') io.stdout.write(`${stat}\n`);
     } else if (dryRun) {
+      // The highlighter and its grammars are loaded here, only when colour is on.
+      const diff = await planDiffRenderer(report.jobs.flatMap((j) => j.files), { color, ...widthOf(io.stdout), env: io.env });
       for (const job of report.jobs) {
-        if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
+        if (job.files.length > 0) io.stdout.write(diff(job.files));
       }
     }
     io.stdout.write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
