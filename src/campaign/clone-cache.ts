@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
 import { failure, type Failure } from '../errors.js';
 import { guardedHttp, type RemoteAccess } from '../git/push.js';
+import { credentialAdvice, forge } from '../publish/credentials.js';
 import { remoteAccess } from '../publish/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
 import type { RepoTarget } from './targets.js';
@@ -56,15 +57,20 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
   const redact = o.redact ?? makeRedactor(o.env);
   const release = await lockRepository(`${dir}.lock`, o.lockWaitMs ?? 600_000);
   if (typeof release === 'string') return { ok: false, error: failure('clone-failed', redact(release), { repo: target.id }) };
+  // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
+  const { access, kind, credential } = remoteAccess(url, o.env);
   try {
-    // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
-    const { access } = remoteAccess(url, o.env);
     const cloned = await exists(join(dir, 'HEAD'));
     if (!cloned) return await freshClone(target, dir, access);
     return await refresh(target, dir, access);
   } catch (e) {
     const verb = (await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone';
-    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${reason(e)}; check the URL, that the repository exists, and the token for it.`), { repo: target.id }) };
+    const status = (e as { data?: { statusCode?: number } }).data?.statusCode;
+    const why =
+      status === 401 || status === 403
+        ? credentialAdvice(access.url, kind, credential, reason(e), 'clone', forge(kind, o.env).server)
+        : `${reason(e)}; check the URL, that the repository exists, and the token for it.`;
+    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }) };
   } finally {
     await release();
   }
@@ -72,7 +78,7 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
 
 /** isomorphic-git's transport options for `access`: the guarded client, and a fresh header object per call. */
 function transport(access: RemoteAccess) {
-  return { http: guardedHttp(access), url: access.url, headers: { ...(access.headers ?? {}) } };
+  return { http: guardedHttp(access), url: access.url, headers: {} };
 }
 
 async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {

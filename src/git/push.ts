@@ -22,25 +22,27 @@ function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
   return isoGit;
 }
 
-/** How to reach a remote: its URL and the credentials to offer. */
+/**
+ * Headers that authenticate to one origin (scheme, host and port), as the credential rule
+ * (publish/credentials.ts) chose them. The transport only carries them: to that origin, and only
+ * after it answered 401.
+ */
+export interface OriginCredential {
+  readonly origin: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** How to reach a remote: its URL and the credential to offer when it asks. */
 export interface RemoteAccess {
-  /** The http(s) URL; may carry `user:password@`, which is then sent as Basic auth. */
+  /** The http(s) URL, without any `user:password@` (the credential rule moved those into `credential`). */
   readonly url: string;
-  /**
-   * Sent as Basic auth (`username:token`) with every request to the URL's own origin, and only when
-   * that origin is HTTPS or a loopback address (SPEC §7): never to a host a redirect points at, never
-   * in clear text over the network.
-   */
-  readonly token: string | null;
-  /** The Basic-auth user name that goes with `token`: `x-access-token` (GitHub), `oauth2` (GitLab). */
-  readonly username?: string;
-  /** Sent with every request (git's `http.<url>.extraHeader`, e.g. the one actions/checkout stores). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Offered to `credential.origin` once that origin answers 401, and nowhere else; null: nothing. */
+  readonly credential?: OriginCredential | null;
   /** isomorphic-git's cache: one object shared by every call on one repository keeps its packs loaded. */
   readonly cache?: object;
   /**
    * How long the connection may stay silent (no answer, no byte of the body) before the request is
-   * given up as unreachable (SPEC §7: a server that stops answering never hangs a run). Default 60 s.
+   * given up as unreachable (a server that stops answering never hangs a run). Default 60 s.
    */
   readonly idleTimeoutMs?: number;
 }
@@ -124,7 +126,7 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
       forPush: true,
       protocolVersion: 1,
       prefix: 'refs/heads/',
-      ...auth(access),
+      headers: {},
     });
     const out = new Map<string, string>();
     for (const r of refs) if (r.ref.startsWith('refs/heads/')) out.set(r.ref.slice('refs/heads/'.length), r.oid);
@@ -278,30 +280,11 @@ function on(repo: Repo, access: RemoteAccess, remote: string) {
     gitdir: repo.commonDir,
     url: access.url,
     remote,
-    ...auth(access),
+    // A fresh object per call: isomorphic-git adds its own headers to the one it is given. No
+    // credential is given to isomorphic-git at all (its onAuth would answer any host): guardedHttp
+    // adds it where the credential rule allows.
+    headers: {},
   };
-}
-
-function auth(access: RemoteAccess) {
-  // A fresh object per call: isomorphic-git adds its own headers to the one it is given. The token
-  // is not given to isomorphic-git at all (its onAuth would answer any host): guardedHttp adds it.
-  return { headers: { ...(access.headers ?? {}) } };
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1';
-}
-
-/** Whether credentials may travel to `url`: over HTTPS, or over plain HTTP to this machine only. */
-export function mayCarryCredentials(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
-  } catch {
-    return false;
-  }
 }
 
 function originOf(url: string): string | null {
@@ -312,36 +295,91 @@ function originOf(url: string): string | null {
   }
 }
 
+type HttpRequest = Parameters<HttpClient['request']>[0];
+type HttpResponse = Awaited<ReturnType<HttpClient['request']>>;
+
+const MAX_REDIRECTS = 10;
+
 /**
- * isomorphic-git's HTTP client with the credential rule of SPEC §7 applied to every request: the
- * token (and any Authorization header from git config or the URL) goes only to the remote's own
- * origin, and only when that origin may carry credentials. Header names are lower-cased so that
- * simple-get drops `authorization` when a redirect leaves the host.
+ * isomorphic-git's HTTP client with the transport half of the credential rule applied to every
+ * request: whatever reaches it as an Authorization header is dropped, and the access's credential is
+ * added only on requests to its own origin, and only after that origin answered 401 (the request is
+ * then sent again with it, as git does). Redirects are followed here, one hop at a time, so a hop to
+ * another origin (another host, port or scheme) never carries the credential.
  */
 export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClient {
-  const home = originOf(access.url);
-  const token = access.token;
-  const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
-  return {
-    request: (req) => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-      const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
-      if (!trusted) delete headers['authorization'];
-      else if (basic !== null) headers['authorization'] = basic;
+  const cred = access.credential ?? null;
+  // One client serves one isomorphic-git call: once the origin asked, its later requests carry it.
+  let challenged = false;
+  const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const client = () => (inner ? Promise.resolve(inner) : iso().then((i) => i.http));
+  const send = async (req: HttpRequest): Promise<HttpResponse> => {
+    try {
       // simple-get's `timeout` is the socket's idle limit: it aborts a request whose server went
       // silent, before its answer or in the middle of its body.
-      const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-      return (inner ? Promise.resolve(inner) : iso().then((i) => i.http))
-        .then((client) => client.request({ ...req, headers, fetchOptions: { ...req.fetchOptions, timeout: idle } }))
-        .catch((e: unknown) => {
-          if (e instanceof Error && e.message === 'Request timed out') {
-            throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
+      return await (await client()).request({ ...req, fetchOptions: { ...req.fetchOptions, timeout: idle, followRedirects: false } });
+    } catch (e) {
+      if (e instanceof Error && e.message === 'Request timed out') {
+        throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
+      }
+      throw e;
+    }
+  };
+  return {
+    request: async (req) => {
+      const base: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() !== 'authorization') base[k.toLowerCase()] = v;
+      // isomorphic-git's bodies are arrays of chunks: gathered once, they can be sent again after a 401.
+      const { body: given, ...rest } = req;
+      const body = given === undefined || given === null ? undefined : [await gather(given)];
+      let url = req.url;
+      let method = req.method ?? 'GET';
+      let payload = body;
+      for (let hops = 0; ; ) {
+        const mine = cred !== null && originOf(url) === cred.origin;
+        const headers = mine && challenged ? { ...base, ...cred.headers } : base;
+        const res = await send({ ...rest, url, method, headers, ...(payload === undefined ? {} : { body: payload as unknown as NonNullable<HttpRequest['body']> }) });
+        if (res.statusCode === 401 && mine && !challenged) {
+          await drain(res);
+          challenged = true;
+          continue;
+        }
+        const location = res.headers?.['location'];
+        if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && location !== '') {
+          if (++hops > MAX_REDIRECTS) throw new Error('too many redirects');
+          await drain(res);
+          url = new URL(location, url).href;
+          // As curl does: a 303 turns into a GET, and so does a POST answered 301 or 302.
+          if (res.statusCode === 303 || (method === 'POST' && (res.statusCode === 301 || res.statusCode === 302))) {
+            method = 'GET';
+            payload = undefined;
+            delete base['content-type'];
+            delete base['content-length'];
           }
-          throw e;
-        });
+          continue;
+        }
+        return res;
+      }
     },
   };
+}
+
+async function gather(body: AsyncIterableIterator<Uint8Array> | Iterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of body as AsyncIterable<Uint8Array>) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** Reads and drops a response's body, so its connection is freed. */
+async function drain(res: HttpResponse): Promise<void> {
+  if (!res.body) return;
+  try {
+    for await (const _ of res.body as AsyncIterable<Uint8Array>) {
+      // discarded
+    }
+  } catch {
+    // a body cut short changes nothing: the request is sent again or given up
+  }
 }
 
 /** isomorphic-git's and Node's errors → what happened, in words a user can act on. */
