@@ -12,7 +12,7 @@ import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
 import type { RunOptions } from '../../runner/types.js';
 import { environmentError, writeOutputFile } from '../files.js';
-import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
+import { data, redactorOf, styled, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
 import { runAnnotations } from '../../verify/annotations.js';
 import { loadAll } from '../load.js';
@@ -180,10 +180,10 @@ export async function writeOutcome(
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
     // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.
-    io.stdout.write(
+    data(io.stdout).write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
+    styled(io.stderr).write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
   } else {
     const color = useColor(io);
     if (flags.stat) {
@@ -191,10 +191,10 @@ export async function writeOutcome(
       if (stat !== '') io.stdout.write(`${stat}\n`);
     } else if (dryRun) {
       for (const job of report.jobs) {
-        if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
+        if (job.files.length > 0) styled(io.stdout).write(renderPlanDiff(job.files, { color }));
       }
     }
-    io.stdout.write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
+    styled(io.stdout).write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
   }
   if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
