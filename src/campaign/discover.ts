@@ -11,7 +11,7 @@ import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../p
 import { shownUrl, type Env } from '../publish/remote.js';
 import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
-import type { Found, SourceContext } from './discover-page.js';
+import { MAX_PAGES, type Found, type SourceContext } from './discover-page.js';
 import { parseTarget, type RepoTarget } from './targets.js';
 
 export interface DiscoverQuery {
@@ -35,6 +35,8 @@ export interface DiscoverOptions {
   readonly fetch?: typeof fetch;
   /** One line for each repository left out for a reason the user may not expect, and a summary per source. */
   readonly say?: (line: string) => void;
+  /** The most pages one listing may take. Default MAX_PAGES (1,000). */
+  readonly maxPages?: number;
 }
 
 /**
@@ -63,15 +65,16 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
     if (value !== undefined && value.trim() === '') throw new UsageError(`The ${key} to discover repositories from is empty; give its name.`);
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
-  const github = wantGitHub ? githubContext(o.env, o.fetch, say) : null;
-  const gitlab = wantGitLab ? gitlabContext(o.env, o.fetch, say) : null;
+  const maxPages = o.maxPages ?? MAX_PAGES;
+  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages } : null;
+  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages } : null;
   const found: RepoTarget[] = [];
   if (github !== null) found.push(...(await discoverGitHub(q, github)));
   if (gitlab !== null) found.push(...(await discoverGitLab(q, gitlab)));
   return sortedUnique(found);
 }
 
-function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
+function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = githubForge(env);
   if (f.token === null) {
     throw new UsageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
@@ -80,14 +83,14 @@ function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line
   return context(f, f.token.value, fetchImpl, say, 'GITHUB_SERVER_URL (and GITHUB_API_URL)');
 }
 
-function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
+function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = gitlabForge(env);
   if (f.token === null) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'CI_SERVER_URL (or GITLAB_API_URL)');
 }
 
-function context(f: Forge, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, variables: string): SourceContext {
+function context(f: Forge, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, variables: string): Omit<SourceContext, 'maxPages'> {
   return {
     apiUrl: f.api,
     shownApi: shownUrl(f.api),

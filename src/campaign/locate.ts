@@ -1,13 +1,13 @@
 // Where the repositories of a campaign report are (SPEC §9: `scion pr`, `status`, `branches` and
 // `merge-reports` work on such a report): a job's `repo` is a local path, or `<host>/<owner>/<name>`
 // whose clone is in the cache, and whose URL that clone's `origin` remembers.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { closeRepo, openRepo, remoteUrl } from '../git/index.js';
 import type { RunReport } from '../model/types.js';
 import type { CampaignRepoRef } from '../publish/campaign.js';
 import { clonePath, ensureClone } from './clone-cache.js';
-import type { RepoTarget } from './targets.js';
+import type { ParsedTargets, RepoTarget } from './targets.js';
 
 /** True for a report of a campaign: no top-level repository, each job naming its own. */
 export function isCampaignReport(report: RunReport): boolean {
@@ -69,4 +69,34 @@ function headBranch(dir: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * `line N: …` for each local path of a list that is no repository scion can open: checked before
+ * anything runs, like a line that cannot be read, since a path (unlike a URL) can be checked
+ * without the network, and a typo in it should cost nothing rather than a campaign half done.
+ */
+export async function localTargetProblems(parsed: ParsedTargets): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [i, t] of parsed.targets.entries()) {
+    if (t.path === null) continue;
+    const where = `line ${parsed.lines[i] ?? '?'}: ${t.path}`;
+    let isDir: boolean;
+    try {
+      isDir = statSync(t.path).isDirectory();
+    } catch (e) {
+      problems.push(`${where} does not exist (${(e as NodeJS.ErrnoException).code ?? String(e)}); correct the path, or remove the line`);
+      continue;
+    }
+    if (!isDir) {
+      problems.push(`${where} is a file, not a repository's folder`);
+      continue;
+    }
+    try {
+      closeRepo(await openRepo(t.path));
+    } catch {
+      problems.push(`${where} is not a git repository (no .git found there or above); correct the path, or remove the line`);
+    }
+  }
+  return problems;
 }

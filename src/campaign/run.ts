@@ -5,8 +5,9 @@
 import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
-import { failure } from '../errors.js';
-import { expandJobs, type Recipe } from '../recipe/index.js';
+import { failure, ScionError, UsageError, type ErrorKind } from '../errors.js';
+import { GitError } from '../git/index.js';
+import { expandJobs, PlanError, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
 import type { RunContext, RunOptions } from '../runner/types.js';
@@ -26,7 +27,7 @@ export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
 
 export type RepoEvent =
   | { readonly type: 'clone-start'; readonly repo: string; readonly cached: boolean }
-  | { readonly type: 'clone-end'; readonly repo: string; readonly action: 'cloned' | 'fetched' | 'current'; readonly sha: string }
+  | { readonly type: 'clone-end'; readonly repo: string; readonly action: 'cloned' | 'fetched' | 'current'; readonly sha: string; readonly repaired?: string }
   | { readonly type: 'clone-failed'; readonly repo: string; readonly message: string };
 
 /** Where a repository's jobs ran: the clone (or local folder) and the commit they started from. */
@@ -82,9 +83,9 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return cloneFailed(recipes, target, clone.error.message);
+            return repoFailed(recipes, target, 'clone-failed', clone.error.message);
           }
-          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha });
+          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha, ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}) });
           dir = clone.value.gitDir;
           base = clone.value.sha;
           branch = clone.value.branch;
@@ -92,18 +93,33 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         repos[r] = { target, dir, base, branch };
         const baseRef = base ?? target.ref ?? o.base;
         const { targets: _t, cacheDir: _c, onRepo: _o, ...rest } = o;
-        const report = await runRecipes(
-          recipes,
-          {
-            ...rest,
-            repo: dir,
-            ...(baseRef !== undefined ? { base: baseRef } : {}),
-            ...(shard === 'all' ? { shard: undefined } : { shard }),
-            // Repositories run side by side; inside one, its jobs run one at a time.
-            concurrency: 1,
-          },
-          { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
-        );
+        let report: RunReport;
+        try {
+          report = await runRecipes(
+            recipes,
+            {
+              ...rest,
+              repo: dir,
+              ...(baseRef !== undefined ? { base: baseRef } : {}),
+              ...(shard === 'all' ? { shard: undefined } : { shard }),
+              // Repositories run side by side; inside one, its jobs run one at a time.
+              concurrency: 1,
+            },
+            { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
+          );
+        } catch (e) {
+          // The repository itself could not be worked in (unreadable, a base it lacks): its jobs
+          // fail, the other repositories go on and the report is written.
+          if (!(e instanceof GitError || e instanceof ScionError || e instanceof UsageError || e instanceof PlanError)) throw e;
+          const why = ctx.redact(e.message.split('\n')[0]!);
+          const message =
+            target.url === null
+              ? `Cannot run the jobs in ${target.id}: ${why}`
+              : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
+          // A base one repository lacks is the campaign's to fix, not the machine's.
+          const hint = e instanceof PlanError ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
+          return repoFailed(recipes, target, target.url === null ? 'environment' : 'clone-failed', message, hint);
+        }
         return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
     ),
@@ -147,8 +163,8 @@ function shardFor(
 }
 
 /** One failed job per job the recipes would have run there (an `each` entry: one job). */
-function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, message: string): JobReport[] {
-  const f = failure('clone-failed', message, { repo: target.id });
+function repoFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, kind: ErrorKind, message: string, hint?: string): JobReport[] {
+  const f = failure(kind, message, { repo: target.id });
   return recipes.flatMap(({ recipe }) =>
     staticJobs(recipe).map((job) =>
       failedJob({
@@ -157,7 +173,7 @@ function cloneFailed(recipes: readonly LoadedRecipe[], target: RepoTarget, messa
         description: recipe.description,
         base: '',
         branch: job.branch,
-        errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
+        errors: [{ step: 0, file: null, kind: f.kind, message: f.message, ...(hint ? { hint } : {}) }],
         durationMs: 0,
         repo: target.id,
         ...urlOf(target),

@@ -45,9 +45,23 @@ export interface RemoteAccess {
    * given up as unreachable (a server that stops answering never hangs a run). Default 60 s.
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * How many bytes of answers one call may receive (a clone's pack is held in memory whole): past it
+   * the call fails with a TransferLimitError instead of filling the machine's memory. Default none.
+   */
+  readonly maxBytes?: number;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+/** A call's answers went past RemoteAccess.maxBytes; `limit` is that number. */
+export class TransferLimitError extends Error {
+  readonly code = 'ETRANSFERLIMIT';
+  constructor(readonly limit: number) {
+    super(`the server sent more than ${limit} bytes`);
+    this.name = 'TransferLimitError';
+  }
+}
 
 /** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
 export interface TransportFailure {
@@ -311,6 +325,7 @@ export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClien
   const cred = access.credential ?? null;
   // One client serves one isomorphic-git call: once the origin asked, its later requests carry it.
   let challenged = false;
+  const received = { bytes: 0 };
   const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const client = () => (inner ? Promise.resolve(inner) : iso().then((i) => i.http));
   const send = async (req: HttpRequest): Promise<HttpResponse> => {
@@ -358,10 +373,34 @@ export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClien
           }
           continue;
         }
-        return res;
+        return access.maxBytes === undefined || !res.body ? res : { ...res, body: capped(res.body, received, access.maxBytes) };
       }
     },
   };
+}
+
+/**
+ * `body`, counted into `received`: past `limit` bytes it throws TransferLimitError and closes the
+ * connection. (isomorphic-git's pkt-line reader turns the throw into the call's failure.)
+ */
+function capped(body: AsyncIterableIterator<Uint8Array>, received: { bytes: number }, limit: number): AsyncIterableIterator<Uint8Array> {
+  const inner = (Symbol.asyncIterator in body ? body[Symbol.asyncIterator]() : body) as AsyncIterator<Uint8Array>;
+  const it: AsyncIterableIterator<Uint8Array> = {
+    next: async () => {
+      const r = await inner.next();
+      if (!r.done && r.value) {
+        received.bytes += r.value.byteLength;
+        if (received.bytes > limit) {
+          await inner.return?.();
+          throw new TransferLimitError(limit);
+        }
+      }
+      return r;
+    },
+    return: async () => (await inner.return?.()) ?? { done: true, value: undefined },
+    [Symbol.asyncIterator]: () => it,
+  };
+  return it;
 }
 
 async function gather(body: AsyncIterableIterator<Uint8Array> | Iterable<Uint8Array>): Promise<Uint8Array> {

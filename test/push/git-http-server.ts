@@ -15,6 +15,7 @@ export interface ServedRequest {
   readonly method: string;
   readonly path: string;
   readonly service: string | null;
+  /** The status answered; 0 for a request held unanswered (`stall`). */
   readonly status: number;
   /** Bytes of the request body. */
   readonly bytes: number;
@@ -34,6 +35,8 @@ export interface GitServer {
   readonly root: string;
   readonly token: string;
   readonly requests: ServedRequest[];
+  /** When it says so, a request is never answered (a server gone silent); its connection is held until close(). */
+  stall: ((r: { method: string; path: string; service: string | null }) => boolean) | undefined;
   /** Makes an empty bare repository that accepts pushes; returns its path and URL. */
   bare(path: string): { dir: string; url: string };
   /** `-c http.extraHeader=…` arguments that let native git talk to this server. */
@@ -62,6 +65,12 @@ export async function startGitServer(token = 'test-token', o: GitServerOptions =
     const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes, authorization });
     // The scheme is case-insensitive (actions/checkout writes "basic").
     const given = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (served.stall?.({ method: req.method ?? 'GET', path: u.pathname, service })) {
+      // Recorded with status 0: asked, never answered.
+      record(0);
+      req.resume();
+      return;
+    }
     const open = o.anonymousRead === true && service === 'git-upload-pack';
     if (!open && `Basic ${given}` !== expected && `Basic ${given}` !== gitlab) {
       record(401);
@@ -129,11 +138,12 @@ export async function startGitServer(token = 'test-token', o: GitServerOptions =
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const served: GitServer = {
     url,
     root,
     token,
     requests,
+    stall: undefined,
     bare(path: string) {
       const dir = join(root, path);
       runGit(root, 'init', '-q', '--bare', '-b', 'main', dir);
@@ -149,4 +159,5 @@ export async function startGitServer(token = 'test-token', o: GitServerOptions =
       await rm(root, { recursive: true, force: true });
     },
   };
+  return served;
 }
