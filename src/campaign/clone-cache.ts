@@ -83,7 +83,9 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
         : e instanceof TransferLimitError
           ? `${reason(e)}.`
           : `${reason(e)}; check the URL, that the repository exists, and the token for it.`;
-    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }) };
+    // The kind's general fix (URL, existence, token) is wrong for a repository past the limit.
+    const hint = e instanceof TransferLimitError ? 'Raise SCION_CLONE_MAX_BYTES if the machine has the memory, or leave the repository out of the list.' : undefined;
+    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }, hint) };
   } finally {
     await release();
   }

@@ -83,7 +83,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return repoFailed(recipes, target, 'clone-failed', clone.error.message);
+            return repoFailed(recipes, target, 'clone-failed', clone.error.message, clone.error.hint);
           }
           o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha, ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}) });
           dir = clone.value.gitDir;

@@ -60,6 +60,7 @@ describe('campaign faults', () => {
     expect(rep.jobs.map((j) => j.status)).toEqual(['failed', 'changed']);
     expect(rep.jobs[0]!.errors[0]).toMatchObject({ kind: 'clone-failed' });
     expect(rep.jobs[0]!.errors[0]!.message).toMatch(/sent more than 1 MiB, the most a clone may download \(SCION_CLONE_MAX_BYTES\)/);
+    expect(rep.jobs[0]!.errors[0]!.hint).toContain('Raise SCION_CLONE_MAX_BYTES');
     // No clone, no temporary folder, no lock of it is left.
     const clone = cloneOf('cache-big', big);
     expect(readdirSync(dirname(clone)).filter((f) => f.startsWith(basename(clone)))).toEqual([]);
