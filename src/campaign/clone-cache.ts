@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
 import { failure, type Failure } from '../errors.js';
-import { guardedHttp, TransferLimitError, type RemoteAccess } from '../git/push.js';
+import { guardedHttp, TransferLimitError, type RemoteAccess } from '../git/transport.js';
 import { credentialAdvice, forge } from '../publish/credentials.js';
 import { remoteAccess } from '../publish/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';

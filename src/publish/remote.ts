@@ -3,7 +3,7 @@
 // hosted-git-info, which knows only the public hosts and no GitLab subgroups or Enterprise hosts.
 // remoteAccess turns a URL into what the git transport needs, with the credential the one rule
 // (credentials.ts) gives it: clone, fetch, push and pruning all go through it.
-import type { RemoteAccess } from '../git/push.js';
+import type { RemoteAccess } from '../git/transport.js';
 import { hideUrlCredentials } from '../redact.js';
 import { forgeAt, gitCredential, type Credential } from './credentials.js';
 

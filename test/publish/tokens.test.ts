@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedHttp, type RemoteAccess } from '../../src/git/push.js';
+import { guardedHttp, type RemoteAccess } from '../../src/git/transport.js';
 import { gitCredential, mayCarryCredentials } from '../../src/publish/credentials.js';
 import { remoteAccess } from '../../src/publish/remote.js';
 import { startFakeGitHub } from '../github/fake-github.js';
