@@ -1,4 +1,4 @@
-// The clone cache of a campaign (SPEC §9): one bare, shallow, single-branch clone per repository,
+// The clone cache of a campaign: one bare, shallow, single-branch clone per repository,
 // made with isomorphic-git over HTTP(S) (no git binary), kept across runs and fetched, never cloned
 // twice. Safe against two runs at once (a lock per repository, whose dead owner is recognised) and
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).

@@ -1,4 +1,4 @@
-// Repository discovery for campaigns (SPEC §9): an organisation's repositories, a repository search
+// Repository discovery for campaigns: an organisation's repositories, a repository search
 // or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
 // through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.

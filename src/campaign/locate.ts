@@ -1,4 +1,4 @@
-// Where the repositories of a campaign report are (SPEC §9: `scion pr`, `status`, `branches` and
+// Where the repositories of a campaign report are (`scion pr`, `status`, `branches` and
 // `merge-reports` work on such a report): a job's `repo` is a local path, or `<host>/<owner>/<name>`
 // whose clone is in the cache, and whose URL that clone's `origin` remembers.
 import { existsSync, readFileSync, statSync } from 'node:fs';

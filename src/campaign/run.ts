@@ -1,4 +1,4 @@
-// runCampaign (SPEC §9): the recipes' jobs in every repository of a list. Each remote repository is
+// runCampaign: the recipes' jobs in every repository of a list. Each remote repository is
 // cloned into (or fetched in) the cache, then its jobs run there exactly as `scion run` runs them in
 // one repository; the reports are joined, each job tagged with its repository. `--shard` covers the
 // whole list (repositories × jobs) and `--concurrency` bounds the repositories worked on at once.
@@ -50,7 +50,7 @@ export interface CampaignReport {
 /**
  * Jobs per repository before expansion: `each` entries become known only from a repository's tree,
  * so sharding counts each `jobs` entry (and an `each` entry) as one unit. For recipes without
- * `each`, this is exactly SPEC §1's "job k of the expanded list".
+ * `each`, this is exactly "job k of the expanded list" of a run in one repository.
  */
 function unitsPerRepo(recipes: readonly LoadedRecipe[]): number {
   return recipes.reduce((n, { recipe }) => n + Math.max(1, recipe.jobs.length), 0);

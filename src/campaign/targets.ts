@@ -1,4 +1,4 @@
-// The repositories of a campaign (SPEC §9): one a line in a list file, as a URL, `owner/name` on
+// The repositories of a campaign: one a line in a list file, as a URL, `owner/name` on
 // GitHub, or a local path, each optionally followed by `@REF` for the base. Parsing is pure: every
 // problem comes back with its line number, nothing is fetched here.
 import { isAbsolute, resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// Publishing a campaign (SPEC §9): each repository's branches go back to that repository's own URL
+// Publishing a campaign: each repository's branches go back to that repository's own URL
 // (the one it was cloned from, never a remote of the current folder), with the same force-with-lease
 // rules as `run --push`, and each job's pull request is opened on that repository's own host. A
 // repository whose push or host fails fails its own jobs (push-failed) or reports its own error;

@@ -9,9 +9,9 @@
 // - Credentials written in a URL (`https://user:secret@host/…`) win, for that URL's own origin only.
 // - git's configured `http.<url>.extraHeader` comes last, for the URL it is configured for.
 // - Nothing is sent in clear text to another machine: only HTTPS, or plain HTTP to a loopback address.
-// - Over git's smart HTTP a credential is offered only once the origin answered 401 (git/push.ts's
+// - Over git's smart HTTP a credential is offered only once the origin answered 401 (git/transport.ts's
 //   guardedHttp does that, and never carries it along a redirect to another origin); API calls carry
-//   their token on every request to the API's own origin (publish/http.ts).
+//   their forge's token on every request to the API's own origin, and nowhere else (publish/http.ts).
 //
 // Self-contained on purpose (no imports of scion's own modules): hosts, URLs and tokens form their
 // own layer below publishing and campaigns.
@@ -149,12 +149,6 @@ export function gitCredential(url: string, env: Env, configured: Readonly<Record
   }
   if (Object.keys(configured).length > 0) return { url: bare, credential: { origin, headers: lowerKeys(configured), source: 'config' } };
   return { url: bare, credential: null };
-}
-
-/** The forge's token for a call to `apiUrl`: only when that URL is the forge's API origin and may carry it. */
-export function apiToken(f: Forge, apiUrl: string): string | null {
-  if (f.token === null || !mayCarryCredentials(apiUrl) || originOf(apiUrl) !== originOf(f.api)) return null;
-  return f.token.value;
 }
 
 /** Every token the environment holds for a forge, for redaction of what hosts answer. */

@@ -1,11 +1,11 @@
-// Where a remote lives and which host serves it (SPEC §8): GitLab when its host is gitlab.com or the
+// Where a remote lives and which host serves it: GitLab when its host is gitlab.com or the
 // host of GITLAB_API_URL / CI_SERVER_URL, GitHub otherwise. Parsed by hand rather than with
 // hosted-git-info, which knows only the public hosts and no GitLab subgroups or Enterprise hosts.
 // remoteAccess turns a URL into what the git transport needs, with the credential the one rule
 // (credentials.ts) gives it: clone, fetch, push and pruning all go through it.
 import type { RemoteAccess } from '../git/transport.js';
 import { hideUrlCredentials } from '../redact.js';
-import { forgeAt, gitCredential, type Credential } from './credentials.js';
+import { forgeAt, gitCredential, splitUserinfo, type Credential } from './credentials.js';
 
 export type HostKind = 'github' | 'gitlab';
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -91,12 +91,6 @@ export function gitlabHosts(env: Env): string[] {
   return ['gitlab.com', hostOf(env['GITLAB_API_URL']), hostOf(env['CI_SERVER_URL'])].filter((h): h is string => h !== null);
 }
 
-/** Hosts parseRemoteUrl accepts as GitHub: github.com, and GITHUB_SERVER_URL's host when set (Enterprise). */
-export function githubHosts(env: Env): RemoteUrlOptions {
-  const server = hostOf(env['GITHUB_SERVER_URL']);
-  return server === null ? {} : { hosts: [...GITHUB_HOSTS, server] };
-}
-
 export function hostKindOf(host: string, env: Env): HostKind {
   return gitlabHosts(env).includes(host.toLowerCase()) ? 'gitlab' : 'github';
 }
@@ -123,12 +117,11 @@ export const shownUrl = hideUrlCredentials;
  * How to reach the http(s) URL `url`, and which forge serves it. What it is offered is the credential
  * rule's choice (credentials.ts): the URL's own `user:password@` (moved out of the URL, so no clone's
  * config ever stores it), else the token of the forge whose origin it is on, else `configured` (git's
- * http.extraHeader); git/push.ts's guardedHttp sends it only to that origin, after a 401.
+ * http.extraHeader); git/transport.ts's guardedHttp sends it only to that origin, after a 401.
  */
 export function remoteAccess(url: string, env: Env, configured: (url: string) => Readonly<Record<string, string>> = () => ({})): { access: RemoteAccess; kind: HostKind; credential: Credential | null } {
   const loc = parseRemoteLocation(url);
   const kind: HostKind = forgeAt(url, env)?.kind ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
-  const bare = gitCredential(url, env).url;
-  const { credential } = gitCredential(url, env, configured(bare));
-  return { kind, credential, access: { url: bare, credential: credential === null ? null : { origin: credential.origin, headers: credential.headers }, cache: {} } };
+  const { credential } = gitCredential(url, env, configured(splitUserinfo(url).url));
+  return { kind, credential, access: { url: splitUserinfo(url).url, credential: credential === null ? null : { origin: credential.origin, headers: credential.headers }, cache: {} } };
 }

@@ -1,5 +1,5 @@
 // `scion run|plan recipe.yaml --repos FILE | --github-org ORG | --github-search Q | --gitlab-group G`
-// (SPEC §9): flags → targets and campaign options, clone progress → lines, then the same outputs and
+// flags → targets and campaign options, clone progress → lines, then the same outputs and
 // exit status as a run in one repository. The work is src/campaign (clones, jobs) and
 // src/publish/campaign.ts (pushes and pull requests per repository).
 import { readFile } from 'node:fs/promises';
