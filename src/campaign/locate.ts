@@ -7,6 +7,7 @@ import { closeRepo, openRepo, remoteUrl } from '../git/index.js';
 import type { RunReport } from '../model/types.js';
 import type { CampaignRepoRef } from '../publish/campaign.js';
 import { clonePath, ensureClone } from './clone-cache.js';
+import { cloneDamage } from './clone-health.js';
 import type { ParsedTargets, RepoTarget } from './targets.js';
 
 /** True for a report of a campaign: no top-level repository, each job naming its own. */
@@ -23,8 +24,8 @@ export interface LocatedRepos {
 /**
  * The repositories of a campaign report, in the order of their first job: a local path as it is, a
  * remote one from its clone in `cacheDir`. A clone that is not there (the pull-request job of a CI
- * workflow runs on another machine than the shards) is made, from the jobs' `repoUrl` (else
- * `https://<repo>.git`).
+ * workflow runs on another machine than the shards), or is damaged, is made from the jobs' `repoUrl`
+ * (else `https://<repo>.git`).
  */
 export async function reposOfReport(report: RunReport, o: { readonly cacheDir: string; readonly env: Readonly<Record<string, string | undefined>> }): Promise<LocatedRepos> {
   const ids = [...new Set(report.jobs.flatMap((j) => (j.repo !== undefined ? [j.repo] : [])))];
@@ -38,7 +39,8 @@ export async function reposOfReport(report: RunReport, o: { readonly cacheDir: s
     const url = report.jobs.find((j) => j.repo === id && j.repoUrl !== undefined)?.repoUrl ?? `https://${id}.git`;
     const target: RepoTarget = { id, url, path: null, ref: null };
     const dir = clonePath(o.cacheDir, target);
-    if (!existsSync(join(dir, 'HEAD'))) {
+    // A clone that is missing, or damaged on disk, is made (anew) rather than failing the command.
+    if (!existsSync(join(dir, 'HEAD')) || (await cloneDamage(dir)) !== null) {
       const made = await ensureClone(target, { cacheDir: o.cacheDir, env: o.env });
       if (!made.ok) {
         problems.push(`${id}: ${made.error.message}`);

@@ -10,6 +10,8 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import type { RunReport } from '../../src/model/types.js';
+import { startFakeGitHub } from '../github/fake-github.js';
+import { startFakeGitHubRouter } from '../github/fake-github-router.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
@@ -99,6 +101,20 @@ describe('campaign faults', () => {
     expect(report(`damaged-${counter}.json`).jobs.map((j) => j.status)).toEqual(['changed', 'unchanged']);
     runGit(cloneOf(cache, a), 'fsck', '--strict');
     expect(runGit(cloneOf(cache, a), 'show', 'scion/new-log:src/log.ts')).toBe("log('x');");
+
+    // The commands that read a campaign report find the damage too, and clone anew.
+    damage(cloneOf(cache, a));
+    const name = (url: string) => new URL(url).pathname.replace(/^\/acme\/|\.git$/g, '');
+    const fakes = { [name(a)]: await startFakeGitHub('acme', name(a)), [name(b)]: await startFakeGitHub('acme', name(b)) };
+    const api = await startFakeGitHubRouter('acme', fakes);
+    const status = await run(['status', '--report', `damaged-${counter}.json`, '--cache-dir', cache, '--json'], { GITHUB_API_URL: api.url }).finally(async () => {
+      await api.close();
+      for (const f of Object.values(fakes)) await f.close();
+    });
+    expect(status.stderr).not.toContain('internal error');
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { repo: string }[]).map((row) => row.repo)).toEqual([idOf(a), idOf(b)]);
+    runGit(cloneOf(cache, a), 'fsck', '--strict');
   });
 
   it('a clone killed half-way leaves a temporary folder that the next run removes', async () => {
