@@ -7,7 +7,7 @@
 import { branchCheckedOut, fetchBranch, listRemoteBranches, readCommit, readRef, type Repo } from '../git/index.js';
 import { deleteRefIfAt, deleteRemoteBranch, listLocalBranches } from '../git/push.js';
 import { parseTrailers } from '../runner/commit-plan.js';
-import { scionChain } from '../runner/chain.js';
+import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { hasCommit, type PushTarget } from './push.js';
 import type { Host } from './types.js';

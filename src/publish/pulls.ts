@@ -5,7 +5,7 @@ import { listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
 import { deleteRemoteBranch } from '../git/push.js';
 import type { JobReport, PullRequestReport, RunReport } from '../model/types.js';
 import { noRedaction, type Redactor } from '../redact.js';
-import { scionChain } from '../runner/chain.js';
+import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';

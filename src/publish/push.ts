@@ -19,8 +19,8 @@ import {
 } from '../git/index.js';
 import { credentialAdvice, forge, type Credential } from './credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
-import { branchStateAt, decideBranch, type BranchState } from '../runner/branch.js';
-import { scionChain } from '../runner/chain.js';
+import { branchStateAt, decideBranch, type BranchState } from '../branch/rerun.js';
+import { scionChain } from '../branch/chain.js';
 import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from './remote.js';
 
 /** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */

@@ -5,7 +5,7 @@ import { failure, type Failure } from '../errors.js';
 import { branchCheckedOut, type Identity, type Repo } from '../git/index.js';
 import type { CommitReport, JobStatus } from '../model/types.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
-import { decideBranch, readBranchState } from './branch.js';
+import { decideBranch, readBranchState } from '../branch/rerun.js';
 import type { PlannedCommit } from './commit-plan.js';
 import { buildTrees, writeCommits, type ObjectStore } from './objects.js';
 

@@ -11,7 +11,7 @@ import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
 import type { RunReport } from '../../model/types.js';
 import { expandJobs, staticPrefixes } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
-import { scionChain } from '../../runner/chain.js';
+import { scionChain } from '../../branch/chain.js';
 import { HostError } from '../../publish/types.js';
 import type { CliIo } from '../io.js';
 import { loadAll } from '../load.js';

@@ -1,7 +1,7 @@
 // The rerun rules of SPEC §3 and the branch rules of §7: what to do with the job's branch given what
 // is on it already. A branch scion never wrote (a user's `release`) is never overwritten, --force or not.
 import { GitError, readCommit, readRef, type Repo } from '../git/index.js';
-import { isScionCommitOf } from './commit-plan.js';
+import { isScionCommitOf } from '../runner/commit-plan.js';
 import { MAX_CHAIN, scionChain, type ChainCommit } from './chain.js';
 
 export type { ChainCommit } from './chain.js';
