@@ -6,7 +6,7 @@
 // whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
 import { branchCheckedOut, fetchBranch, listRemoteBranches, readCommit, readRef, type Repo } from '../git/index.js';
 import { deleteRefIfAt, deleteRemoteBranch, listLocalBranches } from '../git/push.js';
-import { parseTrailers } from '../runner/commit-plan.js';
+import { parseTrailers } from '../branch/trailers.js';
 import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { hasCommit, type PushTarget } from './push.js';

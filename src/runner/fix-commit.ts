@@ -2,7 +2,8 @@
 import type { JobSpec, Recipe } from '../recipe/index.js';
 import { FIX_GROUP } from '../verify/loop.js';
 import type { FileState } from '../workspace/types.js';
-import { withTrailers, type PlannedCommit } from './commit-plan.js';
+import { withTrailers } from '../branch/trailers.js';
+import type { PlannedCommit } from './commit-plan.js';
 
 export function fixCommit(recipe: Recipe, job: JobSpec, changes: ReadonlyMap<string, FileState | null>): PlannedCommit[] {
   if (changes.size === 0) return [];

@@ -2,7 +2,8 @@
 // hashed (a dry run: `.git` must stay byte-identical); everything else is the same code.
 import { failure, fail, ok, type Result } from '../errors.js';
 import { GitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
-import { parseTrailers, type PlannedCommit } from './commit-plan.js';
+import { parseTrailers } from '../branch/trailers.js';
+import type { PlannedCommit } from './commit-plan.js';
 import { yieldToSignals } from './interrupt.js';
 
 type Changes = ReadonlyMap<string, { oid: string; mode: string } | null>;
