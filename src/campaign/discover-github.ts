@@ -1,9 +1,9 @@
 // GitHub's side of discovery: an organisation's repositories (GET /orgs/{org}/repos) and a repository
 // search (GET /search/repositories), every page through the Link header, with publishing's octokit.
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
-import { explainGitHub, githubMessage } from '../publish/github-explain.js';
-import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../publish/github.js';
-import { HostError } from '../publish/types.js';
+import { explainGitHub, githubMessage } from '../host/github-explain.js';
+import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github.js';
+import { HostError } from '../host/types.js';
 import type { DiscoverQuery } from './discover.js';
 import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';

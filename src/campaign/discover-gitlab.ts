@@ -1,9 +1,9 @@
 // GitLab's side of discovery: a group's projects with its subgroups' (GET /groups/:id/projects),
 // every page through the Link header or x-next-page (each once, at most MAX_PAGES), with publishing's
 // retrying request.
-import { gitlabMessage, gitlabRequest } from '../publish/gitlab.js';
-import { apiFetch } from '../publish/http.js';
-import { HostError } from '../publish/types.js';
+import { gitlabMessage, gitlabRequest } from '../host/gitlab.js';
+import { apiFetch } from '../host/http.js';
+import { HostError } from '../host/types.js';
 import type { DiscoverQuery } from './discover.js';
 import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';

@@ -1,6 +1,6 @@
 // What discovery's sources share: the context discover.ts builds once per host, and the Link header.
-import { shownUrl } from '../publish/remote.js';
-import { HostError } from '../publish/types.js';
+import { shownUrl } from '../host/remote.js';
+import { HostError } from '../host/types.js';
 import type { RepoTarget } from './targets.js';
 
 /** A repository as a source found it, before the checks every source shares. */

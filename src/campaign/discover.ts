@@ -5,10 +5,10 @@
 import { UsageError } from '../errors.js';
 import { isValidRefName } from '../git/refs.js';
 import { makeRedactor } from '../redact.js';
-import { HostError } from '../publish/types.js';
-import { checkApiUrl } from '../publish/host.js';
-import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../publish/credentials.js';
-import { shownUrl, type Env } from '../publish/remote.js';
+import { HostError } from '../host/types.js';
+import { checkApiUrl } from '../host/open.js';
+import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../host/credentials.js';
+import { shownUrl, type Env } from '../host/remote.js';
 import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
 import { MAX_PAGES, type Found, type SourceContext } from './discover-page.js';

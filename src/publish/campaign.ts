@@ -8,14 +8,14 @@ import { closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } f
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
-import { hostForUrl, openHost } from './host.js';
+import { hostForUrl, openHost } from '../host/open.js';
 import { pause } from './pause.js';
 import type { PublishRunOptions } from './index.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
-import { remoteAccess, shownUrl, type Env } from './remote.js';
-import { forge } from './credentials.js';
-import type { Host } from './types.js';
+import { remoteAccess, shownUrl, type Env } from '../host/remote.js';
+import { forge } from '../host/credentials.js';
+import type { Host } from '../host/types.js';
 
 /** One repository of a campaign, as publishing needs it. */
 export interface CampaignRepoRef {

@@ -6,7 +6,7 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { renderTemplate } from '../recipe/templates.js';
 import { jobPullRequestBody } from '../report/markdown.js';
 import { reportTitle } from '../report/summary-data.js';
-import type { MergeMethod } from './types.js';
+import type { MergeMethod } from '../host/types.js';
 
 /** The recipe's `pr` block with the CLI's flags added (SPEC §8). */
 export interface PrSettings {

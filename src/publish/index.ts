@@ -5,11 +5,11 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import type { Recipe } from '../recipe/index.js';
 import { settingsFor } from './describe.js';
-import { openHost, type HostOptions } from './host.js';
+import { openHost, type HostOptions } from '../host/open.js';
 import { pushReport, resolvePushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
-import type { Env } from './remote.js';
-import type { Host } from './types.js';
+import type { Env } from '../host/remote.js';
+import type { Host } from '../host/types.js';
 
 export interface PublishRunOptions {
   /** Any folder inside the repository the run wrote its branches to. */
@@ -90,10 +90,10 @@ export { publishCampaign, pushTargetForUrl, CLONE_REMOTE, type CampaignRepoRef, 
 export { pushReport, resolvePushTarget, type PushOptions, type PushTarget } from './push.js';
 export { publishPullRequests, type PullRequestOptions, type PullRequestsResult } from './pulls.js';
 export { describeJob, changeFingerprint, DEFAULT_PR_SETTINGS, type PrSettings, type PullText } from './describe.js';
-export { openHost, hostForUrl, type HostOptions } from './host.js';
-export { GitHubHost, type GitHubOptions } from './github.js';
-export { GitLabHost, type GitLabOptions } from './gitlab.js';
+export { openHost, hostForUrl, type HostOptions } from '../host/open.js';
+export { GitHubHost, type GitHubOptions } from '../host/github.js';
+export { GitLabHost, type GitLabOptions } from '../host/gitlab.js';
 export { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow, type StatusOptions, type StatusState } from './status.js';
 export { pruneBranches, type PruneEntry, type PruneOptions } from './prune.js';
-export { parseRemoteLocation, parseRemoteUrl, hostKindOf, type HostKind, type RemoteLocation, type RepoRef } from './remote.js';
-export { HostError, type Host, type HostPull, type NewPull, type PullExtras, type ChecksState, type ReviewState, type MergeMethod, type PullState, type RequestLimits } from './types.js';
+export { parseRemoteLocation, parseRemoteUrl, hostKindOf, type HostKind, type RemoteLocation, type RepoRef } from '../host/remote.js';
+export { HostError, type Host, type HostPull, type NewPull, type PullExtras, type ChecksState, type ReviewState, type MergeMethod, type PullState, type RequestLimits } from '../host/types.js';

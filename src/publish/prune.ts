@@ -10,7 +10,7 @@ import { parseTrailers } from '../branch/trailers.js';
 import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { hasCommit, type PushTarget } from './push.js';
-import type { Host } from './types.js';
+import type { Host } from '../host/types.js';
 
 export interface PruneOptions {
   /** Asked for each branch's pull request; null: only branches with no commit of their own go. */

@@ -10,7 +10,7 @@ import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
 import { pause } from './pause.js';
-import { HostError, type Host, type HostPull } from './types.js';
+import { HostError, type Host, type HostPull } from '../host/types.js';
 
 export interface PullRequestOptions {
   readonly host: Host;

@@ -17,11 +17,11 @@ import {
   type Repo,
   type TransportFailure,
 } from '../git/index.js';
-import { credentialAdvice, forge, type Credential } from './credentials.js';
+import { credentialAdvice, forge, type Credential } from '../host/credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { branchStateAt, decideBranch, type BranchState } from '../branch/rerun.js';
 import { scionChain } from '../branch/chain.js';
-import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from './remote.js';
+import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from '../host/remote.js';
 
 /** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */
 export interface PushTarget {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { discoverTargets } from '../../src/campaign/discover.js';
 import { MAX_PAGES } from '../../src/campaign/discover-page.js';
-import { HostError } from '../../src/publish/types.js';
+import { HostError } from '../../src/host/types.js';
 import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
 import { scion } from '../support/cli.js';

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverTargets, type DiscoverQuery } from '../../src/campaign/discover.js';
 import { UsageError } from '../../src/errors.js';
-import { HostError } from '../../src/publish/types.js';
+import { HostError } from '../../src/host/types.js';
 import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
 

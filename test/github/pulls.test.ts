@@ -1,8 +1,8 @@
 // GitHubHost against a fake GitHub on 127.0.0.1: the requests it sends, the rate limits it waits out
 // (through @octokit/plugin-throttling and plugin-retry), the one-sentence errors it gives.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubHost, type GitHubOptions } from '../../src/publish/github.js';
-import { HostError } from '../../src/publish/types.js';
+import { GitHubHost, type GitHubOptions } from '../../src/host/github.js';
+import { HostError } from '../../src/host/types.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 let gh: FakeGitHub;

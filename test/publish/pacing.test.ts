@@ -1,7 +1,7 @@
 // publishPullRequests as a library call: pull requests paced by intervalMs (--pr-interval), and
 // none of the pause when it is 0.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubHost } from '../../src/publish/github.js';
+import { GitHubHost } from '../../src/host/github.js';
 import { publishPullRequests } from '../../src/publish/pulls.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { job, sampleReport } from '../report/sample.js';

@@ -4,7 +4,7 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { GitHubHost } from '../../src/publish/github.js';
+import { GitHubHost } from '../../src/host/github.js';
 import { publishPullRequests } from '../../src/publish/pulls.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 

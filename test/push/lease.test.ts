@@ -5,7 +5,7 @@ import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess 
 import { recipeFile } from '../support/recipe-file.js';
 import { startGitServer, type GitServer } from './git-http-server.js';
 import { accessTo, makeRemote, runJson } from './setup.js';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { RemoteAccess } from '../../src/git/index.js';
 import type { RunReport } from '../../src/model/types.js';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
 import type { GitServer } from './git-http-server.js';

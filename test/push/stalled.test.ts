@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { listRemoteBranches } from '../../src/git/index.js';
 
 let server: Server | undefined;

@@ -12,7 +12,7 @@ import type { RunReport } from '../../model/types.js';
 import { expandJobs, staticPrefixes } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
 import { scionChain } from '../../branch/chain.js';
-import { HostError } from '../../publish/types.js';
+import { HostError } from '../../host/types.js';
 import type { CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { remoteContext } from './publish-context.js';
