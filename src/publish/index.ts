@@ -90,10 +90,5 @@ export { publishCampaign, pushTargetForUrl, CLONE_REMOTE, type CampaignRepoRef, 
 export { pushReport, resolvePushTarget, type PushOptions, type PushTarget } from './push.js';
 export { publishPullRequests, type PullRequestOptions, type PullRequestsResult } from './pulls.js';
 export { describeJob, changeFingerprint, DEFAULT_PR_SETTINGS, type PrSettings, type PullText } from './describe.js';
-export { openHost, hostForUrl, type HostOptions } from '../host/open.js';
-export { GitHubHost, type GitHubOptions } from '../host/github.js';
-export { GitLabHost, type GitLabOptions } from '../host/gitlab.js';
 export { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow, type StatusOptions, type StatusState } from './status.js';
 export { pruneBranches, type PruneEntry, type PruneOptions } from './prune.js';
-export { parseRemoteLocation, parseRemoteUrl, hostKindOf, type HostKind, type RemoteLocation, type RepoRef } from '../host/remote.js';
-export { HostError, type Host, type HostPull, type NewPull, type PullExtras, type ChecksState, type ReviewState, type MergeMethod, type PullState, type RequestLimits } from '../host/types.js';
