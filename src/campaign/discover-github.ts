@@ -4,8 +4,7 @@
 import { explainGitHub, githubMessage } from '../host/github-explain.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github.js';
 import { HostError } from '../host/types.js';
-import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitHub's repository object that discovery reads. */

@@ -4,8 +4,7 @@
 import { gitlabMessage, gitlabRequest } from '../host/gitlab.js';
 import { apiFetch } from '../host/http.js';
 import { HostError } from '../host/types.js';
-import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitLab's project object that discovery reads. */

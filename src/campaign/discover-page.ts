@@ -3,6 +3,22 @@ import { shownUrl } from '../host/remote.js';
 import { HostError } from '../host/types.js';
 import type { RepoTarget } from './targets.js';
 
+/** What to discover: one source per field set (sources may be combined). */
+export interface DiscoverQuery {
+  /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
+  readonly githubOrg?: string;
+  /** Keep only repositories carrying this topic (GitHub topics, GitLab topics). */
+  readonly topic?: string;
+  /** Keep forks (githubOrg, gitlabGroup). Default false. */
+  readonly includeForks?: boolean;
+  /** Keep archived repositories (githubOrg, gitlabGroup). Default false. */
+  readonly includeArchived?: boolean;
+  /** A GitHub repository search (`org:acme language:typescript`); its own `fork:`/`archived:` apply. */
+  readonly githubSearch?: string;
+  /** Every project of this GitLab group and its subgroups (`group` or `group/subgroup`). */
+  readonly gitlabGroup?: string;
+}
+
 /** A repository as a source found it, before the checks every source shares. */
 export interface Found {
   /** owner/name or the project path, for messages. */

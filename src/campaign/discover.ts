@@ -1,6 +1,6 @@
 // Repository discovery for campaigns: an organisation's repositories, a repository search
 // or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
-// through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
+// through the host clients of host/ (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.
 import { UsageError } from '../errors.js';
 import { isValidRefName } from '../git/refs.js';
@@ -11,23 +11,10 @@ import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../h
 import { shownUrl, type Env } from '../host/remote.js';
 import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
-import { MAX_PAGES, type Found, type SourceContext } from './discover-page.js';
+import { MAX_PAGES, type DiscoverQuery, type Found, type SourceContext } from './discover-page.js';
 import { parseTarget, type RepoTarget } from './targets.js';
 
-export interface DiscoverQuery {
-  /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
-  readonly githubOrg?: string;
-  /** Keep only repositories carrying this topic (GitHub topics, GitLab topics). */
-  readonly topic?: string;
-  /** Keep forks (githubOrg, gitlabGroup). Default false. */
-  readonly includeForks?: boolean;
-  /** Keep archived repositories (githubOrg, gitlabGroup). Default false. */
-  readonly includeArchived?: boolean;
-  /** A GitHub repository search (`org:acme language:typescript`); its own `fork:`/`archived:` apply. */
-  readonly githubSearch?: string;
-  /** Every project of this GitLab group and its subgroups (`group` or `group/subgroup`). */
-  readonly gitlabGroup?: string;
-}
+export type { DiscoverQuery } from './discover-page.js';
 
 export interface DiscoverOptions {
   /** Tokens and API URLs: GITHUB_TOKEN, GITHUB_API_URL, GITLAB_TOKEN, GITLAB_API_URL, CI_SERVER_URL, GIT_TOKEN. */
