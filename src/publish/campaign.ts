@@ -10,7 +10,7 @@ import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
 import { hostForUrl, openHost } from '../host/open.js';
 import { pause } from './pause.js';
-import type { PublishRunOptions } from './index.js';
+import type { PublishRunOptions } from './publish-run.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
 import { remoteAccess, shownUrl, type Env } from '../host/remote.js';
