@@ -4,7 +4,7 @@
 // repository whose push or host fails fails its own jobs (push-failed) or reports its own error;
 // the others go on.
 import { UsageError } from '../errors.js';
-import { closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
+import { CLONE_REMOTE, closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
@@ -40,9 +40,6 @@ export interface PublishCampaignResult {
   /** One sentence per repository whose host failed (`<repo>: …`); null when none did. */
   readonly error: string | null;
 }
-
-/** The name a campaign's clone knows its URL by (isomorphic-git's clone names it origin). */
-export const CLONE_REMOTE = 'origin';
 
 /** The push target of a URL itself: what a cached clone pushes to. */
 export function pushTargetForUrl(name: string, url: string, env: Env, repo?: Repo): PushTarget {

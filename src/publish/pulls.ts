@@ -1,8 +1,7 @@
 // The life of each job's pull request (SPEC §8): create or update it while the job has a change,
 // close it with a comment when the job ends empty (deleting the branch when only scion wrote it),
 // leave closed what a person closed while the result stays the same, enable auto-merge.
-import { listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
-import { deleteRemoteBranch } from '../git/push.js';
+import { deleteRemoteBranch, listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
 import type { JobReport, PullRequestReport, RunReport } from '../model/types.js';
 import { noRedaction, type Redactor } from '../redact.js';
 import { scionChain } from '../branch/chain.js';
