@@ -1,6 +1,7 @@
 // The clone cache of a campaign: one bare, shallow, single-branch clone per repository,
 // made by the git layer over HTTP(S) (no git binary), kept across runs and fetched, never cloned
-// twice; its refs move under git's lock protocol, like every other ref scion moves. Safe against two runs at once (a lock per repository, whose dead owner is recognised) and
+// twice; its refs move under git's lock protocol, like every other ref scion moves. Safe against
+// two runs at once (a lock per repository, whose dead owner is recognised) and
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -79,7 +80,8 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
   // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
   const { access: open, kind, credential } = remoteAccess(url, o.env);
   const access = { ...open, maxBytes };
-  const verb = async () => ((await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone');
+  // A fetch when the clone is there by the time it failed, else a clone.
+  const cannot = async () => `Cannot ${(await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone'} ${target.id} from ${hideUrlCredentials(url)}`;
   try {
     await removeStaleTemps(dir);
     // A clone damaged on disk is made anew rather than failing this run and every next one.
@@ -96,7 +98,7 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
             : `${reason(f)}; check the URL, that the repository exists, and the token for it.`;
       // The kind's general fix (URL, existence, token) is wrong for a repository past the limit.
       const hint = f.reason === 'too-large' ? 'Raise SCION_CLONE_MAX_BYTES if the machine has the memory, or leave the repository out of the list.' : undefined;
-      return { ok: false, error: failure('clone-failed', redact(`Cannot ${await verb()} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }, hint) };
+      return { ok: false, error: failure('clone-failed', redact(`${await cannot()}: ${why}`), { repo: target.id }, hint) };
     }
     return damage === null ? done : { ok: true, value: { ...done.value, repaired: redact(damage) } };
   } catch (e) {
@@ -104,7 +106,7 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
     // git layer's sentences say what to do themselves.
     const said = hideUrlCredentials((e instanceof Error ? e.message : String(e)).split('\n')[0]!);
     const why = e instanceof GitError ? said : `${said}; check the URL, that the repository exists, and the token for it.`;
-    return { ok: false, error: failure('clone-failed', redact(`Cannot ${await verb()} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }) };
+    return { ok: false, error: failure('clone-failed', redact(`${await cannot()}: ${why}`), { repo: target.id }) };
   } finally {
     await release();
   }
@@ -213,7 +215,10 @@ async function exists(path: string): Promise<boolean> {
 /** What the remote or the network said, in words for the failure's sentence. */
 function reason(f: TransportFailure): string {
   if (f.reason === 'too-large') {
-    return `the repository sent more than ${formatBytes(f.limit ?? 0)}, the most a clone may download (SCION_CLONE_MAX_BYTES); raise it (e.g. SCION_CLONE_MAX_BYTES=2G) if the machine has the memory, or leave the repository out`;
+    return (
+      `the repository sent more than ${formatBytes(f.limit ?? 0)}, the most a clone may download (SCION_CLONE_MAX_BYTES); ` +
+      'raise it (e.g. SCION_CLONE_MAX_BYTES=2G) if the machine has the memory, or leave the repository out'
+    );
   }
   if (f.code === 'ECONNREFUSED' || f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN') return `the host cannot be reached (${f.code})`;
   return hideUrlCredentials(f.detail.split('\n')[0]!);

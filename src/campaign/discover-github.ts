@@ -1,5 +1,5 @@
 // GitHub's side of discovery: an organisation's repositories (GET /orgs/{org}/repos) and a repository
-// search (GET /search/repositories), every page through the Link header, with publishing's octokit.
+// search (GET /search/repositories), every page through the Link header, with the host layer's octokit (host/github.ts).
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
 import { explainGitHub, githubMessage } from '../host/github-explain.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github.js';

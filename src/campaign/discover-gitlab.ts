@@ -1,6 +1,6 @@
 // GitLab's side of discovery: a group's projects with its subgroups' (GET /groups/:id/projects),
-// every page through the Link header or x-next-page (each once, at most MAX_PAGES), with publishing's
-// retrying request.
+// every page through the Link header or x-next-page (each once, at most MAX_PAGES), with the host
+// layer's retrying request (host/gitlab.ts).
 import { gitlabMessage, gitlabRequest } from '../host/gitlab.js';
 import { apiFetch } from '../host/http.js';
 import { HostError } from '../host/types.js';

@@ -44,7 +44,11 @@ export async function cloneShallow(dir: string, access: RemoteAccess, ref: strin
   try {
     const { git } = await iso();
     // A fresh header object per call, as for every call (see remote-call.ts).
-    await git.clone({ fs, http: guardedHttp(access), url: access.url, headers: {}, dir, gitdir: dir, ...(ref !== null ? { ref } : {}), singleBranch: true, depth: 1, noCheckout: true, noTags: true });
+    await git.clone({
+      ...{ fs, http: guardedHttp(access), url: access.url, headers: {}, dir, gitdir: dir },
+      ...(ref !== null ? { ref } : {}),
+      ...{ singleBranch: true, depth: 1, noCheckout: true, noTags: true },
+    });
     await git.setConfig({ fs, gitdir: dir, path: 'core.bare', value: true });
     // A clone's own HEAD names the branch it fetched.
     const branch = (await git.currentBranch({ fs, gitdir: dir, fullname: false })) ?? ref ?? 'HEAD';

@@ -80,11 +80,9 @@ export function deleteRefIfAt(repo: Repo, ref: string, expected: string): boolea
 }
 
 function moved(ref: string, expected: string, actual: string | null): GitError {
-  return new GitError('ref-moved', `${ref} moved: expected ${expected}, found ${actual ?? 'no such ref'}. Another process updated it; look at it again before deleting it.`, {
-    ref,
-    expected,
-    actual,
-  });
+  const found = actual ?? 'no such ref';
+  const message = `${ref} moved: expected ${expected}, found ${found}. Another process updated it; look at it again before deleting it.`;
+  return new GitError('ref-moved', message, { ref, expected, actual });
 }
 
 /**

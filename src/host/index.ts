@@ -4,7 +4,8 @@
 export { openHost, hostForUrl, checkApiUrl, type HostOptions } from './open.js';
 export { GitHubHost, type GitHubOptions } from './github.js';
 export { GitLabHost, type GitLabOptions } from './gitlab.js';
-export { parseRemoteLocation, parseRemoteUrl, hostKindOf, remoteAccess, shownUrl, type Env, type HostKind, type RemoteLocation, type RepoRef } from './remote.js';
+export { parseRemoteLocation, parseRemoteUrl, hostKindOf, remoteAccess, shownUrl } from './remote.js';
+export type { Env, HostKind, RemoteLocation, RepoRef } from './remote.js';
 export { credentialAdvice, forge, forgeTokens, githubForge, gitlabForge, onForge, type Credential, type Forge } from './credentials.js';
 export {
   HostError,

@@ -4,7 +4,8 @@
 // branch a report gives the job) and every commit above the base is a scion commit of one recipe and
 // job. Any other branch (`main`, `release`, a branch made from a scion branch) is never touched,
 // whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
-import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, GitError, listBranches, listRemoteBranches, readCommit, readRef, type Repo } from '../git/index.js';
+import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, GitError, listBranches, listRemoteBranches, readCommit, readRef } from '../git/index.js';
+import type { Repo } from '../git/index.js';
 import { parseTrailers } from '../branch/trailers.js';
 import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
