@@ -1,5 +1,5 @@
-// The cheap, shared front of every engine call, in the seed's order: secret, no-op (per call),
-// path (denied, UNC, outside), size, encoding. Each returns a Failure or null.
+// The checks of the engine's front, each returning a Failure or null; prepare.ts runs them in the seed's order
+// (secret, the call's own refusal, path, surrogate, size, encoding, missing, notebook, read).
 import { failure, fail, ok, type Failure, type Result } from '../../errors.js';
 import { checkPath } from '../check-path.js';
 import { DEFAULT_MAX_BYTES } from '../limits.js';
