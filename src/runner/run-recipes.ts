@@ -9,7 +9,7 @@ import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport, yieldToSignals } from './interrupt.js';
-import { hashingStore, writingStore } from './objects.js';
+import { hashingSinks, writingSinks } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 
@@ -87,7 +87,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   };
   // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
   if (!options.dryRun) sweepLeftovers(repo);
-  const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
+  const sinks = options.dryRun ? hashingSinks(repo) : writingSinks(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
@@ -107,7 +107,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           schemaFor: schemaLookup(job.recipe),
           options,
           ctx,
-          store,
+          sinks,
         }));
       }),
     ),
