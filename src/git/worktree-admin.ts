@@ -28,13 +28,14 @@ export interface WorktreeInfo {
   readonly locked: boolean;
 }
 
-export function worktreesDir(repo: Repo): string {
+/** Where git keeps its linked worktrees' admin folders (`.git/worktrees/<id>`), not their files. */
+export function worktreeAdminRoot(repo: Repo): string {
   return join(repo.commonDir, 'worktrees');
 }
 
 /** Reads one admin dir; null when it is not a worktree's (no gitdir file). */
 export function readWorktreeAdmin(repo: Repo, id: string): WorktreeInfo | null {
-  const adminDir = join(worktreesDir(repo), id);
+  const adminDir = join(worktreeAdminRoot(repo), id);
   let gitdir: string;
   try {
     gitdir = readFileSync(join(adminDir, 'gitdir'), 'utf8').trim();
@@ -53,7 +54,7 @@ export async function listWorktrees(repo: Repo): Promise<WorktreeInfo[]> {
 export function listWorktreesSync(repo: Repo): WorktreeInfo[] {
   let ids: string[];
   try {
-    ids = readdirSync(worktreesDir(repo));
+    ids = readdirSync(worktreeAdminRoot(repo));
   } catch {
     return [];
   }
