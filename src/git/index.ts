@@ -7,7 +7,7 @@ export { readBlob, writeBlob } from './blob.js';
 export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
 export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';
-export { commitTree, readCommit, writeCommit, commitBytes, type CommitInfo, type NewCommit } from './commit.js';
+export { treeOfCommit, readCommit, writeCommit, commitBytes, type CommitInfo, type NewCommit } from './commit.js';
 export type { Identity, FullIdentity } from './identity-format.js';
 export { readRef, isValidRefName } from './refs.js';
 export { updateRef, type UpdateRefOptions } from './update-ref.js';

@@ -2,7 +2,7 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
+import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
@@ -153,7 +153,7 @@ function namedFiles(recipe: Recipe): string[] | null {
 }
 
 async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {
-  const tree = await commitTree(repo, sha);
+  const tree = await treeOfCommit(repo, sha);
   const list = await listTree(repo, tree, { prefixes });
   const entries = new Map(list.map((e) => [e.path, e] as const));
   const dirs = new Set<string>();
