@@ -4,7 +4,7 @@
 import { decodeText } from '../core/index.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ReadStates } from './read-state.js';
-import { numbered, splitLines } from './tools/cat-n.js';
+import { numbered, catLines } from './tools/cat-n.js';
 import type { AgentFiles } from './types.js';
 
 /** Lines shown before and after each diagnostic's line. */
@@ -59,7 +59,7 @@ async function fileBlock(file: string, ds: readonly Diagnostic[], files: AgentFi
   const decoded = bytes === null ? null : decodeText(bytes);
   if (decoded === null || !decoded.ok) return `<diagnostics path="${file}">\n${listed}\n(The file cannot be shown: it is missing or not text.)\n</diagnostics>`;
   const text = decoded.value.text;
-  const lines = splitLines(text);
+  const lines = catLines(text);
   const windows = mergeWindows(ds.map((d) => [Math.max(1, d.line - CONTEXT_LINES), Math.min(lines.length, d.line + CONTEXT_LINES)] as const));
   const parts: string[] = [];
   let covered = 0;

@@ -17,7 +17,7 @@ export function numbered(lineNo: number, line: string): string {
 }
 
 /** The lines of LF text as cat -n shows them: a final newline does not start another line. */
-export function splitLines(text: string): string[] {
+export function catLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -26,7 +26,7 @@ export function splitLines(text: string): string[] {
 
 /** `offset` is a 1-based line number; `limit` a number of lines. */
 export function catN(text: string, offset = 1, limit = DEFAULT_READ_LIMIT): View {
-  const lines = splitLines(text);
+  const lines = catLines(text);
   const total = lines.length;
   if (total === 0) return { text: '(the file is empty)', whole: true };
   const start = Math.max(1, offset);

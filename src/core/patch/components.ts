@@ -3,7 +3,7 @@
 import { DIFF_TIMEOUT_MS } from '../limits.js';
 import type { Change } from '../edit/regions.js';
 import { alignLines, type Limits } from './align.js';
-import { countLines, headLines, splitLines, tailLines } from './lines.js';
+import { countLines, headLines, linesWithNewlines, tailLines } from './lines.js';
 
 /** Equal lines: given, or a range of the old text that is only split into lines if context needs it. */
 type Part = { readonly lines: readonly string[] } | { readonly start: number; readonly end: number };
@@ -51,7 +51,7 @@ export function diffComponents(oldText: string, changes: readonly Change[], limi
   let prev = 0;
   for (const r of toLineRegions(oldText, changes)) {
     equal({ start: prev, end: r.oldStart }, countLines(oldText, prev, r.oldStart));
-    alignRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newSegment(oldText, r)), equal, change, limits);
+    alignRegion(linesWithNewlines(oldText.slice(r.oldStart, r.oldEnd)), linesWithNewlines(newSegment(oldText, r)), equal, change, limits);
     prev = r.oldEnd;
   }
   equal({ start: prev, end: oldText.length }, countLines(oldText, prev, oldText.length));
