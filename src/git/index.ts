@@ -18,7 +18,7 @@ export { commitSignatures, type Signatures, type SignatureOptions } from './sign
 export { parseGitDate, type GitDate } from './git-date.js';
 export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
 export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
-export { worktreeChanges, type FileState } from './worktree-changes.js';
+export { worktreeChanges, type WorktreeChange } from './worktree-changes.js';
 export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
