@@ -22,5 +22,5 @@ export { worktreeChanges, type WorktreeChange } from './worktree-changes.js';
 export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
-export { GitError, environmentError, isEnvironmentErrno, onDisk, type GitErrorCode } from './errors.js';
+export { GitError, refusalToGitError, isEnvironmentErrno, onDisk, type GitErrorCode } from './errors.js';
 export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type RemoteAccess, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';
