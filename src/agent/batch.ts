@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Anthropic from '@anthropic-ai/sdk';
 import { fail, failure, ok, type Result } from '../errors.js';
 import type { Conversation } from './conversation.js';
-import { account, apiFailure, timeoutFailure, type AgentRun } from './run.js';
+import { account, apiFailure, timeoutFailure, type AgentRun } from './agent-run.js';
 
 type BatchResult = Anthropic.Messages.Batches.MessageBatchResult;
 

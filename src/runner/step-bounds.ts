@@ -18,7 +18,7 @@ export interface Bounds {
   readonly deadline: number | null;
 }
 
-/** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/run.ts reads the kind). */
+/** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/command.ts reads the kind). */
 export class StepTimeout extends ScionError {
   constructor(readonly limitMs: number) {
     super(failure('timeout', `the step ran past its timeout of ${limitMs / 1000} s`, { timeoutSeconds: limitMs / 1000 }));

@@ -14,7 +14,7 @@ import { agentEnv, agentFiles } from './agent-files.js';
 import type { StepContext } from './step-context.js';
 import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
-import { execShell } from './steps/run.js';
+import { execShell } from './steps/command.js';
 
 export interface FixSpec {
   readonly agent: { readonly prompt?: string; readonly maxRounds: number; readonly model?: string; readonly maxTurns?: number; readonly maxTokens?: number };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { closeRepo, treeOfCommit, listTree, openRepo, readBlob, resolveCommit, type Repo } from '../../src/git/index.js';
 import { cachedCommand } from '../../src/runner/cached-command.js';
 import { StepCache, stepCacheDir } from '../../src/runner/step-cache.js';
-import { execShell as shell } from '../../src/runner/steps/run.js';
+import { execShell as shell } from '../../src/runner/steps/command.js';
 import { makeWorkspace } from '../../src/runner/workspaces.js';
 import type { Workspace } from '../../src/workspace/types.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
