@@ -12,6 +12,7 @@ import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
 import type { Found, SourceContext } from './discover-page.js';
 import { parseTarget, type RepoTarget } from './targets.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface DiscoverQuery {
   /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
@@ -141,7 +142,7 @@ function checkedTarget(f: Found, hosts: readonly string[], variables: string): R
 function sortedUnique(found: readonly RepoTarget[]): RepoTarget[] {
   const byId = new Map<string, RepoTarget>();
   for (const t of found) if (!byId.has(t.id)) byId.set(t.id, t);
-  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...byId.values()].sort((a, b) => compareCodeUnits(a.id, b.id));
 }
 
 function hostnameOf(url: string | undefined): string | null {

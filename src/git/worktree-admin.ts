@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { configValue } from './config.js';
 import { readLooseRef, readRefSync } from './refs.js';
 import { repoState, type Repo } from './repo.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface Worktree {
   /** Absolute path of the worktree folder. */
@@ -63,7 +64,7 @@ export function listWorktreesSync(repo: Repo): WorktreeInfo[] {
     const info = readWorktreeAdmin(repo, id);
     if (info) out.push(info);
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 function headOf(repo: Repo, gitDir: string): { head: string | null; branch: string | null } {
