@@ -6,6 +6,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { fail, failure, ok, type Result } from '../errors.js';
 import type { Conversation } from './conversation.js';
 import { account, apiFailure, timeoutFailure, type AgentRun } from './agent-run.js';
+import { plural } from '../util/plural.js';
 
 type BatchResult = Anthropic.Messages.Batches.MessageBatchResult;
 
@@ -63,7 +64,7 @@ async function oneBatch(run: AgentRun, waiting: readonly Conversation[], round: 
   const { client, signal } = run;
   try {
     let batch = await client.messages.batches.create({ requests: waiting.map((c) => ({ custom_id: c.init.id, params: c.request() })) }, { signal });
-    run.log(`agent: round ${round}: batch ${batch.id} sent with ${waiting.length} request${waiting.length === 1 ? '' : 's'}`);
+    run.log(`agent: round ${round}: batch ${batch.id} sent with ${plural(waiting.length, 'request')}`);
     const deadline = Date.now() + run.batchPoll.deadlineMs;
     let wait = run.batchPoll.firstMs;
     while (batch.processing_status !== 'ended') {

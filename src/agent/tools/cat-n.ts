@@ -1,5 +1,6 @@
 // read_file's view of a file: `cat -n` lines (number right-aligned in six columns, a tab, the line).
 // Long files and long lines are cut with a note saying how to see the rest.
+import { plural } from '../../util/plural.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -31,7 +32,7 @@ export function catN(text: string, offset = 1, limit = DEFAULT_READ_LIMIT): View
   if (total === 0) return { text: '(the file is empty)', whole: true };
   const start = Math.max(1, offset);
   if (start > total) {
-    return { text: `(the file has only ${total} line${total === 1 ? '' : 's'}; offset ${start} is past its end)`, whole: false };
+    return { text: `(the file has only ${plural(total, 'line')}; offset ${start} is past its end)`, whole: false };
   }
   const out: string[] = [];
   let size = 0;

@@ -1,6 +1,7 @@
 // A refusal should teach: say what was wrong, show where the text really is, say what to do next.
 // These add the file-specific part (closest lines, match positions) to the engine's message.
 import { numbered, catLines } from './cat-n.js';
+import { pluralWord } from '../../util/plural.js';
 
 const LINE_PREFIX = /^\s*\d+\t/m;
 // The engine matches through curly quotes; so must the positions we report.
@@ -58,7 +59,7 @@ export function notUniqueHint(text: string, oldString: string): string {
   const unique = [...perLine.keys()];
   const shown = unique.slice(0, MAX_SHOWN).map((n) => numbered(n, lines[n - 1] ?? ''));
   const more = unique.length > MAX_SHOWN ? `\n… and ${unique.length - MAX_SHOWN} more lines` : '';
-  return `The matches are on line${unique.length === 1 ? '' : 's'} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
+  return `The matches are on ${pluralWord(unique.length, 'line')} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
