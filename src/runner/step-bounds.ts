@@ -4,6 +4,7 @@
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
 import { failure, ScionError } from '../errors.js';
 import type { Workspace } from '../workspace/types.js';
+import { sleep } from '../util/sleep.js';
 
 export const VERIFY_TIMEOUT_SECONDS = 600;
 /** Per file, for `replace` with `regex: true` when the step names no `timeout`. */
@@ -92,9 +93,4 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
     },
     snapshot: () => ws.snapshot(),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  // Not unref'd: while a step winds down, this timer may be all that keeps the process alive.
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
