@@ -1,4 +1,4 @@
-// The clone cache of a campaign (SPEC §9): one bare, shallow, single-branch clone per repository,
+// The clone cache of a campaign: one bare, shallow, single-branch clone per repository,
 // made with isomorphic-git over HTTP(S) (no git binary), kept across runs and fetched, never cloned
 // twice. Safe against two runs at once (a lock per repository, whose dead owner is recognised) and
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).
@@ -7,9 +7,12 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import git from 'isomorphic-git';
 import { failure, type Failure } from '../errors.js';
-import { guardedHttp, type RemoteAccess } from '../git/push.js';
+import { guardedHttp, TransferLimitError, type RemoteAccess } from '../git/transport.js';
+import { credentialAdvice, forge } from '../publish/credentials.js';
 import { remoteAccess } from '../publish/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
+import { cloneDamage, removeStaleTemps } from './clone-health.js';
+import { cloneLimit, formatBytes } from './clone-limit.js';
 import type { RepoTarget } from './targets.js';
 import { sleep } from '../util/sleep.js';
 
@@ -20,6 +23,8 @@ export interface CloneOptions {
   readonly redact?: Redactor;
   /** How long to wait for another run that holds this repository's lock (ms). Default 10 minutes. */
   readonly lockWaitMs?: number;
+  /** The most one clone or fetch may download. Default: SCION_CLONE_MAX_BYTES of `env`, else 512 MiB. */
+  readonly maxBytes?: number;
 }
 
 export interface CachedClone {
@@ -31,6 +36,8 @@ export interface CachedClone {
   readonly branch: string;
   /** What was done: a new clone, a fetch that brought objects, or nothing (the clone was current). */
   readonly action: 'cloned' | 'fetched' | 'current';
+  /** Said when the cached clone was found damaged and made anew: what was wrong with it. */
+  readonly repaired?: string;
 }
 
 export type CloneResult = { readonly ok: true; readonly value: CachedClone } | { readonly ok: false; readonly error: Failure };
@@ -55,17 +62,31 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
   const dir = clonePath(o.cacheDir, target);
   await mkdir(dirname(dir), { recursive: true });
   const redact = o.redact ?? makeRedactor(o.env);
+  const maxBytes = o.maxBytes ?? cloneLimit(o.env);
   const release = await lockRepository(`${dir}.lock`, o.lockWaitMs ?? 600_000);
   if (typeof release === 'string') return { ok: false, error: failure('clone-failed', redact(release), { repo: target.id }) };
+  // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
+  const { access: open, kind, credential } = remoteAccess(url, o.env);
+  const access = { ...open, maxBytes };
   try {
-    // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
-    const { access } = remoteAccess(url, o.env);
-    const cloned = await exists(join(dir, 'HEAD'));
-    if (!cloned) return await freshClone(target, dir, access);
-    return await refresh(target, dir, access);
+    await removeStaleTemps(dir);
+    // A clone damaged on disk is made anew rather than failing this run and every next one.
+    const damage = (await exists(dir)) ? await cloneDamage(dir) : null;
+    if (damage !== null) await rm(dir, { recursive: true, force: true });
+    const done = damage === null && (await exists(join(dir, 'HEAD'))) ? await refresh(target, dir, access) : await freshClone(target, dir, access);
+    return damage === null || !done.ok ? done : { ok: true, value: { ...done.value, repaired: redact(damage) } };
   } catch (e) {
     const verb = (await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone';
-    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${reason(e)}; check the URL, that the repository exists, and the token for it.`), { repo: target.id }) };
+    const status = (e as { data?: { statusCode?: number } }).data?.statusCode;
+    const why =
+      status === 401 || status === 403
+        ? credentialAdvice(access.url, kind, credential, reason(e), 'clone', forge(kind, o.env).server)
+        : e instanceof TransferLimitError
+          ? `${reason(e)}.`
+          : `${reason(e)}; check the URL, that the repository exists, and the token for it.`;
+    // The kind's general fix (URL, existence, token) is wrong for a repository past the limit.
+    const hint = e instanceof TransferLimitError ? 'Raise SCION_CLONE_MAX_BYTES if the machine has the memory, or leave the repository out of the list.' : undefined;
+    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }, hint) };
   } finally {
     await release();
   }
@@ -73,7 +94,7 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
 
 /** isomorphic-git's transport options for `access`: the guarded client, and a fresh header object per call. */
 function transport(access: RemoteAccess) {
-  return { http: guardedHttp(access), url: access.url, headers: { ...(access.headers ?? {}) } };
+  return { http: guardedHttp(access), url: access.url, headers: {} };
 }
 
 async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
@@ -171,6 +192,9 @@ async function exists(path: string): Promise<boolean> {
 }
 
 function reason(e: unknown): string {
+  if (e instanceof TransferLimitError) {
+    return `the repository sent more than ${formatBytes(e.limit)}, the most a clone may download (SCION_CLONE_MAX_BYTES); raise it (e.g. SCION_CLONE_MAX_BYTES=2G) if the machine has the memory, or leave the repository out`;
+  }
   const err = e as { code?: string; data?: { statusCode?: number; statusMessage?: string }; message?: string };
   if (err.data?.statusCode) return `HTTP ${err.data.statusCode} ${err.data.statusMessage ?? ''}`.trim();
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `the host cannot be reached (${err.code})`;

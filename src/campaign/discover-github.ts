@@ -5,7 +5,7 @@ import { explainGitHub, githubMessage } from '../publish/github-explain.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../publish/github.js';
 import { HostError } from '../publish/types.js';
 import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitHub's repository object that discovery reads. */
@@ -112,7 +112,7 @@ function hasTopic(topics: unknown, topic: string): boolean {
   return Array.isArray(topics) && topics.some((t) => typeof t === 'string' && t.toLowerCase() === topic.toLowerCase());
 }
 
-/** Every page's body, following rel="next" on the API's own origin; a Link seen twice ends the walk. */
+/** Every page's body, following rel="next" on the API's own origin, each page once and at most MAX_PAGES (PageWalk). */
 async function* pages(
   first: { route: string; params: Record<string, unknown> },
   what: string,
@@ -121,7 +121,8 @@ async function* pages(
   client: GitHubClient,
   tracker: RetryTracker,
 ): AsyncGenerator<unknown> {
-  const seen = new Set<string>();
+  const walk = new PageWalk('GitHub', what, 'GITHUB_API_URL', ctx.maxPages);
+  walk.visit(first.route);
   let request = () => client.request(first.route, first.params);
   for (;;) {
     tracker.retries = 0;
@@ -133,8 +134,8 @@ async function* pages(
     }
     yield res.data;
     const next = nextLink(res.headers.link, ctx.apiUrl);
-    if (next === null || seen.has(next)) return;
-    seen.add(next);
+    if (next === null) return;
+    walk.visit(next);
     request = () => client.request(`GET ${next}`);
   }
 }

@@ -1,10 +1,11 @@
 // GitLab's side of discovery: a group's projects with its subgroups' (GET /groups/:id/projects),
-// every page through the Link header or x-next-page, with publishing's retrying request.
+// every page through the Link header or x-next-page (each once, at most MAX_PAGES), with publishing's
+// retrying request.
 import { gitlabMessage, gitlabRequest } from '../publish/gitlab.js';
 import { apiFetch } from '../publish/http.js';
 import { HostError } from '../publish/types.js';
 import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, type SourceContext } from './discover-page.js';
+import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitLab's project object that discovery reads. */
@@ -29,10 +30,10 @@ export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Prom
   const params = new URLSearchParams({ include_subgroups: 'true', with_shared: 'false', order_by: 'id', sort: 'asc', per_page: '100' });
   if (q.includeArchived !== true) params.set('archived', 'false');
   let url: string | null = `${ctx.apiUrl}/groups/${encodeURIComponent(group)}/projects?${params}`;
-  const seen = new Set<string>();
+  const walk = new PageWalk('GitLab', what, 'GITLAB_API_URL', ctx.maxPages);
   const projects: ProjectJson[] = [];
-  while (url !== null && !seen.has(url)) {
-    seen.add(url);
+  while (url !== null) {
+    walk.visit(url);
     const res = await gitlabRequest(request, 'GET', url, what, undefined, (status, w, body, retries) => explain(group, status, w, body, retries));
     const data: unknown = await res.json().catch(() => null);
     if (!Array.isArray(data)) throw new HostError(`GitLab answered ${what} with something other than a list of projects; check GITLAB_API_URL.`, null);

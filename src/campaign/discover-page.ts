@@ -20,8 +20,46 @@ export interface SourceContext {
   readonly token: string;
   readonly fetch: typeof fetch | undefined;
   readonly say: (line: string) => void;
+  /** The most pages one listing may take (MAX_PAGES unless a caller says otherwise). */
+  readonly maxPages: number;
   /** Checks a clone URL the server returned; a target, or null after saying why it was left out. */
   readonly target: (f: Found) => RepoTarget | null;
+}
+
+/** The most pages one listing may take: 1,000 pages of 100 is 100,000 repositories. */
+export const MAX_PAGES = 1000;
+
+/**
+ * The pages of one listing, each asked once: a next page that comes back to a page already read,
+ * or a listing past MAX_PAGES, ends discovery with a HostError rather than reading forever or
+ * running a campaign over part of a listing.
+ */
+export class PageWalk {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly host: 'GitHub' | 'GitLab',
+    private readonly what: string,
+    private readonly variable: string,
+    private readonly max: number = MAX_PAGES,
+  ) {}
+
+  /** Called with each page's URL (or, for the first, any key of it) before it is asked for. */
+  visit(page: string): void {
+    if (this.seen.has(page)) {
+      throw new HostError(
+        `${this.host} pointed its next page back at a page already read (${shownUrl(page)}) while ${this.what}; scion stops there rather than read it again: check ${this.variable}.`,
+        null,
+      );
+    }
+    if (this.seen.size >= this.max) {
+      throw new HostError(
+        `${this.host} still had a next page after ${this.max} pages while ${this.what}; scion stops there rather than read on: narrow the listing (--topic, a search) or check ${this.variable}.`,
+        null,
+      );
+    }
+    this.seen.add(page);
+  }
 }
 
 /** The URL of rel="next" in a Link header, if it stays on the API's origin (a token goes with it). */

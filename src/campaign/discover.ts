@@ -1,4 +1,4 @@
-// Repository discovery for campaigns (SPEC §9): an organisation's repositories, a repository search
+// Repository discovery for campaigns: an organisation's repositories, a repository search
 // or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
 // through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.
@@ -7,10 +7,11 @@ import { isValidRefName } from '../git/refs.js';
 import { makeRedactor } from '../redact.js';
 import { HostError } from '../publish/types.js';
 import { checkApiUrl } from '../publish/host.js';
-import { shownUrl, tokenFor, type Env } from '../publish/remote.js';
+import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../publish/credentials.js';
+import { shownUrl, type Env } from '../publish/remote.js';
 import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
-import type { Found, SourceContext } from './discover-page.js';
+import { MAX_PAGES, type Found, type SourceContext } from './discover-page.js';
 import { parseTarget, type RepoTarget } from './targets.js';
 import { compareCodeUnits } from '../util/compare.js';
 
@@ -35,6 +36,8 @@ export interface DiscoverOptions {
   readonly fetch?: typeof fetch;
   /** One line for each repository left out for a reason the user may not expect, and a summary per source. */
   readonly say?: (line: string) => void;
+  /** The most pages one listing may take. Default MAX_PAGES (1,000). */
+  readonly maxPages?: number;
 }
 
 /**
@@ -43,7 +46,7 @@ export interface DiscoverOptions {
  */
 export async function discoverTargets(q: DiscoverQuery, o: DiscoverOptions): Promise<RepoTarget[]> {
   // Hosts' answers (error bodies, names, URLs) could echo a token: every line and message is redacted.
-  const redact = makeRedactor(o.env, [tokenFor('github', o.env)?.token ?? '', tokenFor('gitlab', o.env)?.token ?? '']);
+  const redact = makeRedactor(o.env, forgeTokens(o.env));
   const sink = o.say;
   const say = (line: string) => sink?.(redact(line));
   try {
@@ -63,49 +66,41 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
     if (value !== undefined && value.trim() === '') throw new UsageError(`The ${key} to discover repositories from is empty; give its name.`);
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
-  const github = wantGitHub ? githubContext(o.env, o.fetch, say) : null;
-  const gitlab = wantGitLab ? gitlabContext(o.env, o.fetch, say) : null;
+  const maxPages = o.maxPages ?? MAX_PAGES;
+  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages } : null;
+  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages } : null;
   const found: RepoTarget[] = [];
   if (github !== null) found.push(...(await discoverGitHub(q, github)));
   if (gitlab !== null) found.push(...(await discoverGitLab(q, gitlab)));
   return sortedUnique(found);
 }
 
-function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
-  const cred = tokenFor('github', env);
-  if (!cred) {
+function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
+  const f = githubForge(env);
+  if (f.token === null) {
     throw new UsageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
   }
-  const server = env['GITHUB_SERVER_URL']?.replace(/\/+$/, '');
-  const enterprise = server !== undefined && server !== '' && hostnameOf(server) !== 'github.com' ? `${server}/api/v3` : undefined;
-  const apiUrl = (env['GITHUB_API_URL'] || enterprise || 'https://api.github.com').replace(/\/+$/, '');
-  checkApiUrl(apiUrl, 'GITHUB_API_URL', 'GITHUB_TOKEN');
-  // Where clones may come from: the API's host (api.github.com serves github.com) and GITHUB_SERVER_URL's.
-  const apiHost = hostnameOf(apiUrl);
-  const hosts = [apiHost, apiHost?.replace(/^api\./, ''), hostnameOf(server)];
-  return context(apiUrl, cred.token, fetchImpl, say, hosts, 'GITHUB_API_URL or GITHUB_SERVER_URL');
+  checkApiUrl(f.api, f.apiVariable, f.token.variable);
+  return context(f, f.token.value, fetchImpl, say, 'GITHUB_SERVER_URL (and GITHUB_API_URL)');
 }
 
-function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): SourceContext {
-  const cred = tokenFor('gitlab', env);
-  if (!cred) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
-  const ci = env['CI_SERVER_URL']?.replace(/\/+$/, '');
-  const apiUrl = (env['GITLAB_API_URL'] || (ci ? `${ci}/api/v4` : 'https://gitlab.com/api/v4')).replace(/\/+$/, '');
-  checkApiUrl(apiUrl, 'GITLAB_API_URL', 'GITLAB_TOKEN');
-  return context(apiUrl, cred.token, fetchImpl, say, [hostnameOf(apiUrl), hostnameOf(ci)], 'GITLAB_API_URL or CI_SERVER_URL');
+function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
+  const f = gitlabForge(env);
+  if (f.token === null) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
+  checkApiUrl(f.api, f.apiVariable, f.token.variable);
+  return context(f, f.token.value, fetchImpl, say, 'CI_SERVER_URL (or GITLAB_API_URL)');
 }
 
-function context(apiUrl: string, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, hosts: readonly (string | null | undefined)[], variables: string): SourceContext {
-  const allowed = hosts.filter((h): h is string => typeof h === 'string' && h !== '');
+function context(f: Forge, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, variables: string): Omit<SourceContext, 'maxPages'> {
   return {
-    apiUrl,
-    shownApi: shownUrl(apiUrl),
+    apiUrl: f.api,
+    shownApi: shownUrl(f.api),
     token,
     fetch: fetchImpl,
     say,
-    target: (f) => {
-      const t = checkedTarget(f, allowed, variables);
-      if (typeof t === 'string') say(`${f.name}: left out: ${t}.`);
+    target: (found) => {
+      const t = checkedTarget(found, f, variables);
+      if (typeof t === 'string') say(`${found.name}: left out: ${t}.`);
       return typeof t === 'string' ? null : t;
     },
   };
@@ -113,9 +108,10 @@ function context(apiUrl: string, token: string, fetchImpl: typeof fetch | undefi
 
 /**
  * A clone URL from a server is held to the rules of one a user writes (parseTarget), and more: no
- * credentials, no `@REF`, and only on the host the API serves, since the clone is offered a token.
+ * credentials, no `@REF`, and only on the forge the API belongs to (its server's or its API's origin):
+ * a listing does not send scion to clone from anywhere else.
  */
-function checkedTarget(f: Found, hosts: readonly string[], variables: string): RepoTarget | string {
+function checkedTarget(f: Found, forge: Forge, variables: string): RepoTarget | string {
   const raw = f.cloneUrl;
   if (typeof raw !== 'string' || raw.trim() === '') return 'the server gave no clone URL';
   const t = parseTarget(raw.trim(), { cwd: '/' });
@@ -130,8 +126,8 @@ function checkedTarget(f: Found, hosts: readonly string[], variables: string): R
     return `its clone URL ${bare.href} holds credentials, which scion does not take from a server`;
   }
   if (t.ref !== null || u.search !== '' || u.hash !== '') return `its clone URL "${shownUrl(raw)}" is not a plain repository URL`;
-  if (!hosts.includes(u.hostname.toLowerCase())) {
-    return `its clone URL ${t.url} is on ${u.hostname}, not on the host the API serves (${hosts.join(', ')}), and would be offered the token; set ${variables} if that is your server`;
+  if (!onForge(forge, t.url)) {
+    return `its clone URL ${t.url} is not on the server the API belongs to (${forge.server}); set ${variables} if ${u.origin} is your server`;
   }
   const ref = typeof f.defaultBranch === 'string' && f.defaultBranch !== '' ? f.defaultBranch : null;
   if (ref !== null && !isValidRefName(`refs/heads/${ref}`)) return `its default branch "${ref}" is not a valid branch name`;
@@ -143,13 +139,4 @@ function sortedUnique(found: readonly RepoTarget[]): RepoTarget[] {
   const byId = new Map<string, RepoTarget>();
   for (const t of found) if (!byId.has(t.id)) byId.set(t.id, t);
   return [...byId.values()].sort((a, b) => compareCodeUnits(a.id, b.id));
-}
-
-function hostnameOf(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
 }

@@ -1,12 +1,13 @@
-// runCampaign (SPEC §9): the recipes' jobs in every repository of a list. Each remote repository is
+// runCampaign: the recipes' jobs in every repository of a list. Each remote repository is
 // cloned into (or fetched in) the cache, then its jobs run there exactly as `scion run` runs them in
 // one repository; the reports are joined, each job tagged with its repository. `--shard` covers the
 // whole list (repositories × jobs) and `--concurrency` bounds the repositories worked on at once.
 import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
-import { failure, type Failure } from '../errors.js';
-import { expandJobs, type Recipe } from '../recipe/index.js';
+import { failure, ScionError, UsageError, type Failure } from '../errors.js';
+import { GitError } from '../git/index.js';
+import { expandJobs, PlanError, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
 import type { RunContext, RunOptions } from '../runner/types.js';
@@ -26,7 +27,7 @@ export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
 
 export type RepoEvent =
   | { readonly type: 'clone-start'; readonly repo: string; readonly cached: boolean }
-  | { readonly type: 'clone-end'; readonly repo: string; readonly action: 'cloned' | 'fetched' | 'current'; readonly sha: string }
+  | { readonly type: 'clone-end'; readonly repo: string; readonly action: 'cloned' | 'fetched' | 'current'; readonly sha: string; readonly repaired?: string }
   | { readonly type: 'clone-failed'; readonly repo: string; readonly message: string };
 
 /** Where a repository's jobs ran: the clone (or local folder) and the commit they started from. */
@@ -49,7 +50,7 @@ export interface CampaignReport {
 /**
  * Jobs per repository before expansion: `each` entries become known only from a repository's tree,
  * so sharding counts each `jobs` entry (and an `each` entry) as one unit. For recipes without
- * `each`, this is exactly SPEC §1's "job k of the expanded list".
+ * `each`, this is exactly "job k of the expanded list" of a run in one repository.
  */
 function unitsPerRepo(recipes: readonly LoadedRecipe[]): number {
   return recipes.reduce((n, { recipe }) => n + Math.max(1, recipe.jobs.length), 0);
@@ -86,9 +87,9 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }));
+            return notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint));
           }
-          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha });
+          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha, ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}) });
           dir = clone.value.gitDir;
           base = clone.value.sha;
           branch = clone.value.branch;
@@ -96,18 +97,33 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         repos[r] = { target, dir, base, branch };
         const baseRef = base ?? target.ref ?? o.base;
         const { targets: _t, cacheDir: _c, onRepo: _o, ...rest } = o;
-        const report = await runRecipes(
-          recipes,
-          {
-            ...rest,
-            repo: dir,
-            ...(baseRef !== undefined ? { base: baseRef } : {}),
-            ...(shard === 'all' ? { shard: undefined } : { shard }),
-            // Repositories run side by side; inside one, its jobs run one at a time.
-            concurrency: 1,
-          },
-          { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
-        );
+        let report: RunReport;
+        try {
+          report = await runRecipes(
+            recipes,
+            {
+              ...rest,
+              repo: dir,
+              ...(baseRef !== undefined ? { base: baseRef } : {}),
+              ...(shard === 'all' ? { shard: undefined } : { shard }),
+              // Repositories run side by side; inside one, its jobs run one at a time.
+              concurrency: 1,
+            },
+            { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
+          );
+        } catch (e) {
+          // The repository itself could not be worked in (unreadable, a base it lacks): its jobs
+          // fail, the other repositories go on and the report is written.
+          if (!(e instanceof GitError || e instanceof ScionError || e instanceof UsageError || e instanceof PlanError)) throw e;
+          const why = ctx.redact(e.message.split('\n')[0]!);
+          const message =
+            target.url === null
+              ? `Cannot run the jobs in ${target.id}: ${why}`
+              : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
+          // A base one repository lacks is the campaign's to fix, not the machine's.
+          const hint = e instanceof PlanError ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
+          return notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint));
+        }
         return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
     ),
@@ -160,7 +176,7 @@ function notRun(recipes: readonly LoadedRecipe[], target: RepoTarget, f: Failure
         description: recipe.description,
         base: '',
         branch: job.branch,
-        errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
+        errors: [{ step: 0, file: null, kind: f.kind, message: f.message, ...(f.hint ? { hint: f.hint } : {}) }],
         durationMs: 0,
         repo: target.id,
         ...urlOf(target),

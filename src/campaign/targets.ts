@@ -1,4 +1,4 @@
-// The repositories of a campaign (SPEC §9): one a line in a list file, as a URL, `owner/name` on
+// The repositories of a campaign: one a line in a list file, as a URL, `owner/name` on
 // GitHub, or a local path, each optionally followed by `@REF` for the base. Parsing is pure: every
 // problem comes back with its line number, nothing is fetched here.
 import { isAbsolute, resolve } from 'node:path';
@@ -16,6 +16,8 @@ export interface RepoTarget {
 
 export interface ParsedTargets {
   readonly targets: readonly RepoTarget[];
+  /** The list's line of each target, 1-based, in the same order. */
+  readonly lines: readonly number[];
   /** `line N: what is wrong`, one a problem. */
   readonly problems: readonly string[];
 }
@@ -83,6 +85,7 @@ export function parseTarget(entry: string, defaults: TargetDefaults): RepoTarget
 /** Parses a repository list: one entry a line, `#` starts a comment, blank lines ignored. */
 export function parseRepoList(text: string, defaults: TargetDefaults): ParsedTargets {
   const targets: RepoTarget[] = [];
+  const lines: number[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -108,6 +111,7 @@ export function parseRepoList(text: string, defaults: TargetDefaults): ParsedTar
     }
     seen.set(key, line);
     targets.push(t);
+    lines.push(line);
   });
-  return { targets, problems };
+  return { targets, lines, problems };
 }

@@ -1,6 +1,7 @@
 // The process, as the CLI sees it: streams, environment, whether to colour. Injected so tests can
 // drive the CLI in process and read what it printed.
 import { makeRedactor, type Redactor } from '../redact.js';
+import { terminalText } from '../report/ansi.js';
 
 export interface CliStream {
   write(s: string): unknown;
@@ -33,19 +34,28 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /**
- * The CLI's edge (SPEC §7): stdout and stderr as seen below main() pass every write through one
- * redactor built from the environment, and `redact` is the same one for files (files.ts). Applied
- * once, in main(); idempotent.
+ * The CLI's edge: stdout and stderr as seen below main() pass every write through one redactor built
+ * from the environment (`redact` is the same one for files, files.ts), and through `terminalText`:
+ * text from outside (a host's answer, a repository's name in an org listing, a server's error, a
+ * command's output) never reaches the terminal with a live escape sequence or carriage return, on
+ * whichever line it is printed. scion's own colours and the live view's cursor moves go through
+ * `styled()` instead, whose callers show outside fields with `visible`; data meant for another
+ * program (a patch) through `data()`. Applied once, in main(); idempotent.
  */
 export function atEdge(io: CliIo): CliIo {
   if (io.redact) return io;
   const redact = makeRedactor(io.env);
-  return { ...io, stdout: redacting(io.stdout, redact), stderr: redacting(io.stderr, redact), redact };
+  return { ...io, stdout: edge(io.stdout, redact), stderr: edge(io.stderr, redact), redact };
 }
 
-function redacting(stream: CliStream, redact: Redactor): CliStream {
+/** The unsanitised write of an edge stream (still redacted). */
+const RAW = Symbol('scion.rawWrite');
+type EdgeStream = CliStream & { readonly [RAW]?: (s: string) => unknown };
+
+function edge(stream: CliStream, redact: Redactor): EdgeStream {
   return {
-    write: (s: string) => stream.write(redact(s)),
+    write: (s: string) => stream.write(terminalText(redact(s))),
+    [RAW]: (s: string) => stream.write(redact(s)),
     // Live values: a terminal may be resized during a run.
     get isTTY() {
       return stream.isTTY;
@@ -59,12 +69,46 @@ function redacting(stream: CliStream, redact: Redactor): CliStream {
   };
 }
 
+/** `stream` with `write` replaced, its terminal facts kept live. */
+function withWrite(stream: CliStream, write: (s: string) => unknown): CliStream {
+  return {
+    write,
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    get rows() {
+      return stream.rows;
+    },
+  };
+}
+
+/**
+ * For scion's own styled output (renderers' colours, the live view): escape sequences pass the edge.
+ * Every field from outside in it must already be shown with `visible` (report/ansi.ts).
+ */
+export function styled(stream: CliStream): CliStream {
+  const raw = (stream as EdgeStream)[RAW];
+  return raw === undefined ? stream : withWrite(stream, raw);
+}
+
+/** Data for another program (a patch for `git apply`): byte for byte through a pipe, made safe on a terminal. */
+export function data(stream: CliStream): CliStream {
+  return stream.isTTY === true ? stream : styled(stream);
+}
+
 export function redactorOf(io: CliIo): Redactor {
   return io.redact ?? makeRedactor(io.env);
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
-export function useColor(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+/**
+ * Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org); FORCE_COLOR
+ * turns it on anywhere. A `--color always|never` given on the command line overrides both.
+ */
+export function useColor(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout', flag: 'auto' | 'always' | 'never' = 'auto'): boolean {
+  if (flag !== 'auto') return flag === 'always';
   if (io.env['NO_COLOR'] !== undefined && io.env['NO_COLOR'] !== '') return false;
   if (io.env['FORCE_COLOR'] !== undefined && io.env['FORCE_COLOR'] !== '0') return true;
   return io[stream].isTTY === true;

@@ -19,6 +19,13 @@ export const COMMON_RUN_OPTIONS = {
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
   json: { type: 'boolean', default: false, describe: 'Print the JSON report to stdout instead of the human summary', group: 'Output:' },
+  color: valued({
+    type: 'string',
+    choices: ['auto', 'always', 'never'],
+    default: 'auto',
+    describe: 'Colour the diffs and the summary: auto (on a terminal, unless NO_COLOR is set), always, or never',
+    group: 'Output:',
+  }),
   repos: valued({ type: 'string', describe: 'Run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin', group: 'Campaign:' }),
   'github-org': valued({ type: 'string', describe: "Every repository of this GitHub organisation (forks and archived ones left out unless asked)", group: 'Campaign:' }),
   topic: valued({ type: 'string', describe: 'With --github-org: only the repositories with this topic', group: 'Campaign:' }),
@@ -92,6 +99,7 @@ export interface RunFlags {
   force: boolean;
   json: boolean;
   cache: boolean;
+  color?: 'auto' | 'always' | 'never';
   /** `plan` only. */
   patch?: boolean;
   stat?: boolean;

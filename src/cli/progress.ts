@@ -2,7 +2,7 @@
 // (live.ts), plain line-per-event output elsewhere (CI logs), each line prefixed with `[done/total]`.
 import ciInfo from 'ci-info';
 import type { RunEvent } from '../runner/types.js';
-import type { CliIo } from './io.js';
+import { styled, type CliIo } from './io.js';
 import { jobLine } from './job-line.js';
 import { LiveView } from './live.js';
 
@@ -31,7 +31,7 @@ function isCi(env: Readonly<Record<string, string | undefined>>): boolean {
 export function makeProgress(io: CliIo, mode: ProgressMode): Progress {
   if (mode === 'quiet') return { onEvent: () => undefined, done: async () => undefined };
   if (mode === 'plain') return plainProgress(io);
-  const view = new LiveView(io.stderr);
+  const view = new LiveView(styled(io.stderr));
   return {
     onEvent: (e) => view.onEvent(e),
     done: async () => view.stop(),

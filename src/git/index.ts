@@ -23,4 +23,5 @@ export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
 export { GitError, refusalToGitError, isEnvironmentErrno, onDisk, type GitErrorCode } from './errors.js';
-export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type RemoteAccess, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';
+export { guardedHttp, TransferLimitError, type OriginCredential, type RemoteAccess } from './transport.js';
+export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, fetchBranch, pushCommit, setTrackingRef, type TransportFailure, type TransportResult, type PushCommitOptions } from './push.js';

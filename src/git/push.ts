@@ -7,45 +7,12 @@
 // by native git (packs after `git gc`) are both read by isomorphic-git from there.
 import fs from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { HttpClient } from 'isomorphic-git';
 import { configValue } from './config.js';
 import { readRef, readLooseRef, refPath } from './refs.js';
 import { repoState, type Repo } from './repo.js';
+import { guardedHttp, iso, type RemoteAccess } from './transport.js';
 import { updateRef } from './update-ref.js';
 
-type IsoGit = (typeof import('isomorphic-git'))['default'];
-let isoGit: Promise<{ git: IsoGit; http: HttpClient }> | null = null;
-
-/** isomorphic-git is loaded on the first network call: a run that never talks to a remote skips ~0.2 s of start-up. */
-function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
-  isoGit ??= Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]).then(([g, h]) => ({ git: g.default, http: h.default }));
-  return isoGit;
-}
-
-/** How to reach a remote: its URL and the credentials to offer. */
-export interface RemoteAccess {
-  /** The http(s) URL; may carry `user:password@`, which is then sent as Basic auth. */
-  readonly url: string;
-  /**
-   * Sent as Basic auth (`username:token`) with every request to the URL's own origin, and only when
-   * that origin is HTTPS or a loopback address (SPEC §7): never to a host a redirect points at, never
-   * in clear text over the network.
-   */
-  readonly token: string | null;
-  /** The Basic-auth user name that goes with `token`: `x-access-token` (GitHub), `oauth2` (GitLab). */
-  readonly username?: string;
-  /** Sent with every request (git's `http.<url>.extraHeader`, e.g. the one actions/checkout stores). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** isomorphic-git's cache: one object shared by every call on one repository keeps its packs loaded. */
-  readonly cache?: object;
-  /**
-   * How long the connection may stay silent (no answer, no byte of the body) before the request is
-   * given up as unreachable (SPEC §7: a server that stops answering never hangs a run). Default 60 s.
-   */
-  readonly idleTimeoutMs?: number;
-}
-
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 /** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
 export interface TransportFailure {
@@ -124,7 +91,7 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
       forPush: true,
       protocolVersion: 1,
       prefix: 'refs/heads/',
-      ...auth(access),
+      headers: {},
     });
     const out = new Map<string, string>();
     for (const r of refs) if (r.ref.startsWith('refs/heads/')) out.set(r.ref.slice('refs/heads/'.length), r.oid);
@@ -278,69 +245,10 @@ function on(repo: Repo, access: RemoteAccess, remote: string) {
     gitdir: repo.commonDir,
     url: access.url,
     remote,
-    ...auth(access),
-  };
-}
-
-function auth(access: RemoteAccess) {
-  // A fresh object per call: isomorphic-git adds its own headers to the one it is given. The token
-  // is not given to isomorphic-git at all (its onAuth would answer any host): guardedHttp adds it.
-  return { headers: { ...(access.headers ?? {}) } };
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1';
-}
-
-/** Whether credentials may travel to `url`: over HTTPS, or over plain HTTP to this machine only. */
-export function mayCarryCredentials(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
-  } catch {
-    return false;
-  }
-}
-
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * isomorphic-git's HTTP client with the credential rule of SPEC §7 applied to every request: the
- * token (and any Authorization header from git config or the URL) goes only to the remote's own
- * origin, and only when that origin may carry credentials. Header names are lower-cased so that
- * simple-get drops `authorization` when a redirect leaves the host.
- */
-export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClient {
-  const home = originOf(access.url);
-  const token = access.token;
-  const basic = token ? `Basic ${Buffer.from(`${access.username ?? 'x-access-token'}:${token}`).toString('base64')}` : null;
-  return {
-    request: (req) => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-      const trusted = home !== null && originOf(req.url) === home && mayCarryCredentials(req.url);
-      if (!trusted) delete headers['authorization'];
-      else if (basic !== null) headers['authorization'] = basic;
-      // simple-get's `timeout` is the socket's idle limit: it aborts a request whose server went
-      // silent, before its answer or in the middle of its body.
-      const idle = access.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-      return (inner ? Promise.resolve(inner) : iso().then((i) => i.http))
-        .then((client) => client.request({ ...req, headers, fetchOptions: { ...req.fetchOptions, timeout: idle } }))
-        .catch((e: unknown) => {
-          if (e instanceof Error && e.message === 'Request timed out') {
-            throw Object.assign(new Error(`the server sent nothing for ${idle / 1000} s`), { code: 'ETIMEDOUT' });
-          }
-          throw e;
-        });
-    },
+    // A fresh object per call: isomorphic-git adds its own headers to the one it is given. No
+    // credential is given to isomorphic-git at all (its onAuth would answer any host): guardedHttp
+    // adds it where the credential rule allows.
+    headers: {},
   };
 }
 

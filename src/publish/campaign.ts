@@ -1,4 +1,4 @@
-// Publishing a campaign (SPEC §9): each repository's branches go back to that repository's own URL
+// Publishing a campaign: each repository's branches go back to that repository's own URL
 // (the one it was cloned from, never a remote of the current folder), with the same force-with-lease
 // rules as `run --push`, and each job's pull request is opened on that repository's own host. A
 // repository whose push or host fails fails its own jobs (push-failed) or reports its own error;
@@ -13,6 +13,7 @@ import type { PublishRunOptions } from './index.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
 import { remoteAccess, shownUrl, type Env } from './remote.js';
+import { forge } from './credentials.js';
 import type { Host } from './types.js';
 import { sleep } from '../util/sleep.js';
 
@@ -45,8 +46,8 @@ export const CLONE_REMOTE = 'origin';
 
 /** The push target of a URL itself: what a cached clone pushes to. */
 export function pushTargetForUrl(name: string, url: string, env: Env, repo?: Repo): PushTarget {
-  const { access, kind } = remoteAccess(url, env, (bare) => (repo ? configuredHeaders(repo, bare) : {}));
-  return { name, kind, shown: shownUrl(access.url), access };
+  const { access, kind, credential } = remoteAccess(url, env, (bare) => (repo ? configuredHeaders(repo, bare) : {}));
+  return { name, kind, shown: shownUrl(access.url), access, credential, server: forge(kind, env).server };
 }
 
 export async function publishCampaign(report: RunReport, o: PublishCampaignOptions): Promise<PublishCampaignResult> {

@@ -1,7 +1,14 @@
 // GitHub's failures in one sentence each: what scion was doing, what GitHub said, what to do.
+import { htmlTitle } from './answer.js';
 
 /** `what` completes "while …": e.g. "creating the pull request for scion/x into main". */
 export function explainGitHub(status: number, what: string, body: unknown, retries: number | null): string {
+  const sentence = explainStatus(status, what, body, retries);
+  // An HTML page is a proxy's or another server's, not the API's: say where to look too.
+  return typeof body === 'string' && htmlTitle(body) !== null ? sentence.replace(/\.$/, '; check that GITHUB_API_URL is the GitHub API.') : sentence;
+}
+
+function explainStatus(status: number, what: string, body: unknown, retries: number | null): string {
   const detail = githubMessage(body);
   const said = detail === '' ? `${status}` : `${status} ${detail}`;
   if (retries !== null && (status === 429 || status === 403)) {
@@ -35,7 +42,7 @@ export function githubMessage(body: unknown): string {
     try {
       data = JSON.parse(body);
     } catch {
-      return body.trim().slice(0, 200);
+      return htmlTitle(body) ?? body.trim().slice(0, 200);
     }
   }
   if (data === null || typeof data !== 'object') return '';

@@ -6,6 +6,7 @@
 import { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { explainGitHub } from './github-explain.js';
 import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
@@ -82,6 +83,11 @@ interface PullJson {
   requested_teams?: unknown[];
 }
 
+/** The fields of a pull request scion reads: a number, its page, its state. */
+function isPull(d: unknown): d is PullJson {
+  return isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string' && typeof d['state'] === 'string';
+}
+
 export type GitHubClient = InstanceType<typeof Client>;
 
 export interface GitHubClientOptions extends RequestLimits {
@@ -152,14 +158,16 @@ export class GitHubHost implements Host {
     this.octokit = githubClient({ ...o, apiUrl: this.apiUrl }, this.tracker);
   }
 
-  private async call<T>(route: string, params: Record<string, unknown>, what: string): Promise<T> {
+  /** One REST call; its answer must have `shape` (any JSON by default), else it is a HostError. */
+  private async call<T>(route: string, params: Record<string, unknown>, what: string, shape: Shape<T> = isJson as Shape<T>): Promise<T> {
     this.tracker.retries = 0;
+    let data: unknown;
     try {
-      const res = await this.octokit.request(route, { owner: this.o.owner, repo: this.o.repo, ...params });
-      return res.data as T;
+      data = (await this.octokit.request(route, { owner: this.o.owner, repo: this.o.repo, ...params })).data;
     } catch (e) {
       throw this.failure(e, what);
     }
+    return expectAnswer(data, shape, 'GitHub', what, this.apiUrl);
   }
 
   private failure(e: unknown, what: string): HostError {
@@ -180,31 +188,33 @@ export class GitHubHost implements Host {
   }
 
   async defaultBranch(): Promise<string> {
-    const info = await this.call<{ default_branch?: unknown }>('GET /repos/{owner}/{repo}', {}, `reading the default branch of ${this.label} (pass --base to skip this)`);
+    const info = await this.call('GET /repos/{owner}/{repo}', {}, `reading the default branch of ${this.label} (pass --base to skip this)`, isRecord);
     return typeof info.default_branch === 'string' && info.default_branch !== '' ? info.default_branch : 'main';
   }
 
   async findPull(branch: string): Promise<HostPull | null> {
-    const list = await this.call<PullJson[]>(
+    const list = await this.call(
       'GET /repos/{owner}/{repo}/pulls',
       { head: `${this.o.owner}:${branch}`, state: 'all', sort: 'created', direction: 'desc', per_page: 20 },
       `looking for the pull request of ${branch} in ${this.label}`,
+      (d): d is PullJson[] => Array.isArray(d) && d.every(isPull),
     );
     const chosen = list.find((p) => p.state === 'open') ?? list[0];
     return chosen === undefined ? null : this.pull(chosen);
   }
 
   async createPull(p: NewPull): Promise<HostPull> {
-    const created = await this.call<PullJson>(
+    const created = await this.call(
       'POST /repos/{owner}/{repo}/pulls',
       { title: p.title, head: p.branch, base: p.base, body: p.body, ...(p.draft ? { draft: true } : {}) },
       `creating the pull request for ${p.branch} into ${p.base}`,
+      isPull,
     );
     return this.pull(created);
   }
 
   async updatePull(pull: HostPull, p: { title: string; body: string }): Promise<HostPull> {
-    const updated = await this.call<PullJson>('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number, title: p.title, body: p.body }, `updating pull request #${pull.number}`);
+    const updated = await this.call('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number, title: p.title, body: p.body }, `updating pull request #${pull.number}`, isPull);
     return this.pull(updated);
   }
 
@@ -247,8 +257,13 @@ export class GitHubHost implements Host {
   async checks(pull: HostPull): Promise<ChecksState> {
     if (pull.headSha === null) return 'none';
     const what = `reading the checks of pull request #${pull.number}`;
-    const runs = await this.call<{ check_runs?: { status?: string; conclusion?: string | null }[] }>('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ref: pull.headSha, per_page: 100 }, what);
-    const combined = await this.call<{ state?: string; total_count?: number }>('GET /repos/{owner}/{repo}/commits/{ref}/status', { ref: pull.headSha }, what);
+    const runs = await this.call(
+      'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
+      { ref: pull.headSha, per_page: 100 },
+      what,
+      (d): d is { check_runs?: { status?: string; conclusion?: string | null }[] } => isRecord(d) && (d['check_runs'] === undefined || isList(d['check_runs'])),
+    );
+    const combined = await this.call<{ state?: string; total_count?: number }>('GET /repos/{owner}/{repo}/commits/{ref}/status', { ref: pull.headSha }, what, isRecord);
     const states: ChecksState[] = [];
     for (const r of runs.check_runs ?? []) {
       if (r.status !== 'completed') states.push('pending');
@@ -261,14 +276,14 @@ export class GitHubHost implements Host {
 
   async review(pull: HostPull): Promise<ReviewState> {
     const what = `reading the reviews of pull request #${pull.number}`;
-    const reviews = await this.call<{ state?: string; user?: { login?: string } | null }[]>('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { pull_number: pull.number, per_page: 100 }, what);
+    const reviews = await this.call<{ state?: string; user?: { login?: string } | null }[]>('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { pull_number: pull.number, per_page: 100 }, what, isList);
     // A reviewer's latest approving or blocking review is their verdict; comments do not change it.
     const verdict = new Map<string, string>();
     for (const r of reviews) if (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED' || r.state === 'DISMISSED') verdict.set(r.user?.login ?? '', r.state);
     const states = [...verdict.values()];
     if (states.includes('CHANGES_REQUESTED')) return 'changes-requested';
     if (states.includes('APPROVED')) return 'approved';
-    const p = await this.call<PullJson>('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number }, what);
+    const p = await this.call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number }, what, isPull);
     return (p.requested_reviewers?.length ?? 0) + (p.requested_teams?.length ?? 0) > 0 ? 'required' : 'none';
   }
 }

@@ -1,6 +1,7 @@
 // GitLab as a Host: merge requests through the REST API v4 with plain fetch. @gitbeaker/rest runs on
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
+import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
 import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 import { sleep } from '../util/sleep.js';
@@ -28,6 +29,11 @@ interface MrJson {
   reviewers?: unknown[];
 }
 
+/** The fields of a merge request scion reads: its number in the project, its page, its state. */
+function isMr(d: unknown): d is MrJson {
+  return isRecord(d) && Number.isInteger(d['iid']) && typeof d['web_url'] === 'string' && typeof d['state'] === 'string';
+}
+
 export class GitLabHost implements Host {
   readonly kind = 'gitlab' as const;
   readonly label: string;
@@ -40,10 +46,11 @@ export class GitLabHost implements Host {
     this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch);
   }
 
-  private async call<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+  /** One REST call; its answer must have `shape` (any JSON by default; a 204 has none), else it is a HostError. */
+  private async call<T>(method: string, path: string, what: string, body?: unknown, shape: Shape<T> = isJson as Shape<T>): Promise<T> {
     const url = `${this.apiUrl}/projects/${encodeURIComponent(this.o.project)}${path}`;
     const res = await gitlabRequest({ ...this.o, apiUrl: this.apiUrl, fetch: this.fetch }, method, url, what, body);
-    return (res.status === 204 ? undefined : await res.json()) as T;
+    return (await readAnswer(res, shape, 'GitLab', what, this.apiUrl)) as T;
   }
 
   private pull(m: MrJson): HostPull {
@@ -60,15 +67,17 @@ export class GitLabHost implements Host {
   }
 
   async defaultBranch(): Promise<string> {
-    const p = await this.call<{ default_branch?: unknown }>('GET', '', `reading the default branch of ${this.label} (pass --base to skip this)`);
+    const p = await this.call('GET', '', `reading the default branch of ${this.label} (pass --base to skip this)`, undefined, isRecord);
     return typeof p.default_branch === 'string' && p.default_branch !== '' ? p.default_branch : 'main';
   }
 
   async findPull(branch: string): Promise<HostPull | null> {
-    const list = await this.call<MrJson[]>(
+    const list = await this.call(
       'GET',
       `/merge_requests?source_branch=${encodeURIComponent(branch)}&state=all&order_by=created_at&sort=desc&per_page=20`,
       `looking for the merge request of ${branch} in ${this.label}`,
+      undefined,
+      (d): d is MrJson[] => Array.isArray(d) && d.every(isMr),
     );
     const chosen = list.find((m) => m.state === 'opened') ?? list[0];
     return chosen === undefined ? null : this.pull(chosen);
@@ -77,19 +86,19 @@ export class GitLabHost implements Host {
   async createPull(p: NewPull): Promise<HostPull> {
     // GitLab marks a draft by its title.
     const title = p.draft && !/^(draft:|\[draft\])/i.test(p.title) ? `Draft: ${p.title}` : p.title;
-    const m = await this.call<MrJson>('POST', '/merge_requests', `creating the merge request for ${p.branch} into ${p.base}`, {
-      source_branch: p.branch,
-      target_branch: p.base,
-      title,
-      description: p.body,
-      remove_source_branch: true,
-    });
+    const m = await this.call(
+      'POST',
+      '/merge_requests',
+      `creating the merge request for ${p.branch} into ${p.base}`,
+      { source_branch: p.branch, target_branch: p.base, title, description: p.body, remove_source_branch: true },
+      isMr,
+    );
     return this.pull(m);
   }
 
   async updatePull(pull: HostPull, p: { title: string; body: string }): Promise<HostPull> {
     const title = pull.draft && !/^(draft:|\[draft\])/i.test(p.title) ? `Draft: ${p.title}` : p.title;
-    const m = await this.call<MrJson>('PUT', `/merge_requests/${pull.number}`, `updating merge request !${pull.number}`, { title, description: p.body });
+    const m = await this.call('PUT', `/merge_requests/${pull.number}`, `updating merge request !${pull.number}`, { title, description: p.body }, isMr);
     return this.pull(m);
   }
 
@@ -109,7 +118,7 @@ export class GitLabHost implements Host {
     for (const name of names) {
       const url = `${this.apiUrl}/users?username=${encodeURIComponent(name)}`;
       const res = await this.fetch(url, { headers: { 'private-token': this.o.token, accept: 'application/json' } }).catch(() => null);
-      const found = res?.ok ? ((await res.json()) as { id?: number }[]) : [];
+      const found = res?.ok ? ((await readAnswer(res, isList, 'GitLab', what, this.apiUrl)) as { id?: number }[]) : [];
       if (found[0]?.id === undefined) throw new HostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
       ids.push(found[0].id);
     }
@@ -132,7 +141,7 @@ export class GitLabHost implements Host {
   }
 
   async checks(pull: HostPull): Promise<ChecksState> {
-    const m = await this.call<MrJson>('GET', `/merge_requests/${pull.number}`, `reading the pipeline of merge request !${pull.number}`);
+    const m = await this.call('GET', `/merge_requests/${pull.number}`, `reading the pipeline of merge request !${pull.number}`, undefined, isMr);
     const s = m.head_pipeline?.status;
     if (s === undefined || s === null) return 'none';
     if (s === 'success') return 'success';
@@ -208,12 +217,19 @@ export function gitlabMessage(body: string): string {
     const m = data.message ?? data.error;
     detail = typeof m === 'string' ? m : Array.isArray(m) ? m.join('; ') : m && typeof m === 'object' ? JSON.stringify(m) : detail;
   } catch {
-    // not JSON: the text as it came
+    // not JSON: the text as it came, or what page it is
+    detail = htmlTitle(body) ?? detail;
   }
   return detail;
 }
 
 function explainGitLab(status: number, what: string, body: string, retries: number | null): string {
+  const sentence = explainStatus(status, what, body, retries);
+  // An HTML page is a proxy's or another server's, not the API's: say where to look too.
+  return htmlTitle(body) !== null ? sentence.replace(/\.$/, '; check that GITLAB_API_URL is the GitLab API.') : sentence;
+}
+
+function explainStatus(status: number, what: string, body: string, retries: number | null): string {
   const detail = gitlabMessage(body);
   const said = detail === '' ? `${status}` : `${status} ${detail}`;
   if (retries !== null) return `GitLab kept failing or rate-limiting while ${what} (${said}) after ${retries} retries; run again later.`;

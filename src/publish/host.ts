@@ -1,11 +1,12 @@
-// Which host serves a remote, and a client for it: GitHub or GitLab by the remote's URL (SPEC §8),
-// the API URL from the environment (Enterprise, self-managed) or derived from the remote's host.
+// Which host serves a remote, and a client for it: GitHub or GitLab by the remote's URL, the API and
+// the token as the credential rule (credentials.ts) configures that forge. A repository that is not
+// on the forge's own server gets no client: its token would go to a host it does not belong to.
 import { UsageError } from '../errors.js';
 import { remoteUrl, type Repo } from '../git/index.js';
-import { mayCarryCredentials } from '../git/push.js';
+import { forge, forgeAt, mayCarryCredentials, onForge, originOf, type Forge } from './credentials.js';
 import { GitHubHost } from './github.js';
 import { GitLabHost } from './gitlab.js';
-import { githubHosts, hostKindOf, parseRemoteLocation, parseRemoteUrl, shownUrl, tokenFor, type Env } from './remote.js';
+import { hostKindOf, parseRemoteLocation, parseRemoteUrl, shownUrl, type Env } from './remote.js';
 import type { Host, RequestLimits } from './types.js';
 
 export interface HostOptions extends RequestLimits {
@@ -14,7 +15,8 @@ export interface HostOptions extends RequestLimits {
 
 /**
  * The host behind remote `remote` of `repo`, with the token for it. Throws UsageError (nothing sent)
- * when there is no token, the remote is unknown, or the API would receive the token in clear text.
+ * when there is no token, the remote is unknown or not on the forge's server, or the API would
+ * receive the token in clear text.
  */
 export function openHost(repo: Repo, remote: string, env: Env, o: HostOptions = {}): Host {
   const url = remoteUrl(repo, remote);
@@ -24,36 +26,51 @@ export function openHost(repo: Repo, remote: string, env: Env, o: HostOptions = 
   return hostForUrl(url, remote, env, o);
 }
 
+const GITHUB_NAMES = ['github.com', 'www.github.com', 'ssh.github.com'];
+
+/** Whether the repository at `url` (http(s), or SSH by host name) lives on the forge's own server. */
+function onServer(f: Forge, url: string, host: string | null): boolean {
+  if (/^https?:\/\//i.test(url.trim())) return onForge(f, url);
+  const server = new URL(f.server).hostname;
+  return host !== null && (host === server || (server === 'github.com' && GITHUB_NAMES.includes(host)));
+}
+
 export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions = {}): Host {
   const loc = parseRemoteLocation(url);
-  const kind = loc === null ? 'github' : hostKindOf(loc.host, env);
-  const cred = tokenFor(kind, env);
-  if (kind === 'gitlab') {
-    if (!cred) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the api scope (in GitLab CI: a project access token stored as a masked variable).');
-    const apiUrl = (env['GITLAB_API_URL'] || (env['CI_SERVER_URL'] ? `${env['CI_SERVER_URL'].replace(/\/+$/, '')}/api/v4` : `https://${loc!.host}/api/v4`)).replace(/\/+$/, '');
-    checkApiUrl(apiUrl, 'GITLAB_API_URL', 'GITLAB_TOKEN');
-    return new GitLabHost({ ...o, apiUrl, token: cred.token, project: loc!.path });
-  }
-  if (!cred) {
+  const kind = (/^https?:\/\//i.test(url.trim()) ? forgeAt(url, env)?.kind : undefined) ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
+  const f = forge(kind, env);
+  if (f.token === null) {
     throw new UsageError(
-      'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token allowed to create pull requests (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`).',
+      kind === 'gitlab'
+        ? 'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the api scope (in GitLab CI: a project access token stored as a masked variable).'
+        : 'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token allowed to create pull requests (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`).',
     );
   }
-  const fromUrl = parseRemoteUrl(url, githubHosts(env)) ?? (loc !== null && loc.path.split('/').length === 2 ? { owner: loc.path.split('/')[0]!, repo: loc.path.split('/')[1]! } : null);
+  checkApiUrl(f.api, f.apiVariable, f.token.variable);
+  const name = kind === 'gitlab' ? 'GitLab' : 'GitHub';
+  if (!onServer(f, url, loc?.host ?? null)) {
+    throw new UsageError(
+      `Remote ${remote}'s URL ${shownUrl(url)} is not on the ${name} server scion has a token for (${f.server}), and ${f.token.variable} goes only there; ` +
+        `set ${f.serverVariable} (and ${f.apiVariable}) to the server that hosts it.`,
+    );
+  }
+  if (kind === 'gitlab') {
+    if (loc === null) throw new UsageError(`Cannot tell the GitLab project from remote ${remote}'s URL ${shownUrl(url)}; give the remote the project's https URL.`);
+    return new GitLabHost({ ...o, apiUrl: f.api, token: f.token.value, project: loc.path });
+  }
+  const server = new URL(f.server).hostname;
+  const fromUrl = parseRemoteUrl(url, { hosts: [...GITHUB_NAMES, server] }) ?? (loc !== null && loc.path.split('/').length === 2 ? { owner: loc.path.split('/')[0]!, repo: loc.path.split('/')[1]! } : null);
   const fromEnv = /^([^/\s]+)\/([^/\s]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
   const gh = fromUrl ?? (fromEnv ? { owner: fromEnv[1]!, repo: fromEnv[2]! } : null);
   if (gh === null) {
     throw new UsageError(`Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`);
   }
-  const host = loc?.host ?? 'github.com';
-  const derived = host === 'github.com' || host === 'www.github.com' || host === 'ssh.github.com' ? 'https://api.github.com' : `https://${host}/api/v3`;
-  const apiUrl = (env['GITHUB_API_URL'] || derived).replace(/\/+$/, '');
-  checkApiUrl(apiUrl, 'GITHUB_API_URL', 'GITHUB_TOKEN');
-  return new GitHubHost({ ...o, apiUrl, token: cred.token, owner: gh.owner, repo: gh.repo });
+  return new GitHubHost({ ...o, apiUrl: f.api, token: f.token.value, owner: gh.owner, repo: gh.repo });
 }
 
+/** The API must be reachable without sending its token in clear text over the network. */
 export function checkApiUrl(apiUrl: string, variable: string, token: string): void {
-  if (!mayCarryCredentials(apiUrl)) {
+  if (!mayCarryCredentials(apiUrl) || originOf(apiUrl) === null) {
     throw new UsageError(`${variable} is ${apiUrl}, and scion sends ${token} only over HTTPS (or to this machine); give ${variable} an https URL.`);
   }
 }

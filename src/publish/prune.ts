@@ -1,6 +1,9 @@
-// `scion branches --prune` (SPEC §8): delete the scion branches whose work is over (their pull
-// request merged or closed, or no commit of their own left), locally and with a remote on it too;
-// never a branch that holds a commit scion did not write.
+// `scion branches --prune`: delete the scion branches whose work is over (their pull request merged
+// or closed, or no commit of their own left), locally and with a remote on it too. Only branches scion
+// wrote are looked at, decided as the rerun rule decides: the name is scion's (under `scion/`, or the
+// branch a report gives the job) and every commit above the base is a scion commit of one recipe and
+// job. Any other branch (`main`, `release`, a branch made from a scion branch) is never touched,
+// whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
 import { branchCheckedOut, fetchBranch, listRemoteBranches, readCommit, readRef, type Repo } from '../git/index.js';
 import { deleteRefIfAt, deleteRemoteBranch, listLocalBranches } from '../git/push.js';
 import { parseTrailers } from '../runner/commit-plan.js';
@@ -19,7 +22,20 @@ export interface PruneOptions {
   readonly baseTip: string | null;
   /** List what would go, delete nothing. */
   readonly dryRun?: boolean;
+  /**
+   * Branches outside `scion/` that a report names, with the recipe and job it names them for (a
+   * recipe's own `branch` template): looked at too, and only with that recipe's and job's commits.
+   */
+  readonly named?: ReadonlyMap<string, ScionJobRef>;
 }
+
+export interface ScionJobRef {
+  readonly recipe: string;
+  readonly job: string;
+}
+
+/** scion's own namespace: the default branch of every recipe and job. */
+export const SCION_NAMESPACE = 'scion/';
 
 export interface PruneEntry {
   readonly branch: string;
@@ -52,7 +68,7 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
   for (const branch of await listLocalBranches(repo)) {
     const sha = await readRef(repo, `refs/heads/${branch}`);
     if (sha === null) continue;
-    const v = await judge(repo, branch, sha, o.baseTip, pullEnded);
+    const v = await judge(repo, branch, sha, o, pullEnded);
     if (v === null) continue;
     let action: PruneEntry['action'] = v.prune ? 'deleted' : 'kept';
     let reason = v.reason;
@@ -71,11 +87,12 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     const listed = await listRemoteBranches(t.access);
     if (!listed.ok) throw new Error(`Could not list the branches of ${t.name} (${t.shown}): ${listed.error.detail}`);
     for (const [branch, sha] of [...listed.value].sort(([a], [b]) => compareCodeUnits(a, b))) {
+      if (!isScionName(branch, o)) continue;
       if (!(await hasCommit(repo, sha))) {
         const fetched = await fetchBranch(repo, t.access, t.name, branch);
         if (!fetched.ok || !(await hasCommit(repo, sha))) continue;
       }
-      const v = await judge(repo, branch, sha, o.baseTip, pullEnded);
+      const v = await judge(repo, branch, sha, o, pullEnded);
       if (v === null) continue;
       let action: PruneEntry['action'] = v.prune ? 'deleted' : 'kept';
       let reason = v.reason;
@@ -92,27 +109,30 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
   return out;
 }
 
+function isScionName(branch: string, o: PruneOptions): boolean {
+  return branch.startsWith(SCION_NAMESPACE) || o.named?.has(branch) === true;
+}
+
 /**
- * null: not a scion branch (its tip is no scion commit). Otherwise whether it may go: only when every
- * commit on it is a scion commit of one recipe and job sitting on the base's history, and its pull
- * request has ended or it holds nothing the base lacks.
+ * null: not a branch scion may look at (a name outside its namespace). Otherwise whether it may go:
+ * only when every commit on it is a scion commit of one recipe and job (the one a report names it
+ * for, if it does) sitting on the base's history, and its pull request has ended or it holds nothing
+ * the base lacks. A tip someone else wrote keeps the branch, even when the base has that commit.
  */
-async function judge(repo: Repo, branch: string, sha: string, baseTip: string | null, pullEnded: (b: string) => Promise<string | null>): Promise<Verdict | null> {
+async function judge(repo: Repo, branch: string, sha: string, o: PruneOptions, pullEnded: (b: string) => Promise<string | null>): Promise<Verdict | null> {
+  if (!isScionName(branch, o)) return null;
+  const kept: Verdict = { prune: false, reason: 'holds commits scion did not write' };
   const t = parseTrailers((await readCommit(repo, sha)).message);
   const recipe = t['Scion-Recipe'];
   const job = t['Scion-Job'];
-  if (recipe === undefined || job === undefined) {
-    // A branch under scion/ whose tip someone else wrote is kept (it is listed, so the user sees
-    // why), unless it holds nothing but base commits (merged by fast-forward).
-    if (!branch.startsWith('scion/')) return null;
-    if (baseTip !== null && (await isAncestor(repo, sha, baseTip))) return { prune: true, reason: 'holds no commit the base lacks' };
-    return { prune: false, reason: 'holds commits scion did not write' };
-  }
+  if (recipe === undefined || job === undefined) return kept;
+  const named = o.named?.get(branch);
+  if (named !== undefined && (named.recipe !== recipe || named.job !== job)) return kept;
   const chain = await scionChain(repo, sha, recipe, job, true);
   const bottom = chain[0]?.parent ?? null;
-  const onBase = bottom !== null && baseTip !== null && (await isAncestor(repo, bottom, baseTip));
-  if (chain.length === 0 || chain[chain.length - 1]!.sha !== sha || !onBase) return { prune: false, reason: 'holds commits scion did not write' };
-  if (baseTip !== null && (await isAncestor(repo, sha, baseTip))) return { prune: true, reason: 'holds no commit the base lacks' };
+  const onBase = bottom !== null && o.baseTip !== null && (await isAncestor(repo, bottom, o.baseTip));
+  if (chain.length === 0 || chain[chain.length - 1]!.sha !== sha || !onBase) return kept;
+  if (o.baseTip !== null && (await isAncestor(repo, sha, o.baseTip))) return { prune: true, reason: 'holds no commit the base lacks' };
   const ended = await pullEnded(branch);
   return ended !== null ? { prune: true, reason: ended } : { prune: false, reason: 'work in progress' };
 }

@@ -17,7 +17,7 @@ import {
   type Repo,
   type TransportFailure,
 } from '../git/index.js';
-import { mayCarryCredentials } from '../git/push.js';
+import { credentialAdvice, forge, type Credential } from './credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { branchStateAt, decideBranch, type BranchState } from '../runner/branch.js';
 import { scionChain } from '../runner/chain.js';
@@ -31,6 +31,10 @@ export interface PushTarget {
   readonly shown: string;
   /** The forge serving it, which says which token applies. */
   readonly kind: HostKind;
+  /** What the credential rule offers it when it asks (for messages: which variable, or none and why). */
+  readonly credential: Credential | null;
+  /** The server the forge's token belongs to (for messages). */
+  readonly server: string;
 }
 
 export interface PushOptions {
@@ -49,10 +53,9 @@ export interface PushOptions {
 
 /**
  * The remote `name` of `repo`, ready for pushing over HTTP(S): its push URL (an SSH URL of a GitHub or
- * GitLab repository becomes its https URL), the host's token (GITHUB_TOKEN, or GITLAB_TOKEN for a
- * GitLab host; GIT_TOKEN for either), and without a token the `http.extraHeader` the repository's
- * config holds. The token travels only to that URL's origin, over HTTPS or to a loopback address
- * (git/push.ts enforces it per request). Throws UsageError when the remote cannot be pushed to.
+ * GitLab repository becomes its https URL) and what the credential rule offers it: credentials written
+ * in the URL, the forge's token when the URL is on that forge's origin, else the `http.extraHeader`
+ * the repository's config holds. Throws UsageError when the remote cannot be pushed to.
  */
 export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarget {
   const configured = remoteUrl(repo, name);
@@ -72,8 +75,8 @@ export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarge
     url = `${serverUrl(kind, loc.host, env)}/${loc.path}.git`;
     kind = hostKindOf(hostOfUrl(url) ?? loc.host, env);
   }
-  const { access } = remoteAccess(url, env, (bare) => configuredHeaders(repo, bare));
-  return { name, kind, shown: shownUrl(access.url), access };
+  const { access, credential } = remoteAccess(url, env, (bare) => configuredHeaders(repo, bare));
+  return { name, kind, shown: shownUrl(access.url), access, credential, server: forge(kind, env).server };
 }
 
 function hostOfUrl(url: string | undefined): string | null {
@@ -213,16 +216,9 @@ function notPushed(job: JobReport, o: PushOptions): JobReport {
 /** One sentence: what failed, what the server said, what to do. */
 function transportMessage(branch: string, target: PushTarget, e: TransportFailure, verb: 'push' | 'fetch'): string {
   const what = `Could not ${verb} ${branch} ${verb === 'push' ? 'to' : 'from'} ${target.name} (${target.shown})`;
-  const hasToken = target.access.token !== null;
-  const variable = target.kind === 'gitlab' ? 'GITLAB_TOKEN' : 'GITHUB_TOKEN';
   switch (e.reason) {
     case 'auth':
-      if (hasToken && !mayCarryCredentials(target.access.url)) {
-        return `${what}: the server asks for credentials (${e.detail}), and scion sends ${variable} only over HTTPS (or to this machine); give the remote an https URL.`;
-      }
-      return hasToken
-        ? `${what}: the server refused the token (${e.detail}); set ${variable} or GIT_TOKEN to a token allowed to push there.`
-        : `${what}: the server asks for credentials (${e.detail}); set ${variable} or GIT_TOKEN to a token allowed to push there.`;
+      return `${what}: ${credentialAdvice(target.access.url, target.kind, target.credential, e.detail, 'push', target.server)}`;
     case 'unreachable':
       return `${what}: the server cannot be reached (${e.detail}); check the network and remote.${target.name}.url.`;
     case 'rejected':

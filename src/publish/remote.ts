@@ -1,10 +1,11 @@
-// Where a remote lives and which host serves it (SPEC §8): GitLab when its host is gitlab.com or the
+// Where a remote lives and which host serves it: GitLab when its host is gitlab.com or the
 // host of GITLAB_API_URL / CI_SERVER_URL, GitHub otherwise. Parsed by hand rather than with
 // hosted-git-info, which knows only the public hosts and no GitLab subgroups or Enterprise hosts.
-// remoteAccess is the one place that decides which credentials a URL is offered: clone, fetch, push
-// and pruning all go through it (git/push.ts's guardedHttp then sends them only where SPEC §7 allows).
-import type { RemoteAccess } from '../git/push.js';
+// remoteAccess turns a URL into what the git transport needs, with the credential the one rule
+// (credentials.ts) gives it: clone, fetch, push and pruning all go through it.
+import type { RemoteAccess } from '../git/transport.js';
 import { hideUrlCredentials } from '../redact.js';
+import { forgeAt, gitCredential, splitUserinfo, type Credential } from './credentials.js';
 
 export type HostKind = 'github' | 'gitlab';
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -90,12 +91,6 @@ export function gitlabHosts(env: Env): string[] {
   return ['gitlab.com', hostOf(env['GITLAB_API_URL']), hostOf(env['CI_SERVER_URL'])].filter((h): h is string => h !== null);
 }
 
-/** Hosts parseRemoteUrl accepts as GitHub: github.com, and GITHUB_SERVER_URL's host when set (Enterprise). */
-export function githubHosts(env: Env): RemoteUrlOptions {
-  const server = hostOf(env['GITHUB_SERVER_URL']);
-  return server === null ? {} : { hosts: [...GITHUB_HOSTS, server] };
-}
-
 export function hostKindOf(host: string, env: Env): HostKind {
   return gitlabHosts(env).includes(host.toLowerCase()) ? 'gitlab' : 'github';
 }
@@ -115,41 +110,18 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
-/** The token for a host, and the Basic-auth user name git servers expect with it. */
-export function tokenFor(kind: HostKind, env: Env): { token: string; username: string } | null {
-  const token = kind === 'gitlab' ? env['GITLAB_TOKEN'] || env['GIT_TOKEN'] : env['GITHUB_TOKEN'] || env['GIT_TOKEN'];
-  if (!token) return null;
-  return { token, username: kind === 'gitlab' ? 'oauth2' : 'x-access-token' };
-}
-
 /** A URL (or any text holding URLs) with the credentials of its `user:password@` part masked, for messages. */
 export const shownUrl = hideUrlCredentials;
 
 /**
- * How to reach the http(s) URL `url`, and which forge serves it. The credentials offered, in this
- * order: the host's token from the environment (tokenFor), the URL's own `user:password@` (moved out
- * of the URL into an Authorization header, so no clone's config ever stores it), else `configured`
- * (git's http.extraHeader). Whatever is chosen travels only to the URL's own origin, over HTTPS or to
- * this machine: git/push.ts's guardedHttp applies that rule to every request.
+ * How to reach the http(s) URL `url`, and which forge serves it. What it is offered is the credential
+ * rule's choice (credentials.ts): the URL's own `user:password@` (moved out of the URL, so no clone's
+ * config ever stores it), else the token of the forge whose origin it is on, else `configured` (git's
+ * http.extraHeader); git/transport.ts's guardedHttp sends it only to that origin, after a 401.
  */
-export function remoteAccess(url: string, env: Env, configured: (url: string) => Readonly<Record<string, string>> = () => ({})): { access: RemoteAccess; kind: HostKind } {
+export function remoteAccess(url: string, env: Env, configured: (url: string) => Readonly<Record<string, string>> = () => ({})): { access: RemoteAccess; kind: HostKind; credential: Credential | null } {
   const loc = parseRemoteLocation(url);
-  const kind: HostKind = loc === null ? 'github' : hostKindOf(loc.host, env);
-  let bare = url;
-  let userinfo: string | null = null;
-  try {
-    const u = new URL(url);
-    if (u.username !== '' || u.password !== '') {
-      userinfo = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-      u.username = '';
-      u.password = '';
-      bare = u.toString();
-    }
-  } catch {
-    // Not a URL: the transport reports it.
-  }
-  const cred = tokenFor(kind, env);
-  if (cred) return { kind, access: { url: bare, token: cred.token, username: cred.username, headers: {}, cache: {} } };
-  const headers = userinfo !== null ? { authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` } : configured(bare);
-  return { kind, access: { url: bare, token: null, headers, cache: {} } };
+  const kind: HostKind = forgeAt(url, env)?.kind ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
+  const { credential } = gitCredential(url, env, configured(splitUserinfo(url).url));
+  return { kind, credential, access: { url: splitUserinfo(url).url, credential: credential === null ? null : { origin: credential.origin, headers: credential.headers }, cache: {} } };
 }

@@ -21,11 +21,27 @@ export function paint(color: boolean): Paint {
   return { red: wrap(31, 39), green: wrap(32, 39), cyan: wrap(36, 39), yellow: wrap(33, 39), bold: wrap(1, 22), dim: wrap(2, 22) };
 }
 
+/** C0 controls but tab, DEL, and the C1 controls (U+0080–U+009F: 8-bit CSI and OSC that some terminals obey). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f\u0080-\u009f]/g;
+const shown = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
 /**
  * File content and messages may hold escape sequences or carriage returns that would repaint the
  * user's terminal; show them as visible `\xNN` instead. Tabs stay.
  */
 export function visible(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return s.replace(CONTROL, shown);
+}
+
+/**
+ * `visible` for whole lines of text: line breaks stay (CRLF read as one), every other control
+ * character is shown as `\xNN`. What the CLI's edge applies to every line it prints (cli/io.ts).
+ */
+export function terminalText(s: string): string {
+  return s
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(CONTROL, shown))
+    .join('\n');
 }

@@ -1,6 +1,6 @@
 // The stylesheet and scripts inlined into the HTML report, so the file opens offline and requests
-// nothing. diff2html's CSS and its browser bundle (78 kB, no highlighter) are read once, when this
-// module loads, from the installed package.
+// nothing. diff2html's CSS and its "slim" UI bundle (300 kB: diff2html with highlight.js and the
+// grammars of ~50 common languages) are read once, when this module loads, from the installed package.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -8,12 +8,33 @@ const require = createRequire(import.meta.url);
 
 export const DIFF2HTML_CSS: string = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
 
-/** Defines the global `Diff2Html` ({ parse, html }). Checked for `</script` when loaded. */
-export const DIFF2HTML_JS: string = inlineScript(readFileSync(require.resolve('diff2html/bundles/js/diff2html.min.js'), 'utf8'));
+/** Defines the global `Diff2HtmlUI` (draw, highlightCode). Checked for `</script` when loaded. */
+export const DIFF2HTML_JS: string = inlineScript(readFileSync(require.resolve('diff2html/bundles/js/diff2html-ui-slim.min.js'), 'utf8'));
+
+/**
+ * Syntax colours for the tokens highlight.js marks (GitHub's light palette). Only the token colours:
+ * a theme's `.hljs` rule would paint over the red and green of removed and added lines.
+ */
+export const HIGHLIGHT_CSS = `
+.d2h-code-line-ctn .hljs-keyword, .d2h-code-line-ctn .hljs-doctag, .d2h-code-line-ctn .hljs-template-tag, .d2h-code-line-ctn .hljs-type,
+.d2h-code-line-ctn .hljs-variable.language_ { color: #cf222e; }
+.d2h-code-line-ctn .hljs-title { color: #8250df; }
+.d2h-code-line-ctn .hljs-attr, .d2h-code-line-ctn .hljs-attribute, .d2h-code-line-ctn .hljs-literal, .d2h-code-line-ctn .hljs-meta,
+.d2h-code-line-ctn .hljs-number, .d2h-code-line-ctn .hljs-operator, .d2h-code-line-ctn .hljs-selector-attr,
+.d2h-code-line-ctn .hljs-selector-class, .d2h-code-line-ctn .hljs-selector-id { color: #0550ae; }
+.d2h-code-line-ctn .hljs-string, .d2h-code-line-ctn .hljs-regexp { color: #0a3069; }
+.d2h-code-line-ctn .hljs-built_in, .d2h-code-line-ctn .hljs-symbol { color: #953800; }
+.d2h-code-line-ctn .hljs-comment, .d2h-code-line-ctn .hljs-code, .d2h-code-line-ctn .hljs-formula { color: #59636e; font-style: italic; }
+.d2h-code-line-ctn .hljs-name, .d2h-code-line-ctn .hljs-quote, .d2h-code-line-ctn .hljs-selector-tag { color: #116329; }
+.d2h-code-line-ctn .hljs-section { color: #0550ae; font-weight: bold; }
+.d2h-code-line-ctn .hljs-emphasis { font-style: italic; } .d2h-code-line-ctn .hljs-strong { font-weight: bold; }
+`;
 
 function inlineScript(js: string): string {
-  // `<\/script` means the same inside JS strings and regular expressions, and cannot end the element.
-  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  // `<\/script` and `<\x21--` mean the same inside JS strings and regular expressions (highlight.js
+  // compiles its grammars' regular expressions with the `u` flag, where `\!` is an error), and
+  // neither can end or re-open the element.
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
 }
 
 export const REPORT_CSS = `
@@ -64,6 +85,10 @@ details.job[open] > summary { border-bottom: 1px solid #d1d9e0; border-radius: 6
 .job-name { font-weight: 600; }
 .job-body { padding: 0 12px 12px; }
 .no-diff { color: #59636e; font-style: italic; }
+.big-diff { border: 1px solid #d1d9e0; border-radius: 6px; padding: 6px 10px; margin: 8px 0; background: #f6f8fa; }
+.big-diff button { font: inherit; padding: 1px 10px; margin-left: 8px; border: 1px solid #d1d9e0; background: #fff; border-radius: 6px; cursor: pointer; }
+.file-note { color: #59636e; margin: 8px 0 -4px; font-size: 12px; }
+.d2h-code-line-ctn del, .d2h-code-line-ctn ins { text-decoration: none; border-radius: 2px; }
 body[data-view="line-by-line"] .view[data-view="side-by-side"],
 body[data-view="side-by-side"] .view[data-view="line-by-line"] { display: none; }
 `;
@@ -91,6 +116,64 @@ export const REPORT_SCRIPT = `
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   }
   function note(text) { return '<p class="no-diff">' + text + '</p>'; }
+  var uiConfig = { drawFileList: false, matching: 'lines', diffStyle: 'word', highlight: false, fileListToggle: false,
+    fileContentToggle: false, stickyFileHeaders: false, synchronisedScroll: true };
+
+  // One file's diff in the chosen view: diff2html draws it, marks the changed words (<ins>/<del>),
+  // then highlight.js colours it in the language the report guessed from the path.
+  function drawFile(el, f, view) {
+    var d = f.d;
+    // diff2html reads "/dev/null -> name" as a rename; git's headers say the file is new or deleted.
+    if (f.n) d = 'diff --git a/' + f.p + ' b/' + f.p + '\\nnew file mode 100644\\n' + d;
+    else if (f.o) d = 'diff --git a/' + f.p + ' b/' + f.p + '\\ndeleted file mode 100644\\n' + d;
+    var cfg = {};
+    for (var k in uiConfig) cfg[k] = uiConfig[k];
+    cfg.outputFormat = view;
+    var ui = new Diff2HtmlUI(el, d, cfg);
+    ui.draw();
+    if (f.l) {
+      Array.prototype.forEach.call(el.querySelectorAll('.d2h-file-wrapper'), function (w) { w.setAttribute('data-lang', f.l); });
+      ui.config.highlightLanguages = new Map([[f.l, f.l]]);
+    }
+    ui.highlightCode();
+  }
+
+  function fileBox(f, view) {
+    var box = document.createElement('div');
+    box.className = 'file';
+    if (f.x !== undefined) {
+      box.innerHTML = note('<code>' + esc(f.p) + '</code>: diff of ' + f.x.toLocaleString('en-US') +
+        ' lines not included (<a href="#not-rendered">large run</a>).');
+    } else if (f.d === undefined) {
+      box.innerHTML = note('<code>' + esc(f.p) + '</code>: ' + esc(f.e || 'no text change') + '.');
+    } else if (f.c) {
+      // A lock file, a generated file or a huge change: its counts, and the diff when asked for.
+      box.innerHTML = '<div class="big-diff"><code>' + esc(f.p) + '</code> <span class="add">+' + f.c[2].toLocaleString('en-US') +
+        '</span> <span class="del">\u2212' + f.c[3].toLocaleString('en-US') + '</span> \u00b7 ' + esc(f.c[1]) + ', ' +
+        f.c[0].toLocaleString('en-US') + ' diff lines<button type="button" class="open-diff">Open diff</button></div>';
+      box.querySelector('button').addEventListener('click', function () {
+        box.textContent = '';
+        drawFile(box, f, view);
+      });
+    } else {
+      if (f.e) box.innerHTML = '<p class="file-note"><code>' + esc(f.p) + '</code>: ' + esc(f.e) + '</p>';
+      var inner = document.createElement('div');
+      box.appendChild(inner);
+      drawFile(inner, f, view);
+    }
+    return box;
+  }
+
+  // One diff that cannot be drawn (a grammar that throws) must not take the job's other diffs with it.
+  function safeFileBox(f, view) {
+    try {
+      return fileBox(f, view);
+    } catch (err) {
+      var box = document.createElement('div');
+      box.innerHTML = note('<code>' + esc(f.p) + '</code>: this diff could not be drawn (' + esc(err && err.message) + ').');
+      return box;
+    }
+  }
 
   function draw(details) {
     var box = details.querySelector('.diffs');
@@ -99,24 +182,10 @@ export const REPORT_SCRIPT = `
     if (box.querySelector('.view[data-view="' + view + '"]')) return;
     if (!box.hasAttribute('data-drawn')) { box.textContent = ''; box.setAttribute('data-drawn', ''); }
     var files = data[Number(details.getAttribute('data-job'))] || [];
-    var out = [];
-    for (var i = 0; i < files.length; i++) {
-      var f = files[i];
-      if (f.x !== undefined) {
-        out.push(note('<code>' + esc(f.p) + '</code>: diff of ' + f.x.toLocaleString('en-US') + ' lines not included (<a href="#not-rendered">large run</a>).'));
-      } else if (f.d === undefined) {
-        out.push(note('<code>' + esc(f.p) + '</code>: no text diff recorded.'));
-      } else {
-        var parsed = Diff2Html.parse(f.d);
-        // diff2html reads "/dev/null -> name" as a rename; the report knows the file is new.
-        if (f.n) for (var k = 0; k < parsed.length; k++) parsed[k].isNew = true;
-        out.push(Diff2Html.html(parsed, { outputFormat: view, drawFileList: false, matching: 'lines' }));
-      }
-    }
     var div = document.createElement('div');
     div.className = 'view';
     div.setAttribute('data-view', view);
-    div.innerHTML = out.join('\\n');
+    for (var i = 0; i < files.length; i++) div.appendChild(safeFileBox(files[i], view));
     box.appendChild(div);
   }
 

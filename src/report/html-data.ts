@@ -2,18 +2,26 @@
 // element) and become HTML in the browser only when a reviewer opens a job: a 1,400-file run
 // would otherwise make a page of hundreds of thousands of elements that takes seconds to open.
 import type { FileReport, RunReport } from '../model/types.js';
+import { bigDiff, diffLineCount, encodingNote } from './big-diff.js';
 import { scriptJson } from './html-text.js';
+import { languageOf } from './languages.js';
 import { unifiedDiff } from './unified.js';
 
 /**
  * One file's diff: `p` its path, `d` the unified diff text (absent when no text diff was recorded),
- * `n` set for a new file, `x` the number of diff lines left out to keep a huge report small.
+ * `n` set for a new file, `o` for a deleted one, `x` the number of diff lines left out to keep a huge
+ * report small, `l` the highlight.js language, `e` what to say about its encoding (binary, UTF-16),
+ * `c` when the diff is big enough to stay collapsed until asked for: [lines, reason, added, removed].
  */
 export interface DiffEntry {
   readonly p: string;
   readonly d?: string;
   readonly n?: 1;
+  readonly o?: 1;
   readonly x?: number;
+  readonly l?: string;
+  readonly e?: string;
+  readonly c?: readonly [number, string, number, number];
 }
 
 /** Per job, per file (in report order). */
@@ -24,7 +32,18 @@ export function diffData(report: RunReport, leftOut: ReadonlySet<FileReport>): D
     job.files.map((f): DiffEntry => {
       if (leftOut.has(f)) return { p: f.path, x: diffLines(f) };
       const d = unifiedDiff(f);
-      return { p: f.path, ...(d === '' ? {} : { d }), ...(f.created ? { n: 1 as const } : {}) };
+      const l = d === '' ? undefined : languageOf(f.path, firstLine(d));
+      const e = encodingNote(f);
+      const big = bigDiff(f);
+      return {
+        p: f.path,
+        ...(d === '' ? {} : { d }),
+        ...(f.created ? { n: 1 as const } : {}),
+        ...(f.deleted ? { o: 1 as const } : {}),
+        ...(l === undefined ? {} : { l }),
+        ...(e === null ? {} : { e }),
+        ...(big === null ? {} : { c: [big.lines, big.reason, f.added, f.removed] as const }),
+      };
     }),
   );
 }
@@ -46,6 +65,10 @@ export function leftOutFiles(report: RunReport, maxLines: number): Set<FileRepor
   return out;
 }
 
-export function diffLines(f: FileReport): number {
-  return (f.hunks ?? []).reduce((n, h) => n + h.lines.length, 0);
+export const diffLines = diffLineCount;
+
+/** For a `#!` line: the first line of the new side when the diff starts at the top of the file. */
+function firstLine(d: string): string | undefined {
+  const m = /^@@ -[01],\d+ \+1,\d+ @@\n(?:-.*\n)*[+ ](.*)/m.exec(d);
+  return m?.[1];
 }

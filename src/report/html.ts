@@ -1,8 +1,10 @@
 // One self-contained HTML file for reviewing a run, built to stay fast at 150 jobs and thousands of
 // files: the counts, the failures grouped by kind and message, a filterable job index, then every job
-// collapsed, its diffs drawn by diff2html in the browser only when it is opened.
+// collapsed, its diffs drawn by diff2html in the browser only when it is opened, with the syntax
+// highlighted (highlight.js) and the changed words marked; a lock file or a huge diff stays folded
+// behind an "Open diff" button.
 // No network: CSS, data and scripts are inlined and a Content-Security-Policy forbids any fetch.
-import { DIFF2HTML_CSS, DIFF2HTML_JS, REPORT_CSS, REPORT_SCRIPT } from './html-assets.js';
+import { DIFF2HTML_CSS, DIFF2HTML_JS, HIGHLIGHT_CSS, REPORT_CSS, REPORT_SCRIPT } from './html-assets.js';
 import { diffData, diffDataScript, diffLines, leftOutFiles } from './html-data.js';
 import { jobSection } from './html-job.js';
 import { failures, jobIndex, overview, reposOf } from './html-overview.js';
@@ -40,6 +42,7 @@ export function renderHtml(report: RunReport, opts: HtmlOptions = {}): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <style>${DIFF2HTML_CSS}</style>
+<style>${HIGHLIGHT_CSS}</style>
 <style>${REPORT_CSS}</style>
 </head>
 <body data-view="line-by-line">

@@ -1,5 +1,5 @@
-// What a person at a terminal reads: `scion plan`'s diffs with line numbers, and the summary after
-// `scion run`. Plain text unless `color` is set.
+// What a person at a terminal reads: the summary after `scion run` (and `scion plan`'s diffs, from
+// terminal-diff.ts). Plain text unless `color` is set.
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
@@ -7,52 +7,14 @@ import { fixHintFor } from './hints.js';
 import { formatUsage, jobCounts, jobLabel, statusLine } from './summary-data.js';
 import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
-import type { FileReport, JobReport, JobStatus, RunReport } from '../model/types.js';
-import { hunkHeader } from './unified.js';
+import type { JobReport, JobStatus, RunReport } from '../model/types.js';
+// The plan's diffs have their own module (highlighting, word marks, wrapping); re-exported here.
+export { planDiffRenderer, renderPlanDiff, type PlanDiffOptions } from './terminal-diff.js';
 
 export interface TerminalOptions {
   readonly color: boolean;
   /** The terminal's width: the summary fits it. Undefined off a terminal (plain columns, no wrapping). */
   readonly width?: number;
-}
-
-/** Unified diffs with an old/new line-number gutter, one file after another. */
-export function renderPlanDiff(files: readonly FileReport[], opts: TerminalOptions): string {
-  const p = paint(opts.color);
-  return files.map((f) => fileDiff(f, p)).join('\n');
-}
-
-function fileDiff(file: FileReport, p: Paint): string {
-  const hunks = file.hunks ?? [];
-  const out = [
-    p.bold(`${visible(file.path)}${file.created ? ' (new file)' : file.deleted ? ' (deleted)' : ''}  `) + `${p.green(`+${file.added}`)} ${p.red(`-${file.removed}`)}`,
-  ];
-  if (hunks.length === 0) {
-    out.push(p.dim('  (no text diff recorded)'));
-    return `${out.join('\n')}\n`;
-  }
-  out.push(p.bold(`--- ${file.created ? '/dev/null' : `a/${visible(file.path)}`}`), p.bold(`+++ ${file.deleted ? '/dev/null' : `b/${visible(file.path)}`}`));
-  let widest = 1;
-  for (const h of hunks) widest = Math.max(widest, String(h.oldStart + h.oldLines).length, String(h.newStart + h.newLines).length);
-  const blank = ' '.repeat(widest);
-  const gutter = (o: number | null, n: number | null) =>
-    p.dim(`${o === null ? blank : String(o).padStart(widest)} ${n === null ? blank : String(n).padStart(widest)} │`);
-
-  for (const h of hunks) {
-    out.push(p.cyan(hunkHeader(h)));
-    let oldNo = h.oldStart;
-    let newNo = h.newStart;
-    for (const line of h.lines) {
-      const mark = line[0];
-      // The CR of a CRLF line is in the hunk (so --patch applies); a reader sees the line without it.
-      const text = visible(line.endsWith('\r') ? line.slice(0, -1) : line);
-      if (mark === '-') out.push(`${gutter(oldNo++, null)} ${p.red(text)}`);
-      else if (mark === '+') out.push(`${gutter(null, newNo++)} ${p.green(text)}`);
-      else if (mark === '\\') out.push(`${gutter(null, null)} ${p.dim(text)}`);
-      else out.push(`${gutter(oldNo++, newNo++)} ${text}`);
-    }
-  }
-  return `${out.join('\n')}\n`;
 }
 
 const STATUS_COLOUR: Readonly<Record<JobStatus, keyof Paint>> = {
@@ -74,7 +36,7 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
   lines.push(...idleSteps(report));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
-  lines.push(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`));
+  lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
   return `${lines.join('\n')}\n`;
 }
 

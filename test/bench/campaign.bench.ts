@@ -129,7 +129,7 @@ async function scion(server: GitServer, list: string, cache: string, concurrency
   const prof = process.env.SCION_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCION_BENCH_PROFILE] : [];
   const out = await run(process.execPath, [...prof, '--input-type=module', '-e', CHILD, pathToFileURL(join(ROOT, 'dist')).href, list, cache, String(concurrency), recipe], {
     cwd: tmpdir(),
-    env: cleanEnv({ GITHUB_TOKEN: server.token, HOME: '/nonexistent' }),
+    env: cleanEnv({ ...server.githubEnv(), HOME: '/nonexistent' }),
   });
   const seconds = (performance.now() - t0) / 1000;
   const r = JSON.parse(out.toString('utf8').trim().split('\n').pop()!) as { statuses: Record<string, number>; rssKB: number; failed: unknown };

@@ -26,7 +26,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
   let cache: string;
   const bare: Record<string, { dir: string; url: string }> = {};
   const id = (name: string) => `${new URL(server.url).host}/acme/${name}`;
-  const env = (more: Record<string, string> = {}) => ({ GITHUB_TOKEN: server.token, HOME: '/nonexistent', ...more });
+  const env = (more: Record<string, string> = {}) => ({ ...server.githubEnv(), HOME: '/nonexistent', ...more });
   const run = (args: string[], more: Record<string, string> = {}) => scion(args, { cwd: work, env: env(more) });
   const readReport = (file: string) => JSON.parse(readFileSync(join(work, file), 'utf8')) as RunReport;
   const cloneOf = (name: string) => clonePath(cache, { id: id(name), url: '', path: null, ref: null });
@@ -337,7 +337,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
     writeFileSync(join(work, 'no-git.yaml'), RECIPE.replace('name: new-log', 'name: no-git'));
     const p = spawnScion(['run', 'no-git.yaml', '--repos', 'good.txt', '--cache-dir', 'cache-no-git', '--push', '--report', 'no-git.json'], {
       cwd: work,
-      env: { PATH: bin, GITHUB_TOKEN: server.token, HOME: '/nonexistent' },
+      env: { PATH: bin, ...server.githubEnv(), HOME: '/nonexistent' },
     });
     const done = await p.done;
     expect(done.code, done.stderr).toBe(0);

@@ -10,8 +10,10 @@ import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-g
 
 const TOKEN = 'ghp_secretDiscoveryToken';
 const GL_TOKEN = 'glpat-secretDiscoveryToken';
-// Clones live on the API's host (127.0.0.1), another port: the git server of a real campaign.
+// Clones live on the API's host (127.0.0.1), another port: the git server of a real campaign, named
+// as the forge's server (GITHUB_SERVER_URL, CI_SERVER_URL) as users name theirs.
 const GIT = 'http://127.0.0.1:9418';
+const GL_GIT = 'http://127.0.0.1:8929';
 
 let gh: FakeGitHub;
 let gl: FakeGitLab;
@@ -24,8 +26,8 @@ afterEach(async () => {
   await gl.close();
 });
 
-const ghEnv = () => ({ GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url });
-const glEnv = () => ({ GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: gl.apiUrl });
+const ghEnv = () => ({ GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: GIT });
+const glEnv = () => ({ GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: gl.apiUrl, CI_SERVER_URL: GL_GIT });
 const names = (n: number, prefix = 'repo') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
 
 async function discover(q: DiscoverQuery, env: Record<string, string | undefined>) {
@@ -124,7 +126,7 @@ describe('discoverTargets: a GitHub organisation', () => {
     expect(said).not.toContain('leaked');
     expect(said).toMatch(/^acme\/ssh: left out: its clone URL is refused \(.*only http\(s\) URLs/m);
     expect(said).toMatch(/^acme\/file: left out: its clone URL is refused \(.*only http\(s\) URLs/m);
-    expect(said).toMatch(/^acme\/away: left out: its clone URL https:\/\/evil\.example\/acme\/away\.git is on evil\.example, not on the host the API serves/m);
+    expect(said).toMatch(/^acme\/away: left out: its clone URL https:\/\/evil\.example\/acme\/away\.git is not on the server the API belongs to \(http:\/\/127\.0\.0\.1:9418\)/m);
     expect(said).toMatch(/^acme\/ref: left out: its clone URL .* is not a plain repository URL/m);
     expect(said).toMatch(/^acme\/none: left out: the server gave no clone URL/m);
     expect(said).toMatch(/^acme\/short: left out: its clone URL "acme\/short" is not an http\(s\) URL/m);
@@ -212,8 +214,6 @@ describe('discoverTargets: a GitHub search', () => {
 });
 
 describe('discoverTargets: a GitLab group', () => {
-  const GL_GIT = 'http://127.0.0.1:8929';
-
   it('reads the group and its subgroups over every page (x-next-page), leaving out forks and archived projects', async () => {
     gl.groups.set('acme', names(120, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)));
     gl.groups.set('acme/platform', [
@@ -276,10 +276,12 @@ describe('discoverTargets: a GitLab group', () => {
     expect(e.message).not.toContain(GL_TOKEN);
   });
 
-  it('takes the API from CI_SERVER_URL in GitLab CI', async () => {
-    gl.groups.set('acme', [fakeProject(GL_GIT, 'acme/a')]);
-    const { targets } = await discover({ gitlabGroup: 'acme' }, { GITLAB_TOKEN: GL_TOKEN, CI_SERVER_URL: gl.apiUrl.replace(/\/api\/v4$/, '') });
-    expect(targets.map((t) => t.id)).toEqual(['127.0.0.1:8929/acme/a']);
+  it('takes the API from CI_SERVER_URL in GitLab CI, where the server serves both the API and the clones', async () => {
+    const server = gl.apiUrl.replace(/\/api\/v4$/, '');
+    gl.groups.set('acme', [fakeProject(server, 'acme/a'), fakeProject(GL_GIT, 'acme/b')]);
+    const { targets, lines } = await discover({ gitlabGroup: 'acme' }, { GITLAB_TOKEN: GL_TOKEN, CI_SERVER_URL: server });
+    expect(targets.map((t) => t.id)).toEqual([`${new URL(server).host}/acme/a`]);
+    expect(lines).toContain(`acme/b: left out: its clone URL ${GL_GIT}/acme/b.git is not on the server the API belongs to (${server}); set CI_SERVER_URL (or GITLAB_API_URL) if ${GL_GIT} is your server.`);
   });
 });
 
@@ -302,7 +304,7 @@ describe('discoverTargets: before any request', () => {
 
   it('GIT_TOKEN serves either host', async () => {
     gh.orgs.set('acme', [fakeRepo(GIT, 'acme/app')]);
-    const { targets } = await discover({ githubOrg: 'acme' }, { GIT_TOKEN: 'shared-token', GITHUB_API_URL: gh.url });
+    const { targets } = await discover({ githubOrg: 'acme' }, { GIT_TOKEN: 'shared-token', GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: GIT });
     expect(targets).toHaveLength(1);
     expect(gh.requests[0]!.headers['authorization']).toBe('Bearer shared-token');
   });

@@ -21,7 +21,7 @@ describe('runCampaign', () => {
   let cache: string;
   let recipes: LoadedRecipe[];
   let targets: RepoTarget[];
-  const env = () => ({ GITHUB_TOKEN: server.token, HOME: '/nonexistent' });
+  const env = () => ({ ...server.githubEnv(), HOME: '/nonexistent' });
 
   beforeAll(async () => {
     server = await startGitServer();

@@ -20,15 +20,15 @@ const name = (i: number) => `d${String(i).padStart(3, '0')}`;
 
 /**
  * A module recipe: one job per folder, each a transform of its one file. The job of folder TRIGGER
- * sends SIGINT to the scion process (whose pid the test writes to `pidFile`), then lists with native
- * git the branches that exist at that moment.
+ * sends SIGINT to the scion process (whose pid the test writes to `pidFile`), and lists with native
+ * git the branches that exist right after it was sent.
  */
 function recipe(dir: string, repoDir: string): string {
   const file = join(dir, 'recipe.mjs');
   writeFileSync(
     file,
     `import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 const pidFile = ${JSON.stringify(join(dir, 'pid'))};
 export default {
   name: 'many',
@@ -37,9 +37,10 @@ export default {
     transform: ({ path, content }) => {
       if (path === ${JSON.stringify(`${name(TRIGGER)}/f.ts`)}) {
         while (!existsSync(pidFile)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-        process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGINT');
-        const refs = execFileSync('git', ['for-each-ref', '--format=%(refname)', 'refs/heads/scion'], { cwd: ${JSON.stringify(repoDir)}, encoding: 'utf8' });
-        writeFileSync(${JSON.stringify(join(dir, 'at-signal'))}, refs);
+        // One shell sends the signal and lists the branches right after it. Transforms run in a worker
+        // thread that scion ends on the signal; the shell is its own process and finishes its listing.
+        const script = 'kill -INT "$1" && git for-each-ref --format="%(refname)" refs/heads/scion > "$2"';
+        execFileSync('sh', ['-c', script, 'sh', readFileSync(pidFile, 'utf8'), ${JSON.stringify(join(dir, 'at-signal'))}], { cwd: ${JSON.stringify(repoDir)} });
       }
       return content.replace('const a', 'let a');
     },

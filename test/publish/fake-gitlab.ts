@@ -19,7 +19,8 @@ export interface FakeMr {
   pipeline: string | null;
 }
 
-type Reply = { status: number; headers?: Record<string, string>; body?: unknown };
+/** `raw`: the body sent as it is (an HTML error page, JSON cut short), instead of `body` as JSON. */
+type Reply = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string };
 
 export interface FakeGitLab {
   /** http://127.0.0.1:PORT/api/v4 */
@@ -146,7 +147,7 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
       requests.push(r);
       const reply = fake.intercept?.(r) ?? route(r);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

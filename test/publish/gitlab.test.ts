@@ -29,8 +29,10 @@ describe('GitLab', () => {
     const project = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '');
     const gitlab = await startFakeGitLab(project);
     cleanups.push(() => gitlab.close());
-    // Only GITLAB_TOKEN: GITHUB_TOKEN is set to something else and must go nowhere.
-    const env = { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, GITHUB_TOKEN: 'ghp_not_for_gitlab' };
+    // Only GITLAB_TOKEN: GITHUB_TOKEN is set to something else and must go nowhere. CI_SERVER_URL says
+    // the git server is GitLab's (as GitLab CI sets it), GITLAB_API_URL where its API is.
+    const env = { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, CI_SERVER_URL: server.url, GITHUB_TOKEN: 'ghp_not_for_gitlab' };
+    const fromGit = server.requests.length;
     const runIt = async () => {
       const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: work.dir, env });
       expect(res.code, res.stderr).toBe(0);
@@ -45,6 +47,10 @@ describe('GitLab', () => {
       expect(r.headers['private-token']).toBe(server.token);
       expect(JSON.stringify(r.headers)).not.toContain('ghp_not_for_gitlab');
     }
+    // The git server got GitLab's token (as oauth2), and only after asking for it.
+    const gitAuth = server.requests.slice(fromGit).map((r) => r.authorization);
+    expect(gitAuth[0]).toBeNull();
+    expect(new Set(gitAuth.filter((a) => a !== null))).toEqual(new Set([`Basic ${Buffer.from(`oauth2:${server.token}`).toString('base64')}`]));
 
     const second = await runIt();
     expect(second.jobs[0]!.pullRequest!.action).toBe('updated');
@@ -70,7 +76,7 @@ describe('GitLab', () => {
     cleanups.push(() => gitlab.close());
     let limited = 0;
     gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Retry later' } } : undefined);
-    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0'], { cwd: work.dir, env: { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl } });
+    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0'], { cwd: work.dir, env: { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, CI_SERVER_URL: server.url } });
     expect(res.code, res.stderr).toBe(0);
     const creates = gitlab.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/merge_requests'));
     expect(creates).toHaveLength(2);

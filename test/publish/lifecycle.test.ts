@@ -49,7 +49,7 @@ async function setup(): Promise<Setup> {
     }
   };
   cleanups.push(() => github.close());
-  return { remote, work, github, env: { GITHUB_TOKEN: server.token, GITHUB_API_URL: github.url } };
+  return { remote, work, github, env: { ...server.githubEnv(), GITHUB_API_URL: github.url } };
 }
 
 async function run(s: Setup, ...extra: string[]): Promise<RunReport> {

@@ -1,9 +1,12 @@
-// SPEC §7: tokens travel only over HTTPS (or to a loopback address) and only to the host of the
-// remote being pushed; nothing scion prints or publishes holds one.
+// The credential rule: which token goes to which origin (scheme, host and port), only over HTTPS or
+// to a loopback address, only after a 401 for git's HTTP, never along a redirect to another origin;
+// credentials in a URL win for their own origin. Nothing scion prints or publishes holds a token.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedHttp, mayCarryCredentials, type RemoteAccess } from '../../src/git/push.js';
+import { guardedHttp, type RemoteAccess } from '../../src/git/transport.js';
+import { gitCredential, mayCarryCredentials } from '../../src/publish/credentials.js';
+import { remoteAccess } from '../../src/publish/remote.js';
 import { startFakeGitHub } from '../github/fake-github.js';
 import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { makeRemote, runJson } from '../push/setup.js';
@@ -22,38 +25,94 @@ afterAll(async () => {
   await server.close();
 });
 
-/** What guardedHttp hands the real client for one request. */
-async function sent(access: RemoteAccess, url: string, headers: Record<string, string> = {}): Promise<Record<string, string>> {
-  let seen: Record<string, string> = {};
+/**
+ * The Authorization header of each request guardedHttp hands the real client for one call to `url`,
+ * against a server that answers 401 until it gets one (and `redirect` hops first, when given).
+ */
+async function wire(access: RemoteAccess, url: string, o: { redirectTo?: string; method?: string; body?: Uint8Array[] } = {}): Promise<(string | null)[]> {
+  const seen: (string | null)[] = [];
+  const bodies: string[] = [];
   const inner = {
-    request: async (req: { headers?: Record<string, string> }) => {
-      seen = req.headers ?? {};
-      return { url, method: 'GET', statusCode: 200, statusMessage: 'OK', headers: {}, body: [] as Uint8Array[] };
+    request: async (req: { url: string; headers?: Record<string, string>; body?: Iterable<Uint8Array> }) => {
+      seen.push(req.headers?.['authorization'] ?? null);
+      if (req.body) bodies.push(Buffer.concat([...req.body]).toString());
+      const reply = (statusCode: number, headers: Record<string, string> = {}) => ({ url: req.url, method: 'GET', statusCode, statusMessage: '', headers, body: [] as Uint8Array[] });
+      if (o.redirectTo !== undefined && req.url === url) return reply(302, { location: o.redirectTo });
+      return req.headers?.['authorization'] ? reply(200) : reply(401, { 'www-authenticate': 'Basic realm="x"' });
     },
   };
-  await guardedHttp(access, inner as never).request({ url, method: 'GET', headers });
+  await guardedHttp(access, inner as never).request({ url, method: o.method ?? 'GET', headers: { Authorization: 'Basic c3RyYXk6aGVhZGVy' }, ...(o.body ? { body: o.body } : {}) } as never);
+  if (o.body) expect(new Set(bodies)).toEqual(new Set([Buffer.concat(o.body).toString()]));
   return seen;
 }
 
-describe('the credential rule', () => {
-  const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+const basic = (userinfo: string) => `Basic ${Buffer.from(userinfo).toString('base64')}`;
+const offered = (url: string, env: Record<string, string>, configured: Record<string, string> = {}) => gitCredential(url, env, configured).credential;
 
-  it('sends the token to the remote itself over HTTPS, and to a loopback address over HTTP', async () => {
-    expect((await sent({ url: 'https://git.example/a/b.git', token: 'tok123' }, 'https://git.example/a/b.git/info/refs')).authorization).toBe(basic('x-access-token', 'tok123'));
-    expect((await sent({ url: 'https://gitlab.com/a/b.git', token: 'tok123', username: 'oauth2' }, 'https://gitlab.com/a/b.git/info/refs')).authorization).toBe(basic('oauth2', 'tok123'));
-    expect((await sent({ url: 'http://127.0.0.1:9/a/b.git', token: 'tok123' }, 'http://127.0.0.1:9/a/b.git/info/refs')).authorization).toBe(basic('x-access-token', 'tok123'));
-    expect(['http://localhost:1/x', 'http://[::1]:1/x', 'http://127.8.9.1/x', 'https://example.com/x'].map(mayCarryCredentials)).toEqual([true, true, true, true]);
+describe('the credential rule: which token for which origin', () => {
+  it("gives GitHub's token only to GitHub's server and API origins (GITHUB_SERVER_URL, GITHUB_API_URL), never to another host, port or scheme", () => {
+    const gh = { GITHUB_TOKEN: 'gh-tok' };
+    expect(offered('https://github.com/o/r.git', gh)).toMatchObject({ origin: 'https://github.com', source: 'token', headers: { authorization: basic('x-access-token:gh-tok') } });
+    expect(offered('https://git.example/o/r.git', gh)).toBeNull();
+    expect(offered('https://github.com:8443/o/r.git', gh)).toBeNull();
+    expect(offered('http://github.com/o/r.git', gh)).toBeNull();
+    const ghe = { GITHUB_TOKEN: 'gh-tok', GITHUB_SERVER_URL: 'https://ghe.corp', GITHUB_API_URL: 'https://ghe.corp/api/v3' };
+    expect(offered('https://ghe.corp/o/r.git', ghe)).toMatchObject({ origin: 'https://ghe.corp', source: 'token' });
+    // A GitHub Enterprise token does not go to github.com.
+    expect(offered('https://github.com/o/r.git', ghe)).toBeNull();
+    // Enterprise named only by its API: the server is the API's origin.
+    expect(offered('https://ghe.corp/o/r.git', { GITHUB_TOKEN: 'gh-tok', GITHUB_API_URL: 'https://ghe.corp/api/v3' })).toMatchObject({ source: 'token' });
+    // The loopback case the tests use: the token's origin is GITHUB_SERVER_URL's, the port included.
+    const loop = { GITHUB_TOKEN: 'gh-tok', GITHUB_SERVER_URL: 'http://127.0.0.1:4001', GITHUB_API_URL: 'http://127.0.0.1:4002' };
+    expect(offered('http://127.0.0.1:4001/o/r.git', loop)).toMatchObject({ origin: 'http://127.0.0.1:4001' });
+    expect(offered('http://127.0.0.1:4003/o/r.git', loop)).toBeNull();
+    expect(offered('http://127.0.0.1:4001/o/r.git', { GITHUB_TOKEN: 'gh-tok', GITHUB_API_URL: 'http://127.0.0.1:4002' })).toBeNull();
   });
 
-  it('never sends it over plain HTTP to another machine, nor to another host, whatever header carries it', async () => {
-    expect((await sent({ url: 'http://git.example/a/b.git', token: 'tok123' }, 'http://git.example/a/b.git/info/refs')).authorization).toBeUndefined();
-    expect((await sent({ url: 'https://git.example/a/b.git', token: 'tok123' }, 'https://elsewhere.example/a/b.git/git-receive-pack')).authorization).toBeUndefined();
-    const header = { Authorization: basic('me', 'pw') };
-    expect((await sent({ url: 'https://git.example/a/b.git', token: null, headers: header }, 'https://other.example/x', header)).authorization).toBeUndefined();
+  it("gives GitLab's token to GitLab's origins only, GIT_TOKEN to either forge, and nothing in clear text to another machine", () => {
+    const both = { GITHUB_TOKEN: 'gh-tok', GITLAB_TOKEN: 'gl-tok' };
+    expect(offered('https://gitlab.com/g/p.git', both)).toMatchObject({ headers: { authorization: basic('oauth2:gl-tok') }, variable: 'GITLAB_TOKEN' });
+    expect(offered('https://gitlab.corp/g/p.git', { ...both, CI_SERVER_URL: 'https://gitlab.corp' })).toMatchObject({ variable: 'GITLAB_TOKEN' });
+    expect(offered('https://gitlab.corp/g/p.git', { ...both, GITLAB_API_URL: 'https://gitlab.corp/api/v4' })).toMatchObject({ variable: 'GITLAB_TOKEN' });
+    expect(offered('https://github.com/o/r.git', { GIT_TOKEN: 'any' })).toMatchObject({ variable: 'GIT_TOKEN' });
+    expect(offered('https://elsewhere.example/o/r.git', { GIT_TOKEN: 'any' })).toBeNull();
+    expect(offered('http://git.example/o/r.git', { GITHUB_TOKEN: 'gh-tok', GITHUB_SERVER_URL: 'http://git.example' })).toBeNull();
+    expect(['http://localhost:1/x', 'http://[::1]:1/x', 'http://127.8.9.1/x', 'https://example.com/x'].map(mayCarryCredentials)).toEqual([true, true, true, true]);
     expect(['http://10.0.0.1/x', 'http://git.example/x', 'ftp://localhost/x'].map(mayCarryCredentials)).toEqual([false, false, false]);
   });
 
-  it('does not follow a redirect to another host with the token (a push through a redirecting server)', async () => {
+  it('lets credentials written in the URL win for their own origin, and takes git\'s extraHeader last', () => {
+    const gh = { GITHUB_TOKEN: 'gh-tok' };
+    const inUrl = gitCredential('https://me:p%40ss@github.com/o/r.git', gh);
+    expect(inUrl.url).toBe('https://github.com/o/r.git');
+    expect(inUrl.credential).toMatchObject({ origin: 'https://github.com', source: 'url', headers: { authorization: basic('me:p@ss') } });
+    expect(offered('https://me:pw@git.example/o/r.git', {})).toMatchObject({ origin: 'https://git.example', source: 'url' });
+    expect(offered('http://me:pw@git.example/o/r.git', {})).toBeNull();
+    expect(offered('https://git.example/o/r.git', {}, { Authorization: 'basic abc' })).toMatchObject({ source: 'config', headers: { authorization: 'basic abc' } });
+    expect(offered('https://github.com/o/r.git', gh, { Authorization: 'basic abc' })).toMatchObject({ source: 'token' });
+  });
+});
+
+describe('the transport: only after a 401, only to the credential\'s origin', () => {
+  const access = (url: string, env: Record<string, string>): RemoteAccess => remoteAccess(url, env).access;
+  const env = { GITHUB_TOKEN: 'tok123', GITHUB_SERVER_URL: 'https://git.example' };
+
+  it('sends nothing on the first request; after the origin answers 401, sends the request again with the credential', async () => {
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://git.example/a/b.git/info/refs')).toEqual([null, basic('x-access-token:tok123')]);
+    // A POST's body is sent again whole.
+    const body = [Buffer.from('0032want '), Buffer.from('abc\n')];
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://git.example/a/b.git/git-upload-pack', { method: 'POST', body })).toEqual([null, basic('x-access-token:tok123')]);
+  });
+
+  it('never sends it to another origin, nor along a redirect to one, nor a header that came from elsewhere', async () => {
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://elsewhere.example/a/b.git/info/refs')).toEqual([null]);
+    expect(await wire(access('https://other.example/a/b.git', env), 'https://other.example/a/b.git/info/refs')).toEqual([null]);
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://git.example/a/b.git/info/refs', { redirectTo: 'https://evil.example/a/b.git/info/refs' })).toEqual([null, null]);
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://git.example/a/b.git/info/refs', { redirectTo: 'http://git.example/a/b.git/info/refs' })).toEqual([null, null]);
+    expect(await wire(access('https://git.example/a/b.git', env), 'https://git.example/a/b.git/info/refs', { redirectTo: 'https://git.example/c/d.git/info/refs' })).toEqual([null, null, basic('x-access-token:tok123')]);
+  });
+
+  it('does not carry the token along a redirect to another host (a push through a redirecting GitHub server)', async () => {
     const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     const work = await remote.clone();
     // A second "host" on another loopback address: it records what it is sent.
@@ -72,7 +131,8 @@ describe('the credential rule', () => {
     cleanups.push(() => new Promise<void>((r) => elsewhere.close(() => r())), () => new Promise<void>((r) => redirector.close(() => r())));
     work.git('remote', 'set-url', 'origin', `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/acme/widgets.git`);
 
-    const res = await runJson(server, work.dir, RECIPE, ['--push']);
+    // The redirecting server is GitHub's here: the token is its own, but not the other host's.
+    const res = await runJson(server, work.dir, RECIPE, ['--push'], { GITHUB_TOKEN: server.token, GITHUB_SERVER_URL: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}` });
     expect(res.code).toBe(1);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((h) => h.authorization === undefined)).toBe(true);
@@ -96,7 +156,7 @@ describe('what scion pr prints', () => {
     const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
     const github = await startFakeGitHub(owner, repo);
     cleanups.push(() => github.close());
-    const env = { GITHUB_TOKEN: server.token, GITHUB_API_URL: github.url };
+    const env = { ...server.githubEnv(), GITHUB_API_URL: github.url };
     expect((await scion(['run', RECIPE, '--repo', work.dir, '--push', '--report', 'r.json'], { cwd: work.dir, env })).code).toBe(0);
     github.intercept = (r) => (r.method === 'POST' ? { status: 422, body: { message: `Validation Failed for token ${String(r.headers.authorization)}` } } : undefined);
     const res = await scion(['pr', '--report', 'r.json', '--pr-interval', '0'], { cwd: work.dir, env });

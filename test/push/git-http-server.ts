@@ -1,5 +1,7 @@
 // A git smart-HTTP server on 127.0.0.1 for push tests: node:http in front of native
-// `git http-backend` (CGI), asking for a Basic-auth token the way GitHub does (401 without it).
+// `git http-backend` (CGI), asking for a Basic-auth token the way GitHub does (401 without it;
+// `anonymousRead` serves clones and fetches without one, as for a public repository). Every request
+// is recorded with the Authorization header it carried, so tests count what reached the server.
 // Bare repositories live under `root`, served at /<owner>/<name>.git.
 import { spawn } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
@@ -13,9 +15,17 @@ export interface ServedRequest {
   readonly method: string;
   readonly path: string;
   readonly service: string | null;
+  /** The status answered; 0 for a request held unanswered (`stall`). */
   readonly status: number;
   /** Bytes of the request body. */
   readonly bytes: number;
+  /** The Authorization header the request carried, or null. */
+  readonly authorization: string | null;
+}
+
+export interface GitServerOptions {
+  /** Clones and fetches (upload-pack) need no credentials; pushes still do. */
+  readonly anonymousRead?: boolean;
 }
 
 export interface GitServer {
@@ -27,14 +37,21 @@ export interface GitServer {
   readonly requests: ServedRequest[];
   /** Called as each request arrives, before it is answered (a test's trigger: "when the Nth push comes"). */
   onArrival: ((r: { readonly method: string; readonly path: string; readonly service: string | null }) => void) | undefined;
+  /** When it says so, a request is never answered (a server gone silent); its connection is held until close(). */
+  stall: ((r: { method: string; path: string; service: string | null }) => boolean) | undefined;
   /** Makes an empty bare repository that accepts pushes; returns its path and URL. */
   bare(path: string): { dir: string; url: string };
   /** `-c http.extraHeader=…` arguments that let native git talk to this server. */
   authArgs(): string[];
+  /**
+   * The environment that makes this server GitHub's git server for scion, as a user would say it:
+   * GITHUB_TOKEN, and GITHUB_SERVER_URL naming this origin (the only one the token goes to).
+   */
+  githubEnv(): { GITHUB_TOKEN: string; GITHUB_SERVER_URL: string };
   close(): Promise<void>;
 }
 
-export async function startGitServer(token = 'test-token'): Promise<GitServer> {
+export async function startGitServer(token = 'test-token', o: GitServerOptions = {}): Promise<GitServer> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'scion-remote-')));
   const requests: ServedRequest[] = [];
   const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
@@ -47,10 +64,18 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
     served.onArrival?.({ method: req.method ?? 'GET', path: u.pathname, service });
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
-    const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes });
+    const authorization = req.headers.authorization ?? null;
+    const record = (status: number) => requests.push({ method: req.method ?? 'GET', path: u.pathname, service, status, bytes, authorization });
     // The scheme is case-insensitive (actions/checkout writes "basic").
     const given = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (`Basic ${given}` !== expected && `Basic ${given}` !== gitlab) {
+    if (served.stall?.({ method: req.method ?? 'GET', path: u.pathname, service })) {
+      // Recorded with status 0: asked, never answered.
+      record(0);
+      req.resume();
+      return;
+    }
+    const open = o.anonymousRead === true && service === 'git-upload-pack';
+    if (!open && `Basic ${given}` !== expected && `Basic ${given}` !== gitlab) {
       record(401);
       req.resume();
       res.writeHead(401, { 'www-authenticate': 'Basic realm="scion-test"', 'content-type': 'text/plain' });
@@ -122,6 +147,7 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
     token,
     requests,
     onArrival: undefined,
+    stall: undefined,
     bare(path: string) {
       const dir = join(root, path);
       runGit(root, 'init', '-q', '--bare', '-b', 'main', dir);
@@ -130,6 +156,7 @@ export async function startGitServer(token = 'test-token'): Promise<GitServer> {
       return { dir, url: `${url}/${path}` };
     },
     authArgs: () => ['-c', `http.extraHeader=Authorization: ${expected}`],
+    githubEnv: () => ({ GITHUB_TOKEN: token, GITHUB_SERVER_URL: url }),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

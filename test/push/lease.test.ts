@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess } from '../../src/git/index.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { startGitServer, type GitServer } from './git-http-server.js';
-import { makeRemote, runJson } from './setup.js';
+import { accessTo, makeRemote, runJson } from './setup.js';
+import { remoteAccess } from '../../src/publish/remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');
@@ -27,7 +28,7 @@ describe('pushCommit', () => {
     const base = work.git('rev-parse', 'main');
     const repo = await openRepo(work.dir);
     cleanups.push(async () => closeRepo(repo));
-    const access: RemoteAccess = { url: remote.url, token: server.token };
+    const access: RemoteAccess = accessTo(server, remote.url);
 
     // Expecting the branch to exist when it does not: nothing is sent.
     const early = await pushCommit(repo, access, { remote: 'origin', branch: 'scion/bump', sha: head, expectedOld: base });
@@ -46,7 +47,7 @@ describe('pushCommit', () => {
     const listed = await listRemoteBranches(access);
     expect(listed.ok && Object.fromEntries(listed.value)).toEqual({ main: base, 'scion/bump': head });
 
-    const denied = await listRemoteBranches({ url: remote.url, token: 'nope' });
+    const denied = await listRemoteBranches(remoteAccess(remote.url, { GITHUB_TOKEN: 'nope', GITHUB_SERVER_URL: server.url }).access);
     expect(denied).toEqual({ ok: false, error: { reason: 'auth', status: 401, detail: expect.stringContaining('HTTP 401') } });
   });
 });

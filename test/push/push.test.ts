@@ -27,7 +27,7 @@ describe('run --push', () => {
   it("pushes a changed job's branch and records it in the report", async () => {
     const remote = await makeRemote(server, FILES, cleanups);
     const work = await remote.clone();
-    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--report', 'r.json'], { cwd: work.dir, env: { GITHUB_TOKEN: server.token } });
+    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--report', 'r.json'], { cwd: work.dir, env: server.githubEnv() });
     expect(res.code).toBe(0);
     const head = work.git('rev-parse', 'scion/bump');
     expect(remote.git('rev-parse', 'scion/bump')).toBe(head);
@@ -168,10 +168,10 @@ describe('run --push', () => {
   it('a bad or missing token fails the job with one clear sentence and exit 1', async () => {
     const remote = await makeRemote(server, FILES, cleanups);
     const work = await remote.clone();
-    const bad = await scion(['run', RECIPE, '--repo', work.dir, '--push'], { cwd: work.dir, env: { GITHUB_TOKEN: 'wrong-token' } });
+    const bad = await scion(['run', RECIPE, '--repo', work.dir, '--push'], { cwd: work.dir, env: { GITHUB_TOKEN: 'wrong-token', GITHUB_SERVER_URL: server.url } });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/Could not push scion\/bump to origin \(http:\/\/127\.0\.0\.1:\d+\/acme\/widgets-\d+\.git\): the server refused the token \(HTTP 401/);
-    expect(bad.stdout).toContain('set GITHUB_TOKEN or GIT_TOKEN');
+    expect(bad.stdout).toContain('set GITHUB_TOKEN to a token allowed to push there');
     expect(bad.stdout + bad.stderr).not.toContain('wrong-token');
     expect(remote.git('branch', '--list', 'scion/*')).toBe('');
 

@@ -5,7 +5,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { RemoteAccess } from '../../src/git/index.js';
 import type { RunReport } from '../../src/model/types.js';
+import { remoteAccess } from '../../src/publish/remote.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
 import type { GitServer } from './git-http-server.js';
@@ -67,9 +69,9 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** `scion run RECIPE --repo DIR --json ARGS…` with the server's token unless `env` says otherwise. */
+/** `scion run RECIPE --repo DIR --json ARGS…` with the server as GitHub's (its token) unless `env` says otherwise. */
 export async function runJson(server: GitServer, dir: string, recipe: string, args: string[], env?: Record<string, string | undefined>): Promise<RunResult> {
-  const res = await scion(['run', recipe, '--repo', dir, '--json', ...args], { cwd: dir, env: env ?? { GITHUB_TOKEN: server.token } });
+  const res = await scion(['run', recipe, '--repo', dir, '--json', ...args], { cwd: dir, env: env ?? server.githubEnv() });
   expect(res.stderr).not.toContain('internal error');
   return { code: res.code, report: JSON.parse(res.stdout) as RunReport, stderr: res.stderr };
 }
@@ -77,4 +79,9 @@ export async function runJson(server: GitServer, dir: string, recipe: string, ar
 /** The receive-pack POSTs (pushes that reached git) the server answered since `from`. */
 export function pushesSince(server: GitServer, from: number): number {
   return server.requests.slice(from).filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length;
+}
+
+/** How scion reaches `url` on `server`, with the server's token as the credential rule gives it. */
+export function accessTo(server: GitServer, url: string, more: Partial<RemoteAccess> = {}): RemoteAccess {
+  return { ...remoteAccess(url, server.githubEnv()).access, ...more };
 }

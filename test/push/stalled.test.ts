@@ -4,6 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { remoteAccess } from '../../src/publish/remote.js';
 import { listRemoteBranches } from '../../src/git/index.js';
 
 let server: Server | undefined;
@@ -34,7 +35,7 @@ describe('a git server that stops answering', () => {
   ])('%s: given up after the idle limit as unreachable', async (_name, say) => {
     const url = await silent(say);
     const started = Date.now();
-    const listed = await listRemoteBranches({ url, token: 'secret-token-123456', headers: {}, cache: {}, idleTimeoutMs: 300 });
+    const listed = await listRemoteBranches({ ...remoteAccess(url, { GITHUB_TOKEN: 'secret-token-123456', GITHUB_SERVER_URL: new URL(url).origin }).access, idleTimeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(listed.ok).toBe(false);
     if (listed.ok) return;

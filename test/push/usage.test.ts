@@ -29,13 +29,14 @@ async function target(r: TestRepo, name: string, env: Record<string, string> = {
 }
 
 describe('the push target', () => {
-  it('prefers pushurl, hides credentials, and takes the token from GITHUB_TOKEN or GIT_TOKEN', async () => {
-    const r = await repoWith(['remote.origin.url', 'https://example.com/a/b.git'], ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git']);
-    const t = await target(r, 'origin', { GIT_TOKEN: 'tok' });
+  it('prefers pushurl, hides credentials (which win for their own origin), and takes the token from GITHUB_TOKEN or GIT_TOKEN on GitHub', async () => {
+    const r = await repoWith(['remote.origin.url', 'https://example.com/a/b.git'], ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git'], ['remote.gh.url', 'https://github.com/a/b.git']);
+    const t = await target(r, 'origin', { GIT_TOKEN: 'tok', GITHUB_SERVER_URL: 'https://push.example.com' });
     expect(t.access.url).toBe('https://push.example.com/a/b.git');
     expect(t.shown).toBe('https://push.example.com/a/b.git');
-    expect(t.access.token).toBe('tok');
-    expect((await target(r, 'origin', { GITHUB_TOKEN: 'gh', GIT_TOKEN: 'tok' })).access.token).toBe('gh');
+    expect(t.credential).toMatchObject({ origin: 'https://push.example.com', source: 'url' });
+    expect((await target(r, 'gh', { GIT_TOKEN: 'tok' })).credential).toMatchObject({ origin: 'https://github.com', source: 'token', variable: 'GIT_TOKEN' });
+    expect((await target(r, 'gh', { GITHUB_TOKEN: 'gh', GIT_TOKEN: 'tok' })).credential).toMatchObject({ source: 'token', variable: 'GITHUB_TOKEN' });
   });
 
   it('turns an SSH URL of a GitHub repository into its https URL', async () => {
@@ -46,8 +47,8 @@ describe('the push target', () => {
 
   it('reads http.extraHeader only when no token is given', async () => {
     const r = await repoWith(['remote.origin.url', 'https://github.com/acme/widgets'], ['http.https://github.com/.extraheader', 'AUTHORIZATION: basic abc'], ['http.https://other.example/.extraheader', 'X-Other: 1']);
-    expect((await target(r, 'origin')).access.headers).toEqual({ AUTHORIZATION: 'basic abc' });
-    expect((await target(r, 'origin', { GITHUB_TOKEN: 't' })).access.headers).toEqual({});
+    expect((await target(r, 'origin')).access.credential).toEqual({ origin: 'https://github.com', headers: { authorization: 'basic abc' } });
+    expect((await target(r, 'origin', { GITHUB_TOKEN: 't' })).credential).toMatchObject({ source: 'token' });
   });
 
   it('refuses a missing remote and a URL it cannot push to', async () => {

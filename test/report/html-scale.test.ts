@@ -120,6 +120,9 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
     const files = job.locator('.view[data-view="line-by-line"] .d2h-file-wrapper');
     expect(await files.count()).toBe(bigReport().jobs[149]!.files.length);
     await expect(files.first().locator('.d2h-ins', { hasText: 'log("packages/pkg-149/src/mod0.ts 0 5");' }).first().isVisible()).resolves.toBe(true);
+    // Highlighted, with the renamed call marked as the changed word.
+    expect(await files.first().locator('.d2h-code-line-ctn .hljs-keyword', { hasText: 'const' }).count()).toBeGreaterThan(0);
+    await expect(files.first().locator('td.d2h-ins ins').first().innerText()).resolves.toBe('log');
     expect(await page.locator('.d2h-file-wrapper').count()).toBe(await files.count());
   });
 

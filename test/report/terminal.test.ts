@@ -44,11 +44,10 @@ describe('renderPlanDiff', () => {
     expect(out).toContain('  1 │ +x');
   });
 
-  it('colours with ANSI only when asked', () => {
+  it('colours with ANSI only when asked (the styles themselves: terminal-diff.test.ts)', () => {
     const out = renderPlanDiff([file], { color: true });
-    expect(out).toContain('\x1b[31m-line 15\x1b[39m');
-    expect(out).toContain('\x1b[32m+line fifteen\x1b[39m');
-    expect(out).toContain('\x1b[36m@@ -12,7 +12,8 @@\x1b[39m');
+    expect(out).toMatch(ANSI);
+    expect(out.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderPlanDiff([file], { color: false }));
   });
 
   it('shows control characters from file content instead of sending them to the terminal', () => {
@@ -59,9 +58,11 @@ describe('renderPlanDiff', () => {
     expect(out).toContain('+a\\x1b[2Jb\\x0dc\n');
   });
 
-  it('says so when a file has no hunks', () => {
+  it('says what a file without a text diff is', () => {
     const bare: FileReport = { path: 'img.png', group: 'rest', added: 0, removed: 0 };
-    expect(renderPlanDiff([bare], { color: false })).toBe('img.png  +0 -0\n  (no text diff recorded)\n');
+    expect(renderPlanDiff([bare], { color: false })).toBe('img.png  +0 -0\n  (binary file, or text in an encoding other than UTF-8/UTF-16: no text diff)\n');
+    const mode: FileReport = { path: 'run.sh', group: 'rest', added: 0, removed: 0, hunks: [], mode: '100755', oldMode: '100644' };
+    expect(renderPlanDiff([mode], { color: false })).toBe('run.sh  +0 -0\n  (mode 100644 → 100755)\n');
   });
 });
 

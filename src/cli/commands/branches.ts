@@ -1,4 +1,4 @@
-// `scion branches [--prune] [--remote R]` (SPEC §8): flags → pruning options, entries → lines.
+// `scion branches [--prune] [--remote R] [--report FILE]`: flags → pruning options, entries → lines.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
@@ -6,7 +6,8 @@ import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
 import { UsageError } from '../../errors.js';
 import { parseRunReport } from '../../model/parse.js';
 import { closeRepo, openRepo } from '../../git/index.js';
-import { pruneBranches } from '../../publish/prune.js';
+import { pruneBranches, type ScionJobRef } from '../../publish/prune.js';
+import type { JobReport } from '../../model/types.js';
 import { HostError } from '../../publish/types.js';
 import { makeRedactor } from '../../redact.js';
 import type { CliIo } from '../io.js';
@@ -24,7 +25,12 @@ export interface BranchesFlags {
 
 export async function branchesCmd(io: CliIo, flags: BranchesFlags): Promise<number> {
   if (flags.report !== undefined) return campaignBranches(io, flags, flags.report);
-  return pruneIn(io, flags, resolve(io.cwd, flags.repo), flags.remote, '');
+  return pruneIn(io, flags, resolve(io.cwd, flags.repo), flags.remote, '', new Map());
+}
+
+/** The branches a report's jobs name, with the recipe and job each belongs to (a custom `branch` template). */
+function namedBranches(jobs: readonly JobReport[]): Map<string, ScionJobRef> {
+  return new Map(jobs.map((j) => [j.branch, { recipe: j.recipe, job: j.name }]));
 }
 
 /** Each repository of a campaign report, its lines prefixed with the repository. */
@@ -38,7 +44,7 @@ async function campaignBranches(io: CliIo, flags: BranchesFlags, file: string): 
   const report = parseRunReport(text, file);
   if (!isCampaignReport(report)) {
     // One repository's report: the repository it names.
-    return pruneIn(io, flags, report.repo ?? resolve(io.cwd, flags.repo), flags.remote, '');
+    return pruneIn(io, flags, report.repo ?? resolve(io.cwd, flags.repo), flags.remote, '', namedBranches(report.jobs));
   }
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
   const { repos, problems } = await reposOfReport(report, { cacheDir, env: io.env });
@@ -47,12 +53,13 @@ async function campaignBranches(io: CliIo, flags: BranchesFlags, file: string): 
   for (const ref of repos) {
     // A clone's remote is `origin`, the URL it came from; --remote asks for pruning there too.
     const remote = flags.remote === undefined ? undefined : ref.url !== null ? 'origin' : flags.remote;
-    code = Math.max(code, await pruneIn(io, flags, ref.dir, remote, `${ref.id}: `));
+    const named = namedBranches(report.jobs.filter((j) => j.repo === ref.id));
+    code = Math.max(code, await pruneIn(io, flags, ref.dir, remote, `${ref.id}: `, named));
   }
   return code;
 }
 
-async function pruneIn(io: CliIo, flags: BranchesFlags, dir: string, remoteFlag: string | undefined, prefix: string): Promise<number> {
+async function pruneIn(io: CliIo, flags: BranchesFlags, dir: string, remoteFlag: string | undefined, prefix: string, named: ReadonlyMap<string, ScionJobRef>): Promise<number> {
   const redact = makeRedactor(io.env);
   const repo = await openRepo(dir);
   try {
@@ -63,6 +70,7 @@ async function pruneIn(io: CliIo, flags: BranchesFlags, dir: string, remoteFlag:
       ...(remoteFlag !== undefined && ctx.push !== null ? { remote: ctx.push } : {}),
       baseTip: await ctx.baseTip(null),
       dryRun: !flags.prune,
+      named,
     });
     for (const e of entries) {
       const where = e.where === 'local' ? e.branch : `${e.branch} on ${e.where}`;

@@ -1,5 +1,5 @@
 // `scion run|plan recipe.yaml --repos FILE | --github-org ORG | --github-search Q | --gitlab-group G`
-// (SPEC §9): flags → targets and campaign options, clone progress → lines, then the same outputs and
+// flags → targets and campaign options, clone progress → lines, then the same outputs and
 // exit status as a run in one repository. The work is src/campaign (clones, jobs) and
 // src/publish/campaign.ts (pushes and pull requests per repository).
 import { readFile } from 'node:fs/promises';
@@ -8,6 +8,8 @@ import { defaultCacheDir } from '../../campaign/clone-cache.js';
 import { runCampaign, type CampaignRepo, type RepoEvent } from '../../campaign/run.js';
 import type { DiscoverQuery } from '../../campaign/discover.js';
 import { parseRepoList, type RepoTarget } from '../../campaign/targets.js';
+import { cloneLimit } from '../../campaign/clone-limit.js';
+import { localTargetProblems } from '../../campaign/locate.js';
 import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo } from '../../git/index.js';
 import type { RunReport } from '../../model/types.js';
@@ -41,6 +43,7 @@ export async function campaignCmd(
     throw new UsageError(`--pr-interval ${flags.prInterval} must be a whole number of milliseconds, 0 or more.`);
   }
   // Everything that can be wrong with the flags, the list and the recipes is found before a clone.
+  cloneLimit(io.env);
   const loaded = await loadAll(recipeFiles, io.cwd);
   let targets: RepoTarget[];
   try {
@@ -116,7 +119,7 @@ function repoLine(e: RepoEvent): string {
     case 'clone-start':
       return `${e.cached ? 'fetching' : 'cloning'} ${e.repo}`;
     case 'clone-end':
-      return `${e.repo}: ${e.action === 'current' ? 'clone is current' : e.action} at ${e.sha.slice(0, 12)}`;
+      return `${e.repo}: ${e.repaired ? `the cached clone was damaged (${e.repaired}): cloned anew` : e.action === 'current' ? 'clone is current' : e.action} at ${e.sha.slice(0, 12)}`;
     case 'clone-failed':
       return `${e.repo}: ${e.message}`;
   }
@@ -139,7 +142,9 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
       }
     }
     const shown = fromStdin ? '<stdin>' : flags.repos;
-    const { targets, problems } = parseRepoList(text, { cwd: file === null ? io.cwd : dirname(file), ...(io.env['GITHUB_SERVER_URL'] ? { githubServer: io.env['GITHUB_SERVER_URL'] } : {}) });
+    const parsed = parseRepoList(text, { cwd: file === null ? io.cwd : dirname(file), ...(io.env['GITHUB_SERVER_URL'] ? { githubServer: io.env['GITHUB_SERVER_URL'] } : {}) });
+    const { targets } = parsed;
+    const problems = [...parsed.problems, ...(await localTargetProblems(parsed))].sort((a, b) => lineOf(a) - lineOf(b));
     if (problems.length > 0) {
       throw new UsageError(
         `The repository list ${shown} has ${problems.length === 1 ? 'a line' : `${problems.length} lines`} scion cannot read; fix ${problems.length === 1 ? 'it' : 'them'} (nothing was run):`,
@@ -167,6 +172,8 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     throw e;
   }
 }
+
+const lineOf = (problem: string) => Number(/^line (\d+):/.exec(problem)?.[1] ?? 0);
 
 /** Discovery's host failure: its one sentence is printed as it is, exit 1. */
 class DiscoveryFailed extends Error {}

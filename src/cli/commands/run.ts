@@ -7,12 +7,12 @@ import { githubOutputs } from '../../github/outputs.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody, renderSummary } from '../../report/markdown.js';
 import { renderPatch, renderStat } from '../../report/patch.js';
-import { renderPlanDiff, renderSummaryText } from '../../report/terminal.js';
+import { planDiffRenderer, renderSummaryText } from '../../report/terminal.js';
 import type { RunReport } from '../../model/types.js';
 import { runRecipes } from '../../runner/run-recipes.js';
 import type { RunOptions } from '../../runner/types.js';
 import { environmentError, writeOutputFile } from '../files.js';
-import { redactorOf, useColor, type CliIo, type CliStream } from '../io.js';
+import { data, redactorOf, styled, useColor, type CliIo, type CliStream } from '../io.js';
 import { redactDeep } from '../../redact.js';
 import { runAnnotations } from '../../verify/annotations.js';
 import { loadAll } from '../load.js';
@@ -180,21 +180,23 @@ export async function writeOutcome(
   if (flags.json) io.stdout.write(renderJson(report));
   else if (flags.patch) {
     // stdout is the patch alone (`scion plan r.yaml --patch | git apply`); the rest goes to stderr.
-    io.stdout.write(
+    data(io.stdout).write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    io.stderr.write(renderSummaryText(report, { color: useColor(io, 'stderr'), ...widthOf(io.stderr) }));
+    styled(io.stderr).write(renderSummaryText(report, { color: useColor(io, 'stderr', flags.color), ...widthOf(io.stderr) }));
   } else {
-    const color = useColor(io);
+    const color = useColor(io, 'stdout', flags.color);
     if (flags.stat) {
       const stat = renderStat(report, { width: io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80 });
       if (stat !== '') io.stdout.write(`${stat}\n`);
     } else if (dryRun) {
+      // The highlighter and its grammars are loaded here, only when colour is on.
+      const diff = await planDiffRenderer(report.jobs.flatMap((j) => j.files), { color, ...widthOf(io.stdout), env: io.env });
       for (const job of report.jobs) {
-        if (job.files.length > 0) io.stdout.write(renderPlanDiff(job.files, { color }));
+        if (job.files.length > 0) styled(io.stdout).write(diff(job.files));
       }
     }
-    io.stdout.write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
+    styled(io.stdout).write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
   }
   if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;
