@@ -5,7 +5,8 @@
 //
 // Tokens of S and F (lexer.ts) are lined up with Myers' diff. Then, gap by gap:
 //   - between two tokens kept on both sides, the source's whitespace stays;
-//   - around a changed run, the source's whitespace stays on the outside, F's is used inside it;
+//   - beside a changed run, F's spacing is used, except that a line break the source has there and
+//     F has not stays (an argument list that was laid out one per line stays so);
 //   - a deleted run that is only comments, a trailing comma before a closing bracket, or a `;`/`,`
 //     closing the match that the rule's pattern does not name, is kept (a fix cannot see them);
 //   - whitespace is only kept where it is layout: never inside a string the syntax tree knows
@@ -142,6 +143,17 @@ class Merge {
     return null;
   }
 
+  /**
+   * A gap beside a changed token: S's whitespace there followed a token the fix replaced, so only a
+   * line break of the source's (where F has none) is layout worth keeping; otherwise F's spacing.
+   */
+  private chooseNear(gap: [number, number], fWs: string, sDepth: number, fDepth: number): string | null {
+    const sWs = this.S.slice(gap[0], gap[1]);
+    if (sWs === fWs) return null;
+    if (sWs.includes('\n') && !fWs.includes('\n')) return this.choose(gap, fWs, sDepth, fDepth);
+    return fWs;
+  }
+
   private writeGap(gap: [number, number], choice: string | null): void {
     if (choice !== null) this.replace(gap[0], gap[1], choice);
   }
@@ -166,15 +178,14 @@ class Merge {
     const lead = this.sGap(i0);
     const nextGap = this.sGap(i1);
     if (j0 === j1) {
-      // Deleted: the run and the gaps around it become one gap.
+      // Deleted: the run and the gaps around it become one gap, the source's when it holds a line break.
       const fWs = this.fGap(j1);
       let ws = fWs;
       if (prevEq && nextEq) {
         const a = this.S.slice(lead[0], lead[1]);
         const b = this.S.slice(nextGap[0], nextGap[1]);
-        const pick = newlines(a) !== newlines(b) ? (newlines(a) > newlines(b) ? a : b) : a.length <= b.length ? a : b;
-        const picked: [number, number] = pick === a ? lead : nextGap;
-        ws = this.choose(picked, fWs, this.sTok(i1).depth, this.fTok(j1).depth) ?? pick;
+        const picked: [number, number] = newlines(a) !== newlines(b) ? (newlines(a) > newlines(b) ? lead : nextGap) : a.length <= b.length ? lead : nextGap;
+        ws = this.chooseNear(picked, fWs, this.sTok(i1).depth, this.fTok(j1).depth) ?? this.S.slice(picked[0], picked[1]);
       }
       this.replace(lead[0], nextGap[1], ws);
       this.gapDone = true;
@@ -184,18 +195,18 @@ class Merge {
     const leadWs = this.fGap(j0);
     const trailWs = this.fGap(j1);
     if (i0 === i1) {
-      // Inserted: F's whitespace before it; after it the source's line break, when the source had one there.
+      // Inserted: F's whitespace around it; a line break the source had in this gap stays after it.
       const sWs = this.S.slice(nextGap[0], nextGap[1]);
-      const keepBreak = nextEq && sWs.includes('\n') && !trailWs.includes('\n') && this.choose(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth) === null;
-      const after = keepBreak ? sWs : nextEq || last ? trailWs : '';
-      this.replace(nextGap[0], nextGap[1], (first && !prevEq ? leadWs : leadWs) + body + after);
-      this.gapDone = nextEq || last;
+      const keepBreak =
+        nextEq && sWs.includes('\n') && !leadWs.includes('\n') && !trailWs.includes('\n') && this.choose(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth) === null;
+      this.replace(nextGap[0], nextGap[1], leadWs + body + (keepBreak ? sWs : trailWs));
+      this.gapDone = true;
       return;
     }
-    // Replaced: the source's whitespace on both outer sides, F's inside.
-    if (!this.gapDone) this.writeGap(lead, prevEq ? this.choose(lead, leadWs, this.sTok(i0).depth, this.fTok(j0).depth) : leadWs);
+    // Replaced: F's tokens and spacing, with the source's line breaks on the outer sides.
+    this.writeGap(lead, prevEq ? this.chooseNear(lead, leadWs, this.sTok(i0).depth, this.fTok(j0).depth) : leadWs);
     this.replace(this.sTok(i0).start, this.sTok(i1 - 1).end, body);
-    if (nextEq) this.writeGap(nextGap, this.choose(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth));
+    if (nextEq) this.writeGap(nextGap, this.chooseNear(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth));
     this.gapDone = nextEq;
   }
 
