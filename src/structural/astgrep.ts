@@ -54,8 +54,9 @@ export function mayMatch(program: AstgrepProgram, path: string, bytes: Uint8Arra
 /** Runs every rule of the program, in order, on one file. Synchronous: call it off the main thread for a deadline (pool.ts). */
 export function rewriteFile(program: AstgrepProgram, file: { readonly path: string; readonly bytes: Uint8Array }): Result<FileOutcome> {
   const language = languageOf(program, file.path);
-  const rules = language === null ? [] : program.rules.filter((r) => r.languages.has(language) && r.rule.mayMatch(file.bytes));
-  if (language === null || rules.length === 0) return ok({ status: 'unchanged', matches: 0 });
+  const rules = language === null ? [] : program.rules.filter((r) => r.languages.has(language));
+  // Nothing is decoded or parsed unless a rule can match the bytes as they are.
+  if (language === null || !rules.some((r) => r.rule.mayMatch(file.bytes))) return ok({ status: 'unchanged', matches: 0 });
   const decoded = decodeFile(file.bytes);
   if (!decoded.ok) return fail({ ...decoded.error, message: `${file.path}: ${decoded.error.message}`, data: { ...decoded.error.data, path: file.path } });
   const d = decoded.value;
@@ -68,7 +69,14 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
   let regions: Region[] = [];
   let matches = 0;
   let checked = false;
-  for (const [k, { rule }] of rules.entries()) {
+  let rootText = text;
+  for (const { rule } of rules) {
+    // A later rule is tested against what the earlier ones wrote: it may match only that.
+    if (!(text === original ? rule.mayMatch(file.bytes) : rule.mayMatchText(text))) continue;
+    if (rootText !== text) {
+      root = program.napi.parse(napiLanguage as never, text).root();
+      rootText = text;
+    }
     const out = runRule(root, text, rule, lexicon);
     matches += out.matches;
     if (out.edits.length === 0) continue;
@@ -79,7 +87,6 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
     }
     regions = mergeRegions(original, regions, out.edits.map((e) => ({ start: e.start, oldLength: e.end - e.start, text: e.text })));
     text = applyEdits(text, out.edits);
-    if (k < rules.length - 1) root = program.napi.parse(napiLanguage as never, text).root();
   }
   const changes = toChanges(regions);
   if (text === original || changes.length === 0) return ok({ status: 'unchanged', matches });

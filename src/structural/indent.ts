@@ -10,9 +10,11 @@ export interface Lines {
   readonly text: string;
   /** Offsets into `text` of '\n' characters that end inside a string: the line after them is content. */
   readonly frozen: ReadonlySet<number>;
+  /** Offsets of seams (between template text and a value), carried through re-indentation. */
+  readonly marks: readonly number[];
 }
 
-export const plain = (text: string): Lines => ({ text, frozen: new Set() });
+export const plain = (text: string): Lines => ({ text, frozen: new Set(), marks: [] });
 
 /** Moves the lines after the first from indentation `from` to `to`. */
 export function reindent(value: Lines, from: string, to: string): Lines {
@@ -35,19 +37,31 @@ export function indentAfterFirst(value: Lines, indent: string): Lines {
   return mapLines(value, (line, first) => (first || line === '' ? line : indent + line));
 }
 
-/** Rewrites each line (frozen ones excepted), keeping track of where the frozen breaks move to. */
+/**
+ * Rewrites each line (frozen ones excepted), keeping track of where the frozen breaks and the marks
+ * move to. Every rewrite here changes a line's leading blanks only, so a mark moves with its line's
+ * change in length (clamped to the line start when the blanks it sat in were removed).
+ */
 function mapLines(value: Lines, fn: (line: string, first: boolean) => string): Lines {
-  const { text, frozen } = value;
+  const { text, frozen, marks } = value;
   const out: string[] = [];
   const moved = new Set<number>();
+  const newMarks: number[] = [];
+  let m = 0;
   let size = 0;
   let start = 0;
   let first = true;
   for (;;) {
     const nl = text.indexOf('\n', start);
-    const line = nl === -1 ? text.slice(start) : text.slice(start, nl);
+    const lineEnd = nl === -1 ? text.length : nl;
+    const line = text.slice(start, lineEnd);
     const keep = !first && frozen.has(start - 1);
     const next = keep ? line : fn(line, first);
+    const delta = next.length - line.length;
+    while (m < marks.length && (marks[m] as number) <= lineEnd) {
+      newMarks.push(size + Math.max(0, (marks[m] as number) - start + delta));
+      m++;
+    }
     out.push(next);
     size += next.length;
     if (nl === -1) break;
@@ -57,5 +71,5 @@ function mapLines(value: Lines, fn: (line: string, first: boolean) => string): L
     start = nl + 1;
     first = false;
   }
-  return { text: out.join(''), frozen: moved };
+  return { text: out.join(''), frozen: moved, marks: newMarks };
 }

@@ -5,8 +5,8 @@
 //
 // Tokens of S and F (lexer.ts) are lined up with Myers' diff. Then, gap by gap:
 //   - between two tokens kept on both sides, the source's whitespace stays;
-//   - beside a changed run, F's spacing is used, except that a line break the source has there and
-//     F has not stays (an argument list that was laid out one per line stays so);
+//   - beside a changed run, F's spacing is used, except that a line break the source has there stays
+//     with its indentation (an argument list that was laid out one per line stays so);
 //   - a deleted run that is only comments, a trailing comma before a closing bracket, or a `;`/`,`
 //     closing the match that the rule's pattern does not name, is kept (a fix cannot see them);
 //   - whitespace is only kept where it is layout: never inside a string the syntax tree knows
@@ -40,22 +40,26 @@ const DIFF_TIMEOUT_MS = 2_000;
 
 type Op = { readonly eq: true; readonly i: number; readonly j: number } | { readonly eq: false; readonly i0: number; readonly i1: number; readonly j0: number; readonly j1: number };
 
-export function mergeLayout(S: string, F: string, ctx: LayoutContext): TextEdit[] {
+/** `seams`: offsets in F between template text and metavariable values (no token of F crosses one). */
+export function mergeLayout(S: string, F: string, seams: readonly number[], ctx: LayoutContext): TextEdit[] {
   if (S === F) return [];
   const ls = lex(S, ctx.lexicon);
-  const lf = lex(F, ctx.lexicon);
+  const lf = lex(F, ctx.lexicon, seams);
   return new Merge(S, F, ls, lf, ctx).run(align(ls.tokens, lf.tokens));
 }
 
+/** Tokens compare by text; comments by their words, since their inner spacing is layout too. */
+const key = (t: Token): string => (t.comment ? `\u0000${t.text.split(/\s+/).join(' ')}` : t.text);
+
 function align(a: readonly Token[], b: readonly Token[]): Op[] {
   let pre = 0;
-  while (pre < a.length && pre < b.length && (a[pre] as Token).text === (b[pre] as Token).text) pre++;
+  while (pre < a.length && pre < b.length && key(a[pre] as Token) === key(b[pre] as Token)) pre++;
   let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && (a[a.length - 1 - suf] as Token).text === (b[b.length - 1 - suf] as Token).text) suf++;
+  while (suf < a.length - pre && suf < b.length - pre && key(a[a.length - 1 - suf] as Token) === key(b[b.length - 1 - suf] as Token)) suf++;
   const ops: Op[] = [];
   for (let k = 0; k < pre; k++) ops.push({ eq: true, i: k, j: k });
-  const midA = a.slice(pre, a.length - suf).map((t) => t.text);
-  const midB = b.slice(pre, b.length - suf).map((t) => t.text);
+  const midA = a.slice(pre, a.length - suf).map(key);
+  const midB = b.slice(pre, b.length - suf).map(key);
   let i = pre;
   let j = pre;
   const hunk = (di: number, dj: number) => {
@@ -145,12 +149,12 @@ class Merge {
 
   /**
    * A gap beside a changed token: S's whitespace there followed a token the fix replaced, so only a
-   * line break of the source's (where F has none) is layout worth keeping; otherwise F's spacing.
+   * line break of the source's (with its indentation) is layout worth keeping; otherwise F's spacing.
    */
   private chooseNear(gap: [number, number], fWs: string, sDepth: number, fDepth: number): string | null {
     const sWs = this.S.slice(gap[0], gap[1]);
     if (sWs === fWs) return null;
-    if (sWs.includes('\n') && !fWs.includes('\n')) return this.choose(gap, fWs, sDepth, fDepth);
+    if (sWs.includes('\n')) return this.choose(gap, fWs, sDepth, fDepth);
     return fWs;
   }
 

@@ -26,16 +26,24 @@ const WS = /\s/u;
 const WORD = /[\p{L}\p{N}_$]/u;
 const OPERATOR = '!%&*+-./:<=>?@^|~';
 
-export function lex(text: string, lexicon: Lexicon): Lexed {
+/**
+ * `stops`: ascending offsets no token may cross. A fix is lexed with a stop at each seam between
+ * template text and a metavariable's value, so a value ending in a line comment cannot swallow the
+ * template's closing parenthesis.
+ */
+export function lex(text: string, lexicon: Lexicon, stops: readonly number[] = []): Lexed {
   const tokens: Token[] = [];
   let depth = 0;
   let p = 0;
-  const n = text.length;
+  let k = 0;
   for (;;) {
+    const n = text.length;
     const wsStart = p;
     while (p < n && WS.test(text[p] as string)) p++;
     if (p >= n) return { tokens, trailingStart: wsStart };
     const start = p;
+    while (k < stops.length && (stops[k] as number) <= start) k++;
+    const limit = Math.min(n, stops[k] ?? n);
     let comment = false;
     const c = text[p] as string;
     const block = lexicon.blockComments.find(([open]) => text.startsWith(open, p));
@@ -51,16 +59,17 @@ export function lex(text: string, lexicon: Lexicon): Lexed {
       p = stringEnd(text, p, lexicon.tripleQuotes);
     } else if (WORD.test(c)) {
       p++;
-      while (p < n && WORD.test(text[p] as string)) p++;
+      while (p < limit && WORD.test(text[p] as string)) p++;
     } else if (OPERATOR.includes(c)) {
       p++;
-      while (p < n && OPERATOR.includes(text[p] as string) && !startsComment(text, p, lexicon)) p++;
+      while (p < limit && OPERATOR.includes(text[p] as string) && !startsComment(text, p, lexicon)) p++;
     } else if (c === '\\' && p + 1 < n) {
       p += 2;
     } else {
       // One code point: brackets, commas, semicolons, symbols, an emoji (a surrogate pair).
       p += (text.codePointAt(p) as number) > 0xffff ? 2 : 1;
     }
+    if (p > limit) p = limit;
     const tokenText = text.slice(start, p);
     if (tokenText === ')' || tokenText === ']' || tokenText === '}') depth--;
     tokens.push({ text: tokenText, start, end: p, wsStart, comment, depth });

@@ -80,6 +80,27 @@ export function prefilter(r: Requirement): (bytes: Uint8Array) => boolean {
   };
 }
 
+/** The same test over decoded text (a file an earlier rule of the step already rewrote). */
+export function prefilterText(r: Requirement): (text: string) => boolean {
+  const test = (q: Requirement): ((t: string) => boolean) => {
+    switch (q.kind) {
+      case 'none':
+        return () => true;
+      case 'words':
+        return (t) => q.words.every((w) => t.includes(w));
+      case 'and': {
+        const parts = q.of.map(test);
+        return (t) => parts.every((p) => p(t));
+      }
+      case 'or': {
+        const parts = q.of.map(test);
+        return (t) => parts.some((p) => p(t));
+      }
+    }
+  };
+  return test(r);
+}
+
 function compile(r: Requirement): (b: Buffer) => boolean {
   switch (r.kind) {
     case 'none':

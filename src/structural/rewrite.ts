@@ -8,6 +8,7 @@
 // Each match's instantiated fix is what the ast-grep CLI would write (template, metavariables,
 // transforms, indentation); the layout merge (layout.ts) then keeps the source's own whitespace,
 // comments and trailing commas wherever the fix does not change them.
+import { mergeRegions, toChanges } from '../core/edit/regions.js';
 import { indentAfterFirst, plain, reindent, type Lines } from './indent.js';
 import type { Lexicon } from './languages.js';
 import { mergeLayout, type TextEdit } from './layout.js';
@@ -26,7 +27,9 @@ export interface RuleOutcome {
 
 interface Entry extends Span {
   readonly node: SgNode;
+  /** Set once rendered (memoised: a match inside a metavariable used twice is rendered once). */
   rendered?: string;
+  edits?: TextEdit[];
 }
 
 export function runRule(root: SgNode, text: string, rule: CompiledRule, lexicon: Lexicon): RuleOutcome {
@@ -90,21 +93,43 @@ class Rewriter {
     return { matches: this.applied, edits };
   }
 
-  /** The match's new text and the edits (in file offsets) that turn its source into it. */
+  /**
+   * The match's new text and the edits (in file offsets) that turn its source into it. The matches
+   * nested in the metavariables the fix uses are rewritten first; the layout merge then compares the
+   * fix with the source as those inner rewrites left it, so it judges the outer fix's own changes only.
+   */
   private render(e: Entry): { text: string; edits: TextEdit[] } {
-    const S = this.text.slice(e.start, e.end);
-    const F = this.instantiate(e);
-    const rel = mergeLayout(S, F, {
+    const used = new Set<Entry>();
+    const F = this.instantiate(e, used);
+    const S0 = this.text.slice(e.start, e.end);
+    const inner: TextEdit[] = [];
+    let end = -1;
+    for (const m of [...used].sort((a, b) => a.start - b.start || b.end - a.end)) {
+      if (m.start < end) continue;
+      end = m.end;
+      for (const x of m.edits ?? []) inner.push({ start: x.start - e.start, end: x.end - e.start, text: x.text });
+    }
+    const S1 = applyEdits(S0, inner);
+    const toSource = sourceOffsets(inner);
+    const query = (fn: (from: SgNode, a: number, b: number) => boolean, unknown: boolean) => (a: number, b: number): boolean => {
+      const sa = toSource(a);
+      const sb = toSource(b);
+      // Text an inner rewrite wrote has no node in the tree.
+      if (sa === null || sb === null) return unknown;
+      return fn(this.around(e, sa, sb), e.start + sa, e.start + sb);
+    };
+    const outer = mergeLayout(S1, F.text, F.marks, {
       lexicon: this.lexicon,
-      insideLeaf: (a, b) => insideLeaf(this.around(e, a, b), e.start + a, e.start + b),
-      onlyComments: (a, b) => onlyComments(this.around(e, a, b), e.start + a, e.start + b),
+      insideLeaf: query(insideLeaf, true),
+      onlyComments: query(onlyComments, false),
       pattern: this.rule.pattern,
       keepPunctuation: this.fix.expandStart === null && this.fix.expandEnd === null,
     });
     this.applied++;
-    const edits = rel.map((x) => ({ start: x.start + e.start, end: x.end + e.start, text: x.text }));
-    e.rendered = applyEdits(S, rel);
-    return { text: e.rendered, edits };
+    const rel = compose(S0, inner, outer);
+    e.edits = rel.map((x) => ({ start: x.start + e.start, end: x.end + e.start, text: x.text }));
+    e.rendered = applyEdits(S1, outer);
+    return { text: e.rendered, edits: e.edits };
   }
 
   /** The node to search for a span of the match: the match itself, or its parent for a widened range. */
@@ -115,12 +140,12 @@ class Rewriter {
   }
 
   /** The fix for one match, as the CLI builds it, from metavariable values with nested rewrites applied. */
-  private instantiate(e: Entry): string {
+  private instantiate(e: Entry, used: Set<Entry>): Lines {
     const node = e.node;
     const transformed =
       this.rule.transforms.order.length > 0
         ? computeTransforms(this.rule.transforms, (v) => {
-            const value = this.value(e, v);
+            const value = this.value(e, v, used);
             return { text: value ? value.lines.text : null, rewritten: value?.rewritten ?? false };
           }, (name) => node.getTransformed(name))
         : new Map<string, string>();
@@ -135,16 +160,16 @@ class Rewriter {
         parts.push(reindent(plain(transformed.get(piece.name) ?? ''), '', piece.indent));
         continue;
       }
-      const value = this.value(e, { name: piece.name, multi: piece.multi });
+      const value = this.value(e, { name: piece.name, multi: piece.multi }, used);
       if (value === null) continue;
       parts.push(reindent(value.lines, lineIndent(this.text, value.start), piece.indent));
     }
     const whole = concat(parts);
-    return indentAfterFirst(whole, lineIndent(this.text, e.start)).text;
+    return indentAfterFirst(whole, lineIndent(this.text, e.start));
   }
 
   /** A metavariable's text, with the matches inside it rewritten, and the breaks inside strings frozen. */
-  private value(e: Entry, v: VarRef): { lines: Lines; start: number; rewritten: boolean } | null {
+  private value(e: Entry, v: VarRef, used: Set<Entry>): { lines: Lines; start: number; rewritten: boolean } | null {
     const nodes = v.multi ? e.node.getMultipleMatches(v.name) : [e.node.getMatch(v.name)].filter((n): n is SgNode => n !== null);
     if (nodes.length === 0) return null;
     const start = spanOf(nodes[0] as SgNode).start;
@@ -153,7 +178,7 @@ class Rewriter {
     const raw = this.text.slice(start, end);
     const multiLine = raw.includes('\n');
     const frozen = multiLine ? frozenBreaks(nodes, this.text) : [];
-    if (inner.length === 0) return { lines: { text: raw, frozen: new Set(frozen.map((o) => o - start)) }, start, rewritten: false };
+    if (inner.length === 0) return { lines: { text: raw, frozen: new Set(frozen.map((o) => o - start)), marks: [] }, start, rewritten: false };
     // Rebuild from the source between inner matches and their rewritten text; frozen breaks move along.
     const out: string[] = [];
     const moved = new Set<number>();
@@ -165,6 +190,7 @@ class Rewriter {
       size += to - from;
     };
     for (const m of inner) {
+      used.add(m);
       keep(at, m.start);
       const t = m.rendered ?? this.render(m).text;
       out.push(t);
@@ -172,7 +198,7 @@ class Rewriter {
       at = m.end;
     }
     keep(at, end);
-    return { lines: { text: out.join(''), frozen: moved }, start, rewritten: true };
+    return { lines: { text: out.join(''), frozen: moved, marks: [] }, start, rewritten: true };
   }
 
   /** The outermost matches strictly inside `e` and within [from, to). */
@@ -191,14 +217,41 @@ class Rewriter {
   }
 }
 
+/** The pieces of a fix joined, with a mark at every seam between them. */
 function concat(parts: readonly Lines[]): Lines {
   const frozen = new Set<number>();
+  const marks: number[] = [];
   let size = 0;
   for (const p of parts) {
     for (const o of p.frozen) frozen.add(size + o);
+    if (size > 0) marks.push(size);
     size += p.text.length;
   }
-  return { text: parts.map((p) => p.text).join(''), frozen };
+  return { text: parts.map((p) => p.text).join(''), frozen, marks };
+}
+
+/** Edits S0 → S1 (inner) then S1 → S2 (outer), as one list of edits S0 → S2. */
+function compose(S0: string, inner: readonly TextEdit[], outer: readonly TextEdit[]): TextEdit[] {
+  if (inner.length === 0) return [...outer];
+  const reps = (xs: readonly TextEdit[]) => xs.map((x) => ({ start: x.start, oldLength: x.end - x.start, text: x.text }));
+  const regions = mergeRegions(S0, mergeRegions(S0, [], reps(inner)), reps(outer));
+  return toChanges(regions).map((c) => ({ start: c.oldStart, end: c.oldEnd, text: c.text }));
+}
+
+/** Maps an offset of the text after `edits` back to the source; null inside text an edit wrote. */
+function sourceOffsets(edits: readonly TextEdit[]): (at: number) => number | null {
+  return (at) => {
+    let shift = 0;
+    for (const x of edits) {
+      const newStart = x.start + shift;
+      const newEnd = newStart + x.text.length;
+      if (at < newStart) break;
+      if (at > newStart && at < newEnd) return null;
+      if (at >= newEnd) shift += x.text.length - (x.end - x.start);
+      else return x.start;
+    }
+    return at - shift;
+  };
 }
 
 /** Applies ascending, disjoint edits to a text. */

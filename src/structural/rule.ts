@@ -2,7 +2,7 @@
 // transform, language) or one document of a rule file (the same plus id, message, files, …). Every
 // problem is returned at once, each with the path of the field at fault.
 import { canonicalLanguage } from './languages.js';
-import { prefilter, requirementOf, type Requirement } from './prefilter.js';
+import { prefilter, prefilterText, requirementOf, type Requirement } from './prefilter.js';
 import { isRecord, problem, unknownKeys, type Checked, type PathSegment, type RuleProblem } from './problems.js';
 import { checkRule } from './rule-keys.js';
 import { parseTemplate, type Template } from './template.js';
@@ -35,6 +35,8 @@ export interface CompiledRule {
   readonly requirement: Requirement;
   /** False when the file's bytes show the rule cannot match (see prefilter.ts). */
   readonly mayMatch: (bytes: Uint8Array) => boolean;
+  /** The same test on decoded text. */
+  readonly mayMatchText: (text: string) => boolean;
   /** A rule file's own `files`/`ignores` globs, for the caller to apply; null when it names none. */
   readonly globs: { readonly include: readonly string[]; readonly exclude: readonly string[] } | null;
 }
@@ -95,6 +97,7 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
       pattern,
       requirement,
       mayMatch: prefilter(requirement),
+      mayMatchText: prefilterText(requirement),
       globs,
     },
   };
