@@ -15,7 +15,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const AST_GREP = join(ROOT, 'node_modules', '@ast-grep', 'cli', 'ast-grep');
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-export const fromUtf8 = (b: Uint8Array): string => new TextDecoder().decode(b);
+// ignoreBOM keeps a BOM in the text, where tests can see it.
+export const fromUtf8 = (b: Uint8Array): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 
 /** What `ast-grep scan --rule <file> -U` leaves in `fileName` holding `source`. */
 export function cliScan(ruleYaml: string, fileName: string, source: string | Uint8Array): Uint8Array {
