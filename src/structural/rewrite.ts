@@ -205,9 +205,10 @@ class Rewriter {
   private innerMatches(e: Entry, from: number, to: number): Entry[] {
     const out: Entry[] = [];
     let end = -1;
-    for (const m of this.entries) {
+    for (let k = firstAtOrAfter(this.entries, from); k < this.entries.length; k++) {
+      const m = this.entries[k] as Entry;
       if (m.start >= to) break;
-      if (m === e || m.start < from || m.end > to || m.start < end) continue;
+      if (m === e || m.end > to || m.start < end) continue;
       if (m.start === e.start && m.end === e.end) continue;
       if (m.start < e.start || m.end > e.end) continue;
       out.push(m);
@@ -217,7 +218,18 @@ class Rewriter {
   }
 }
 
-/** The pieces of a fix joined, with a mark at every seam between them. */
+/** Index of the first entry starting at or after `at` (entries are sorted by start). */
+function firstAtOrAfter(entries: readonly Entry[], at: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((entries[mid] as Entry).start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function concat(parts: readonly Lines[]): Lines {
   const frozen = new Set<number>();
   const marks: number[] = [];

@@ -59,12 +59,19 @@ function readVar(s: string, at: number, metaChar: string): { name: string; multi
   return { name: s.slice(p, end), multi: n === 3, end };
 }
 
+/** As the CLI: the indentation of a line whose start is further back than this is taken as none. */
+const LOOK_BACK = 512;
+
 /**
  * The leading blanks of the line holding `offset`. The CLI counts leading spaces only; tabs are kept
- * here as they are, so tab-indented code is indented with tabs.
+ * here as they are, so tab-indented code is indented with tabs. Looking back is bounded, as in the
+ * CLI, so a match deep inside a minified line costs nothing.
  */
 export function lineIndent(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const floor = Math.max(0, offset - LOOK_BACK);
+  let lineStart = offset;
+  while (lineStart > floor && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
+  if (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) return '';
   let end = lineStart;
   while (end < offset && (text[end] === ' ' || text[end] === '\t')) end++;
   return text.slice(lineStart, end);

@@ -79,12 +79,14 @@ export function frozenBreaks(nodes: readonly SgNode[], text: string): number[] {
   return out;
 }
 
-/** Syntax errors: an ERROR node, or a "missing" node tree-sitter invented to repair the input (zero width). */
+/**
+ * Syntax errors: an ERROR node, or a "missing" node tree-sitter invented to repair the input (`foo(1;`
+ * gets an invisible `)`): a zero-width leaf. One traversal finds both; only an empty file's root has
+ * no text otherwise.
+ */
 export function hasSyntaxError(root: SgNode): boolean {
-  if (root.find({ rule: { kind: 'ERROR' } }) !== null) return true;
-  // Missing nodes have no text; so does nothing else but an empty file's root.
-  for (const n of root.findAll({ rule: { regex: '^$' } })) {
-    if (n.isLeaf() && n.parent() !== null) return true;
+  for (const n of root.findAll({ rule: { any: [{ kind: 'ERROR' }, { regex: '^$' }] } })) {
+    if (String(n.kind()) === 'ERROR' || (n.isLeaf() && n.parent() !== null)) return true;
   }
   return false;
 }
