@@ -12,7 +12,7 @@ export interface Token {
   /** Offset where the whitespace before the token starts (== start when there is none). */
   readonly wsStart: number;
   readonly comment: boolean;
-  /** Open brackets before the token, counted from the start of the text (may go negative). */
+  /** Brackets open in the whitespace before the token, counted from the start of the text (may go negative). */
   readonly depth: number;
 }
 
@@ -71,9 +71,9 @@ export function lex(text: string, lexicon: Lexicon, stops: readonly number[] = [
     }
     if (p > limit) p = limit;
     const tokenText = text.slice(start, p);
-    if (tokenText === ')' || tokenText === ']' || tokenText === '}') depth--;
     tokens.push({ text: tokenText, start, end: p, wsStart, comment, depth });
     if (tokenText === '(' || tokenText === '[' || tokenText === '{') depth++;
+    else if (tokenText === ')' || tokenText === ']' || tokenText === '}') depth--;
   }
 }
 

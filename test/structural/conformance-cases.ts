@@ -95,6 +95,8 @@ export const RULES: readonly RuleCase[] = [
   js('jsx-element', ['pattern'], `rule: { pattern: '<li key={$K}>{$C}</li>' }\nfix: '<Item key={$K} value={$C} />'`, { only: ['tsx'] }),
   js('loose-equality', ['any', 'pattern'], `rule:\n  any:\n    - pattern: $A != $B\n    - pattern: $A != true\nfix: '$A !== $B'`),
   js('dollar-dollar', ['$VAR'], `rule: { pattern: 'setTimeout($F, $MS)' }\nfix: 'setTimeout($$F, $MS * 2)'`),
+  js('fix-expand-end', ['fix', 'expandEnd'], `rule: { kind: number, regex: '^1$', inside: { kind: arguments } }\nfix: { template: '', expandEnd: { regex: '^,$' } }`),
+  js('fix-expand-start', ['fix', 'expandStart'], `rule: { kind: number, regex: '^(2|100)$', inside: { kind: arguments } }\nfix: { template: '', expandStart: { regex: '^,$' } }`),
   js('literal-dollar', ['pattern'], `rule: { pattern: 'console.debug($$$A)' }\nfix: 'debug$($$$A)'`),
 
   { name: 'py-print', family: 'python', keys: ['pattern', '$$$VAR'], body: `rule: { pattern: 'print($$$A)' }\nfix: 'logging.info($$$A)'` },
