@@ -94,7 +94,8 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
     return fail(
       failure(
         'invalid-result',
-        `The fix would leave ${file.path} with a syntax error (it parsed as ${language} before); the file was left as it was. Check the fix template against the code it replaces.`,
+        `The fix would leave ${file.path} with a syntax error (it parsed as ${language} before); the file was left as it was. ` +
+          'Check the fix template against the code it replaces.',
         { path: file.path, language },
       ),
     );

@@ -54,6 +54,7 @@ export { INLINE_KEYS, type CompiledRule } from './rule.js';
 export { parseRuleFile, type LocatedProblem } from './rule-file.js';
 export { BUILTIN_LANGUAGES, canonicalLanguage, extensionOf } from './languages.js';
 export { installHint, packageFor, type PackResolver } from './packs.js';
-export { PARSERS, loadTransform, parserExtensions, runTransformOn, type LoadedTransform, type ParserName, type RunOptions, type TransformOutcome } from './jscodeshift.js';
+export { PARSERS, loadTransform, parserExtensions, runTransformOn } from './jscodeshift.js';
+export type { LoadedTransform, ParserName, RunOptions, TransformOutcome } from './jscodeshift.js';
 export { StructuralPool, type PoolFile, type PoolJob, type PoolOutcome, type RunLimits } from './pool.js';
 export type { PathSegment } from './problems.js';

@@ -72,7 +72,8 @@ export async function loadTransform(specifier: string, dir: string): Promise<Tra
   const m = outer as { default?: unknown; parser?: unknown };
   const fn = typeof m.default === 'function' ? m.default : outer;
   if (typeof fn !== 'function') {
-    return { ok: false, message: `The jscodeshift transform ${specifier} has no default export: it must export the transform function (export default, or module.exports =).` };
+    const message = `The jscodeshift transform ${specifier} has no default export: export the transform function (export default, or module.exports =).`;
+    return { ok: false, message };
   }
   const parser = m.parser ?? (mod as { parser?: unknown }).parser ?? null;
   if (parser !== null && typeof parser !== 'string' && typeof (parser as { parse?: unknown }).parse !== 'function') {
@@ -143,7 +144,11 @@ export interface RunOptions {
 }
 
 /** Runs the transform on one file. Its throw is a `transform` failure naming the file and the message. */
-export async function runTransformOn(t: LoadedTransform, file: { readonly path: string; readonly bytes: Uint8Array }, opts: RunOptions = {}): Promise<Result<TransformOutcome>> {
+export async function runTransformOn(
+  t: LoadedTransform,
+  file: { readonly path: string; readonly bytes: Uint8Array },
+  opts: RunOptions = {},
+): Promise<Result<TransformOutcome>> {
   const decoded = decodeFile(file.bytes);
   if (!decoded.ok) return fail({ ...decoded.error, message: `${file.path}: ${decoded.error.message}`, data: { ...decoded.error.data, path: file.path } });
   const d = decoded.value;
@@ -166,10 +171,12 @@ export async function runTransformOn(t: LoadedTransform, file: { readonly path: 
   if (!out || out === d.text) return ok({ status: 'unchanged', reports });
   if (typeof out !== 'string') {
     return fail(
-      failure('transform', `The jscodeshift transform ${t.specifier} returned ${describe(out)} for ${file.path}; it must return the new source as a string, or undefined to leave the file alone.`, {
-        path: file.path,
-        transform: t.specifier,
-      }),
+      failure(
+        'transform',
+        `The jscodeshift transform ${t.specifier} returned ${describe(out)} for ${file.path}; ` +
+          'it must return the new source as a string, or undefined to leave the file alone.',
+        { path: file.path, transform: t.specifier },
+      ),
     );
   }
   const newText = toLF(out);

@@ -38,7 +38,10 @@ export interface LayoutContext {
 /** Bounds Myers on pathological inputs; past it the differing middle is replaced wholesale. */
 const DIFF_TIMEOUT_MS = 2_000;
 
-type Op = { readonly eq: true; readonly i: number; readonly j: number } | { readonly eq: false; readonly i0: number; readonly i1: number; readonly j0: number; readonly j1: number };
+/** Tokens i of S and j of F line up; or S's [i0, i1) became F's [j0, j1) (either side may be empty). */
+type Op =
+  | { readonly eq: true; readonly i: number; readonly j: number }
+  | { readonly eq: false; readonly i0: number; readonly i1: number; readonly j0: number; readonly j1: number };
 
 /** `seams`: offsets in F between template text and metavariable values (no token of F crosses one). */
 export function mergeLayout(S: string, F: string, seams: readonly number[], ctx: LayoutContext): TextEdit[] {
@@ -201,8 +204,8 @@ class Merge {
     if (i0 === i1) {
       // Inserted: F's whitespace around it; a line break the source had in this gap stays after it.
       const sWs = this.S.slice(nextGap[0], nextGap[1]);
-      const keepBreak =
-        nextEq && sWs.includes('\n') && !leadWs.includes('\n') && !trailWs.includes('\n') && this.choose(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth) === null;
+      const fBreaks = leadWs.includes('\n') || trailWs.includes('\n');
+      const keepBreak = nextEq && sWs.includes('\n') && !fBreaks && this.choose(nextGap, trailWs, this.sTok(i1).depth, this.fTok(j1).depth) === null;
       this.replace(nextGap[0], nextGap[1], leadWs + body + (keepBreak ? sWs : trailWs));
       this.gapDone = true;
       return;

@@ -64,7 +64,10 @@ export async function loadAstgrep(source: AstgrepSource, opts: LoadOptions): Pro
       if (why === null) usable.add(l);
       else firstError ??= why;
     }
-    if (usable.size === 0) problems.push(p.problem(napiPath(firstError ?? ''), `ast-grep rejects the rule${lang ? ` for ${lang}` : ''}: ${firstError ?? 'unknown reason'}`));
+    if (usable.size === 0) {
+      const why = firstError ?? 'unknown reason';
+      problems.push(p.problem(napiPath(why), `ast-grep rejects the rule${lang ? ` for ${lang}` : ''}: ${why}`));
+    }
     else rules.push({ rule: p.rule, languages: usable });
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -124,7 +124,8 @@ function loadPack(language: string, fromDir: string, resolve: PackResolver): Pac
     return `${name} could not be loaded from ${fromDir}: ${e instanceof Error ? e.message : String(e)}. Reinstall it with \`${installHint(language)}\`.`;
   }
   if (pack === null) {
-    return `The ${language} language needs the ${name} package, which is not installed in ${fromDir} or any folder above it: install it with \`${installHint(language)}\`.`;
+    const where = `which is not installed in ${fromDir} or any folder above it`;
+    return `The ${language} language needs the ${name} package, ${where}: install it with \`${installHint(language)}\`.`;
   }
   try {
     // The getter finds the prebuilt parser for this platform; it throws when the tarball has none.

@@ -166,7 +166,8 @@ export class StructuralPool {
       const head = slot.inflight[0];
       if (head) this.restart(slot, head);
       else this.kill(slot);
-      head?.settle(new Error(`the structural worker stopped (${sig ?? `exit code ${code}`}) while rewriting ${head.request.file.path}${stderr ? `: ${stderr.trim()}` : ''}`));
+      const why = `${sig ?? `exit code ${code}`}${stderr ? `: ${stderr.trim()}` : ''}`;
+      head?.settle(new Error(`the structural worker stopped (${why}) while rewriting ${head.request.file.path}`));
     });
     return child;
   }

@@ -31,7 +31,10 @@ export function parseRuleFile(text: string, file: string): RuleFileResult {
     return { ok: false, problems: [{ file, line: 1, col: 1, path: '', message: 'The rule file holds no YAML documents.' }] };
   }
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
-  if (real.length === 0) return { ok: false, problems: [{ file, line: 1, col: 1, path: '', message: 'The rule file is empty: it needs at least one rule (id, language, rule, fix).' }] };
+  if (real.length === 0) {
+    const message = 'The rule file is empty: it needs at least one rule (id, language, rule, fix).';
+    return { ok: false, problems: [{ file, line: 1, col: 1, path: '', message }] };
+  }
   const rules: FileRule[] = [];
   real.forEach((doc, n) => {
     const label = real.length > 1 ? `document ${n + 1}` : '';

@@ -31,11 +31,12 @@ export function checkRule(rule: unknown, path: readonly PathSegment[], relation 
   }
   if (relation && has('stopBy')) {
     const s = rule.stopBy;
-    if (s !== 'neighbor' && s !== 'end') out.push(...(isRecord(s) ? checkRule(s, at('stopBy')) : [problem(at('stopBy'), '`stopBy` is neighbor, end, or a rule.')]));
+    if (isRecord(s)) out.push(...checkRule(s, at('stopBy')));
+    else if (s !== 'neighbor' && s !== 'end') out.push(problem(at('stopBy'), '`stopBy` is neighbor, end, or a rule.'));
   }
   if (relation && has('field') && typeof rule.field !== 'string') out.push(problem(at('field'), '`field` is the name of a field (a string).'));
   if (out.length === 0 && Object.keys(rule).every((k) => k === 'stopBy' || k === 'field')) {
-    out.push(problem(path, 'The rule has no matcher: give at least one of pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not, matches.'));
+    out.push(problem(path, `The rule has no matcher: give at least one of ${RULE_KEYS.join(', ')}.`));
   }
   return out;
 }
@@ -56,7 +57,9 @@ function checkNthChild(n: unknown, path: readonly PathSegment[]): RuleProblem[] 
   if (typeof n === 'number' || typeof n === 'string') return [];
   if (!isRecord(n)) return [problem(path, '`nthChild` is a number, an An+B string, or { position, ofRule, reverse }.')];
   const out = unknownKeys(n, ['position', 'ofRule', 'reverse'], path, 'nthChild');
-  if (typeof n.position !== 'number' && typeof n.position !== 'string') out.push(problem([...path, 'position'], '`position` (a number or an An+B string) is required.'));
+  if (typeof n.position !== 'number' && typeof n.position !== 'string') {
+    out.push(problem([...path, 'position'], '`position` (a number or an An+B string) is required.'));
+  }
   if (n.ofRule !== undefined) out.push(...checkRule(n.ofRule, [...path, 'ofRule']));
   if (n.reverse !== undefined && typeof n.reverse !== 'boolean') out.push(problem([...path, 'reverse'], '`reverse` is true or false.'));
   return out;

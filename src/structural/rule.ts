@@ -26,7 +26,12 @@ export interface CompiledRule {
   /** Canonical language name, or null: each file's own language, by its extension. */
   readonly language: string | null;
   /** What napi's findAll takes (the language comes from the parsed file). */
-  readonly config: { readonly rule: Record<string, unknown>; readonly constraints?: Record<string, unknown>; readonly utils?: Record<string, unknown>; readonly transform?: Record<string, unknown> };
+  readonly config: {
+    readonly rule: Record<string, unknown>;
+    readonly constraints?: Record<string, unknown>;
+    readonly utils?: Record<string, unknown>;
+    readonly transform?: Record<string, unknown>;
+  };
   /** Null: the rule only counts matches. */
   readonly fix: Fix | null;
   readonly transforms: Transforms;
@@ -42,7 +47,10 @@ export interface CompiledRule {
 }
 
 /** Keys a rule file document may hold. `rewriters` is refused with its own message. */
-const DOCUMENT_KEYS = ['id', 'language', 'rule', 'constraints', 'utils', 'transform', 'fix', 'message', 'severity', 'note', 'url', 'metadata', 'labels', 'files', 'ignores'];
+const DOCUMENT_KEYS = ['id', 'language', 'rule', 'constraints', 'utils', 'transform', 'fix', 'files', 'ignores'].concat(
+  // Read by editors and ast-grep's reports; a batch run has no use for them but accepts them.
+  ['message', 'severity', 'note', 'url', 'metadata', 'labels'],
+);
 /** Keys of the step's inline form (files narrows the selection and belongs to the caller). */
 export const INLINE_KEYS = ['rule', 'fix', 'constraints', 'utils', 'transform', 'language', 'files'];
 
@@ -59,10 +67,12 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
   if (!isRecord(input)) return { ok: false, problems: [problem(base, 'An ast-grep rule is a mapping with at least `rule`.')] };
   const problems: RuleProblem[] = [];
   if (opts.form === 'document' && input.rewriters !== undefined) {
-    problems.push(problem(at('rewriters'), '`rewriters` (and the `rewrite` transformation) are not supported by scion yet: express each rewriter as its own rule, in order.', 'key'));
+    const message = '`rewriters` (and the `rewrite` transformation) are not supported by scion yet: express each rewriter as its own rule, in order.';
+    problems.push(problem(at('rewriters'), message, 'key'));
   }
   const known = opts.form === 'inline' ? INLINE_KEYS : DOCUMENT_KEYS;
-  problems.push(...unknownKeys(Object.fromEntries(Object.entries(input).filter(([k]) => k !== 'rewriters')), known, base, opts.form === 'inline' ? 'astgrep' : 'rule file'));
+  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => k !== 'rewriters'));
+  problems.push(...unknownKeys(rest, known, base, opts.form === 'inline' ? 'astgrep' : 'rule file'));
   if (input.rule === undefined) problems.push(problem(at('rule'), 'Give the rule to match: `rule: { pattern: ... }` (or any ast-grep rule object).'));
   else problems.push(...checkRule(input.rule, at('rule')));
   const constraints = ruleMap(input.constraints, at('constraints'), 'constraints', problems);
@@ -71,8 +81,8 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
   if (!transforms.ok) problems.push(...transforms.problems);
   let language: string | null = null;
   if (input.language !== undefined) {
-    if (typeof input.language !== 'string' || input.language.trim() === '') problems.push(problem(at('language'), '`language` is a language name (typescript, tsx, javascript, html, css, python, go, …).'));
-    else language = canonicalLanguage(input.language);
+    if (typeof input.language === 'string' && input.language.trim() !== '') language = canonicalLanguage(input.language);
+    else problems.push(problem(at('language'), '`language` is a language name (typescript, tsx, javascript, html, css, python, go, …).'));
   } else if (opts.form === 'document') problems.push(problem(at('language'), 'A rule file names its `language` (typescript, tsx, javascript, python, …).'));
   const id = input.id === undefined ? null : String(input.id);
   const fix = parseFix(input.fix, at('fix'), transforms.ok ? new Set(transforms.value.order.map(([n]) => n)) : new Set(), problems);
@@ -80,7 +90,8 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
   if (problems.length > 0 || !transforms.ok || !isRecord(input.rule)) return { ok: false, problems };
   const rule = input.rule;
   const requirement = requirementOf(rule, utils ?? {});
-  const pattern = typeof rule.pattern === 'string' ? rule.pattern : isRecord(rule.pattern) && rule.pattern.selector === undefined ? String(rule.pattern.context) : null;
+  const p = rule.pattern;
+  const pattern = typeof p === 'string' ? p : isRecord(p) && p.selector === undefined ? String(p.context) : null;
   return {
     ok: true,
     value: {

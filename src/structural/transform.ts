@@ -26,6 +26,13 @@ export interface Transforms {
 
 const KINDS = ['substring', 'replace', 'convert'] as const;
 
+const NO_REWRITE = 'The `rewrite` transformation (with `rewriters`) is not supported by scion yet: use a second rule in the same rule file instead.';
+
+const refuse = <T>(path: readonly PathSegment[], message: string, at: 'key' | 'value' = 'value'): Checked<T> => ({
+  ok: false,
+  problems: [problem(path, message, at)],
+});
+
 export function parseTransforms(raw: unknown, path: readonly PathSegment[]): Checked<Transforms> {
   if (raw === undefined) return { ok: true, value: { order: [], raw: {} } };
   if (!isRecord(raw)) return { ok: false, problems: [problem(path, '`transform` must be a mapping of new variable names to transformations.')] };
@@ -33,14 +40,16 @@ export function parseTransforms(raw: unknown, path: readonly PathSegment[]): Che
   const parsed = new Map<string, Transformation>();
   for (const [name, value] of Object.entries(raw)) {
     const at = [...path, name];
-    if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) problems.push(problem(at, `The transform name \`${name}\` must be an upper-case metavariable name (like NEW_NAME), without the $.`, 'key'));
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) {
+      problems.push(problem(at, `The transform name \`${name}\` must be an upper-case metavariable name (like NEW_NAME), without the $.`, 'key'));
+    }
     const t = typeof value === 'string' ? fromString(value, at) : fromObject(value, at);
     if (t.ok) parsed.set(name, t.value);
     else problems.push(...t.problems);
   }
   if (problems.length > 0) return { ok: false, problems };
   const order = topological(parsed);
-  if (typeof order === 'string') return { ok: false, problems: [problem([...path, order], `The transform \`${order}\` depends on itself through its sources.`)] };
+  if (typeof order === 'string') return refuse([...path, order], `The transform \`${order}\` depends on itself through its sources.`);
   return { ok: true, value: { order, raw } };
 }
 
@@ -95,16 +104,18 @@ function resolveChar(given: number | undefined, dflt: number, len: number): numb
 
 function sourceRef(v: unknown, at: readonly PathSegment[]): Checked<VarRef> {
   const m = typeof v === 'string' ? /^(\$|\$\$\$)([A-Z_][A-Z0-9_]*)$/.exec(v.trim()) : null;
-  if (!m) return { ok: false, problems: [problem(at, `\`source\` must name a metavariable with its $ prefix (like $A or $$$ARGS); got ${JSON.stringify(v)}.`)] };
+  if (!m) return refuse(at, `\`source\` must name a metavariable with its $ prefix (like $A or $$$ARGS); got ${JSON.stringify(v)}.`);
   return { ok: true, value: { name: m[2] as string, multi: m[1] === '$$$' } };
 }
 
 function fromObject(value: unknown, at: readonly PathSegment[]): Checked<Transformation> {
-  if (!isRecord(value)) return { ok: false, problems: [problem(at, 'A transformation is a mapping with one of substring, replace or convert (or the string form, like `convert($A, toCase=camelCase)`).')] };
+  if (!isRecord(value)) {
+    return refuse(at, 'A transformation is a mapping with one of substring, replace or convert (or the string form, like `convert($A, toCase=camelCase)`).');
+  }
   const keys = Object.keys(value);
   const kind = keys[0];
-  if (keys.length !== 1 || kind === undefined) return { ok: false, problems: [problem(at, `A transformation has exactly one of ${KINDS.join(', ')}; got ${keys.join(', ') || 'none'}.`)] };
-  if (kind === 'rewrite') return { ok: false, problems: [problem([...at, kind], 'The `rewrite` transformation (with `rewriters`) is not supported by scion yet: use a second rule in the same rule file instead.', 'key')] };
+  if (keys.length !== 1 || kind === undefined) return refuse(at, `A transformation has exactly one of ${KINDS.join(', ')}; got ${keys.join(', ') || 'none'}.`);
+  if (kind === 'rewrite') return refuse([...at, kind], NO_REWRITE, 'key');
   if (!(KINDS as readonly string[]).includes(kind)) return { ok: false, problems: unknownKeys(value, KINDS, at, 'transformation') };
   const args = value[kind];
   const here = [...at, kind];
@@ -146,7 +157,9 @@ function build(kind: (typeof KINDS)[number], args: Record<string, unknown>, at: 
     if (source.ok) t = { kind, source: source.value, replace, by, regex };
   } else {
     const toCase = args.toCase;
-    if (!(STRING_CASES as readonly unknown[]).includes(toCase)) problems.push(problem([...at, 'toCase'], `\`toCase\` must be one of ${STRING_CASES.join(', ')}.`));
+    if (!(STRING_CASES as readonly unknown[]).includes(toCase)) {
+      problems.push(problem([...at, 'toCase'], `\`toCase\` must be one of ${STRING_CASES.join(', ')}.`));
+    }
     const sep = args.separatedBy;
     if (sep !== undefined && (!Array.isArray(sep) || !sep.every((s) => (SEPARATORS as readonly unknown[]).includes(s)))) {
       problems.push(problem([...at, 'separatedBy'], `\`separatedBy\` must be a list of ${SEPARATORS.join(', ')}.`));
@@ -159,12 +172,12 @@ function build(kind: (typeof KINDS)[number], args: Record<string, unknown>, at: 
 
 /** `replace($A, replace='\\d', by='x')`: ast-grep's string form; argument values are YAML scalars. */
 function fromString(s: string, at: readonly PathSegment[]): Checked<Transformation> {
-  const bad = (why: string): Checked<Transformation> => ({ ok: false, problems: [problem(at, `Cannot read the transformation ${JSON.stringify(s)}: ${why}.`)] });
+  const bad = (why: string): Checked<Transformation> => refuse(at, `Cannot read the transformation ${JSON.stringify(s)}: ${why}.`);
   const input = s.trim();
   const open = input.indexOf('(');
   if (open === -1) return bad('expected name(source, key=value, …)');
   const kind = input.slice(0, open).trim();
-  if (kind === 'rewrite') return { ok: false, problems: [problem(at, 'The `rewrite` transformation (with `rewriters`) is not supported by scion yet: use a second rule in the same rule file instead.')] };
+  if (kind === 'rewrite') return refuse(at, NO_REWRITE);
   if (!(KINDS as readonly string[]).includes(kind)) return bad(`\`${kind}\` is not one of ${KINDS.join(', ')}`);
   const rest = input.slice(open + 1).replace(/\)+$/, '');
   const comma = rest.indexOf(',');

@@ -14,11 +14,14 @@ const JSCODESHIFT = join(ROOT, 'node_modules', '.bin', 'jscodeshift');
 
 // Parsers as the fixtures need them with jscodeshift 17 (the flow parser no longer reads class fields).
 const SUITES: readonly { transform: string; parser?: ParserName; inputs: readonly string[] }[] = [
-  { transform: 'rename-unsafe-lifecycles.js', inputs: ['rename-unsafe-lifecycles/arrow-functions', 'rename-unsafe-lifecycles/create-react-class', 'rename-unsafe-lifecycles/instance-methods'] },
+  {
+    transform: 'rename-unsafe-lifecycles.js',
+    inputs: ['rename-unsafe-lifecycles/arrow-functions', 'rename-unsafe-lifecycles/create-react-class', 'rename-unsafe-lifecycles/instance-methods'],
+  },
   { transform: 'rename-unsafe-lifecycles.js', parser: 'flow', inputs: ['rename-unsafe-lifecycles/create-react-class'] },
   {
     transform: 'React-PropTypes-to-prop-types.js',
-    inputs: ['React-PropTypes-to-prop-types/default-import', 'React-PropTypes-to-prop-types/require', 'React-PropTypes-to-prop-types/with-top-comment', 'React-PropTypes-to-prop-types/import-alias'],
+    inputs: ['default-import', 'require', 'with-top-comment', 'import-alias'].map((f) => `React-PropTypes-to-prop-types/${f}`),
   },
   { transform: 'React-PropTypes-to-prop-types.js', parser: 'flow', inputs: ['React-PropTypes-to-prop-types/with-top-comment'] },
   { transform: 'remove-forward-ref.ts', inputs: ['remove-forward-ref/function-expression', 'remove-forward-ref/arrow-function-expression'] },
@@ -117,7 +120,14 @@ describe('jscodeshift step semantics', () => {
   write('cjs.js', "module.exports = function (file) { return file.source.replace('a', 'b'); };");
   write(
     'with-parser.js',
-    "export const parser = 'tsx';\nexport default function (file, api, options) { api.report('parser option: ' + options.parser); api.jscodeshift(file.source); return file.source + '// ok\\n'; }",
+    [
+      "export const parser = 'tsx';",
+      'export default function (file, api, options) {',
+      "  api.report('parser option: ' + options.parser);",
+      '  api.jscodeshift(file.source);',
+      "  return file.source + '// ok\\n';",
+      '}',
+    ].join('\n'),
   );
 
   const file = (text: string) => ({ path: 'src/a.tsx', bytes: utf8(text) });

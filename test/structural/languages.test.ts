@@ -73,8 +73,13 @@ describe('languages', () => {
   });
 
   it('misspelt keys are reported where they are, with a suggestion, all at once', async () => {
-    const found = await problems({ rule: { pattern: 'a', inside: { kindd: 'x', stopBy: 'end' }, all: [{ patern: 'b' }] }, fixx: 'y', transform: { N: { convert: { source: '$A', toCase: 'kebabCase', sepBy: [] } } } });
-    expect(found.map((p) => (p.where === 'step' ? p.path.join('.') : ''))).toEqual(['fixx', 'rule.inside.kindd', 'rule.all.0.patern', 'transform.N.convert.sepBy']);
+    const found = await problems({
+      rule: { pattern: 'a', inside: { kindd: 'x', stopBy: 'end' }, all: [{ patern: 'b' }] },
+      fixx: 'y',
+      transform: { N: { convert: { source: '$A', toCase: 'kebabCase', sepBy: [] } } },
+    });
+    const paths = found.map((p) => (p.where === 'step' ? p.path.join('.') : ''));
+    expect(paths).toEqual(['fixx', 'rule.inside.kindd', 'rule.all.0.patern', 'transform.N.convert.sepBy']);
     expect(found[0]?.message).toContain('did you mean `fix`');
   });
 });

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { changedOutcome, cliRun, cliScan, engine, engineBytes, fromUtf8, utf8 } from './oracle.js';
 import type { AstgrepSource } from '../../src/structural/load.js';
 
-const step = (pattern: string, fix: string, extra: Record<string, unknown> = {}): AstgrepSource => ({ kind: 'inline', step: { rule: { pattern }, fix, ...extra } });
+const step = (pattern: string, fix: string, extra: Record<string, unknown> = {}): AstgrepSource => ({
+  kind: 'inline',
+  step: { rule: { pattern }, fix, ...extra },
+});
 
 async function ours(pattern: string, fix: string, src: string, file = 'a.js'): Promise<string> {
   return fromUtf8(await engineBytes(step(pattern, fix), file, utf8(src)));
@@ -105,7 +108,8 @@ describe('the layout a fix does not change is kept', () => {
     const out = await engineBytes(step('console.log($$$A)', 'logger.info($$$A)'), 'a.js', bytes);
     expect(fromUtf8(out)).toBe("const s = '😀中文🎉'; // 注释\nlogger.info(s, '表');\n");
     // The CLI agrees here: the point is the offsets, which a byte/UTF-16 mix-up would shift.
-    expect(fromUtf8(cliScan('id: x\nlanguage: javascript\nrule: { pattern: "console.log($$$A)" }\nfix: "logger.info($$$A)"\n', 'a.js', bytes))).toBe(fromUtf8(out));
+    const rule = 'id: x\nlanguage: javascript\nrule: { pattern: "console.log($$$A)" }\nfix: "logger.info($$$A)"\n';
+    expect(fromUtf8(cliScan(rule, 'a.js', bytes))).toBe(fromUtf8(out));
   });
 
   it('only the changed spans are new: the change list covers the callee\'s two words alone', async () => {
@@ -136,7 +140,11 @@ describe('nested matches and rule order', () => {
     const src = 'foo(bar(1), 2);\n';
     const s: AstgrepSource = {
       kind: 'inline',
-      step: { rule: { pattern: '$F($$$A)' }, transform: { UP: { convert: { source: '$F', toCase: 'upperCase' } }, ARGS: { replace: { source: '$$$A', replace: 'BAR', by: 'Bar' } } }, fix: '$UP($ARGS)' },
+      step: {
+        rule: { pattern: '$F($$$A)' },
+        transform: { UP: { convert: { source: '$F', toCase: 'upperCase' } }, ARGS: { replace: { source: '$$$A', replace: 'BAR', by: 'Bar' } } },
+        fix: '$UP($ARGS)',
+      },
     };
     expect(fromUtf8(await engineBytes(s, 'a.js', utf8(src)))).toBe('FOO(Bar(1), 2);\n');
   });

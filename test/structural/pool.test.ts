@@ -16,7 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
 writeFileSync(join(dir, 'loops.js'), 'export default function () { for (;;) {} }');
 writeFileSync(join(dir, 'exits.js'), 'export default function () { process.exit(3); }');
-writeFileSync(join(dir, 'upper.js'), "export default function (file, api) { return api.j(file.source).find(api.j.Identifier).forEach((p) => { p.node.name = p.node.name.toUpperCase(); }).toSource(); }");
+writeFileSync(
+  join(dir, 'upper.js'),
+  'export default (file, api) => api.j(file.source).find(api.j.Identifier).forEach((p) => { p.node.name = p.node.name.toUpperCase(); }).toSource();',
+);
+const job = (specifier: string) => ({ kind: 'jscodeshift' as const, specifier, fromDir: dir });
 
 describe('StructuralPool', () => {
   it('rewrites files in parallel with exactly the in-process results', async () => {
@@ -41,7 +45,7 @@ describe('StructuralPool', () => {
     const file = { path: 'a.js', bytes: utf8('const a = b;\n') };
     const pool = new StructuralPool(1);
     try {
-      const r = await pool.run({ kind: 'jscodeshift', specifier: './upper.js', fromDir: dir }, file);
+      const r = await pool.run(job('./upper.js'), file);
       expect(r).toEqual(await runTransformOn(t.transform, file));
       expect(r.ok && r.value.status === 'changed' && r.value.newText).toBe('const A = B;\n');
     } finally {
@@ -52,9 +56,9 @@ describe('StructuralPool', () => {
   it('a transform that never returns answers `timeout`; other files still run', async () => {
     const pool = new StructuralPool(1);
     try {
-      const loops = pool.run({ kind: 'jscodeshift', specifier: './loops.js', fromDir: dir }, { path: 'a.js', bytes: utf8('x;\n') }, { timeoutMs: 1000 });
+      const loops = pool.run(job('./loops.js'), { path: 'a.js', bytes: utf8('x;\n') }, { timeoutMs: 1000 });
       // Sent to the same child behind the stuck one: moved to a fresh child when the first is killed.
-      const after = pool.run({ kind: 'jscodeshift', specifier: './upper.js', fromDir: dir }, { path: 'b.js', bytes: utf8('b;\n') }, { timeoutMs: 30_000 });
+      const after = pool.run(job('./upper.js'), { path: 'b.js', bytes: utf8('b;\n') }, { timeoutMs: 30_000 });
       const [r1, r2] = await Promise.all([loops, after]);
       expect(!r1.ok && r1.error.kind).toBe('timeout');
       expect(r2.ok && r2.value.status === 'changed' && r2.value.newText).toBe('B;\n');
@@ -66,8 +70,8 @@ describe('StructuralPool', () => {
   it('a child that dies is an error for its file only', async () => {
     const pool = new StructuralPool(1);
     try {
-      await expect(pool.run({ kind: 'jscodeshift', specifier: './exits.js', fromDir: dir }, { path: 'a.js', bytes: utf8('x;\n') })).rejects.toThrow(/exit code 3/);
-      const next = await pool.run({ kind: 'jscodeshift', specifier: './upper.js', fromDir: dir }, { path: 'b.js', bytes: utf8('b;\n') });
+      await expect(pool.run(job('./exits.js'), { path: 'a.js', bytes: utf8('x;\n') })).rejects.toThrow(/exit code 3/);
+      const next = await pool.run(job('./upper.js'), { path: 'b.js', bytes: utf8('b;\n') });
       expect(next.ok && next.value.status).toBe('changed');
     } finally {
       pool.close();
@@ -76,7 +80,7 @@ describe('StructuralPool', () => {
 
   it('close() answers the files still waiting with `interrupted`', async () => {
     const pool = new StructuralPool(1);
-    const runs = [0, 1, 2, 3, 4].map((i) => pool.run({ kind: 'jscodeshift', specifier: './loops.js', fromDir: dir }, { path: `f${i}.js`, bytes: utf8('x;\n') }));
+    const runs = [0, 1, 2, 3, 4].map((i) => pool.run(job('./loops.js'), { path: `f${i}.js`, bytes: utf8('x;\n') }));
     setTimeout(() => pool.close(), 200);
     const results = await Promise.all(runs);
     expect(results.map((r) => !r.ok && r.error.kind)).toEqual(Array(5).fill('interrupted'));

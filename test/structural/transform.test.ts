@@ -58,16 +58,23 @@ describe('transforms computed by scion agree with ast-grep', () => {
 
   it('the string form reads as the object form', () => {
     const text = 'user_accountName-v2';
-    expect(ours('convert($S, toCase=kebabCase, separatedBy=[underscore, caseChange])', text)).toBe(native('convert($S, toCase=kebabCase, separatedBy=[underscore, caseChange])', text));
-    expect(ours("replace($S, replace='(\\w+)_', by='$1.')", text)).toBe(native("replace($S, replace='(\\w+)_', by='$1.')", text));
-    expect(ours('substring($S, startChar=2, endChar=-3)', text)).toBe(native('substring($S, startChar=2, endChar=-3)', text));
+    const forms = [
+      'convert($S, toCase=kebabCase, separatedBy=[underscore, caseChange])',
+      "replace($S, replace='(\\w+)_', by='$1.')",
+      'substring($S, startChar=2, endChar=-3)',
+    ];
+    for (const form of forms) {
+      expect(ours(form, text)).toBe(native(form, text));
+    }
   });
 
   it('rejects what it cannot read, with the field at fault', () => {
-    const bad = parseTransforms({ A: { substring: { source: 'S' } }, b: { convert: { source: '$S', toCase: 'shout' } }, C: { rewrite: { source: '$S' } } }, ['transform']);
+    const raw = { A: { substring: { source: 'S' } }, b: { convert: { source: '$S', toCase: 'shout' } }, C: { rewrite: { source: '$S' } } };
+    const bad = parseTransforms(raw, ['transform']);
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.problems.map((p) => p.path.join('.'))).toEqual(['transform.A.substring.source', 'transform.b', 'transform.b.convert.toCase', 'transform.C.rewrite']);
+    const paths = bad.problems.map((p) => p.path.join('.'));
+    expect(paths).toEqual(['transform.A.substring.source', 'transform.b', 'transform.b.convert.toCase', 'transform.C.rewrite']);
     const cycle = parseTransforms({ A: { substring: { source: '$B' } }, B: { substring: { source: '$A' } } }, ['transform']);
     expect(!cycle.ok && cycle.problems[0]?.message).toContain('depends on itself');
   });
