@@ -82,7 +82,7 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
     if (out.edits.length === 0) continue;
     if (!checked) {
       // Only a file about to be rewritten is checked: a file that was broken already is not ours to judge.
-      if (hasSyntaxError(originalRoot)) return ok({ status: 'skipped', reason: 'syntax-error', matches: 0 });
+      if (hasSyntaxError(originalRoot, out.edits)) return ok({ status: 'skipped', reason: 'syntax-error', matches: 0 });
       checked = true;
     }
     regions = mergeRegions(original, regions, out.edits.map((e) => ({ start: e.start, oldLength: e.end - e.start, text: e.text })));
@@ -90,7 +90,8 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
   }
   const changes = toChanges(regions);
   if (text === original || changes.length === 0) return ok({ status: 'unchanged', matches });
-  if (hasSyntaxError(program.napi.parse(napiLanguage as never, text).root())) {
+  const spans = changes.map((c) => ({ start: c.newStart, end: c.newEnd }));
+  if (hasSyntaxError(program.napi.parse(napiLanguage as never, text).root(), spans)) {
     return fail(
       failure(
         'invalid-result',

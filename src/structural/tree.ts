@@ -80,13 +80,44 @@ export function frozenBreaks(nodes: readonly SgNode[], text: string): number[] {
 }
 
 /**
- * Syntax errors: an ERROR node, or a "missing" node tree-sitter invented to repair the input (`foo(1;`
- * gets an invisible `)`): a zero-width leaf. One traversal finds both; only an empty file's root has
- * no text otherwise.
+ * Syntax errors where a rewrite could have made them: an ERROR node anywhere, or a "missing" node
+ * (tree-sitter repairs `foo(1;` with an invisible `)`, a zero-width leaf, and no ERROR node) in the
+ * top-level nodes that overlap `spans` or follow one. That is where a fix can make the parser invent
+ * a token; searching every node's text for emptiness would cost a third of a parse per file.
  */
-export function hasSyntaxError(root: SgNode): boolean {
-  for (const n of root.findAll({ rule: { any: [{ kind: 'ERROR' }, { regex: '^$' }] } })) {
-    if (String(n.kind()) === 'ERROR' || (n.isLeaf() && n.parent() !== null)) return true;
+export function hasSyntaxError(root: SgNode, spans: readonly Span[]): boolean {
+  if (root.find({ rule: { kind: 'ERROR' } }) !== null) return true;
+  const tops = root.children();
+  const seen = new Set<number>();
+  for (const s of spans) {
+    const first = firstEndingAfter(tops, s.start);
+    const last = Math.min(tops.length - 1, first + countStartingBefore(tops, first, s.end) + 1);
+    for (let k = first; k <= last; k++) seen.add(k);
+  }
+  for (const k of seen) {
+    const top = tops[k] as SgNode;
+    const r = spanOf(top);
+    if (r.start === r.end) return true;
+    for (const n of top.findAll({ rule: { regex: '^$' } })) if (n.isLeaf()) return true;
   }
   return false;
+}
+
+/** Index of the first top-level node ending after `at` (the node holding `at`, or the one after it). */
+function firstEndingAfter(tops: readonly SgNode[], at: number): number {
+  let lo = 0;
+  let hi = tops.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spanOf(tops[mid] as SgNode).end <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.max(0, Math.min(lo, tops.length - 1));
+}
+
+/** How many nodes from `from` on start before `end` (besides the first). */
+function countStartingBefore(tops: readonly SgNode[], from: number, end: number): number {
+  let n = 0;
+  for (let k = from + 1; k < tops.length && spanOf(tops[k] as SgNode).start < end; k++) n++;
+  return n;
 }
