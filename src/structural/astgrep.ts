@@ -9,6 +9,7 @@ import { BUILTIN_LANGUAGES, extensionOf, isBuiltin, lexiconOf } from './language
 import type { Napi, SgNode } from './napi.js';
 import { applyEdits, runRule } from './rewrite.js';
 import type { CompiledRule } from './rule.js';
+import { resultVerdict } from './syntax-check.js';
 import { hasSyntaxError } from './tree.js';
 
 /** A rule with the languages it can run on (a rule without `language` runs on every one it compiles for). */
@@ -90,8 +91,7 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
   }
   const changes = toChanges(regions);
   if (text === original || changes.length === 0) return ok({ status: 'unchanged', matches });
-  const spans = changes.map((c) => ({ start: c.newStart, end: c.newEnd }));
-  if (hasSyntaxError(program.napi.parse(napiLanguage as never, text).root(), spans)) {
+  if (resultVerdict(program.napi, napiLanguage, originalRoot, original, text, changes) === 'broken') {
     return fail(
       failure(
         'invalid-result',

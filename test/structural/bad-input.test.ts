@@ -57,6 +57,30 @@ describe('fixes that would break the file', () => {
     expect(!r.ok && r.error.kind).toBe('invalid-result');
   });
 
+  it('breakage is found wherever the rewritten construct sits: only the changed pieces are parsed again', async () => {
+    const statements = Array.from({ length: 40 }, (_, i) => `const v${i} = compute(${i});`).join('\n');
+    const cases: [string, string, string, string][] = [
+      // A semicolon removed between two statements on one line glues them: the neighbour is checked too.
+      ['a = 1; b = 2;\n', 'a = 1;', 'a = 1', 'two statements on one line'],
+      // Inside a class method: the class is the top-level piece.
+      ['class A {\n  m() {\n    foo(1);\n  }\n}\nconst x = 1;\n', 'foo($A)', 'foo($A', 'a method'],
+      // A module wrapped in one IIFE: one top-level node, so the whole result is parsed.
+      ['(function () {\n  foo(1);\n})();\n', 'foo($A)', 'foo($A', 'an IIFE (one top-level node: the whole result is parsed)'],
+      // In the middle of many statements.
+      [`${statements}\nfoo(1);\n${statements.replaceAll('v', 'w')}\n`, 'foo($A)', 'foo($A', 'the middle of a long file'],
+    ];
+    for (const [src, pattern, fix, where] of cases) {
+      // Alone, and among many statements (then only a few of them are parsed again).
+      for (const text of [src, `${statements}\n${src}${statements}\n`]) {
+        const r = await engine(step({ pattern }, fix), 'a.js', utf8(text));
+        expect(!r.ok && r.error.kind, where).toBe('invalid-result');
+      }
+    }
+    // The same pieces, rewritten validly, pass.
+    const fine = await engine(step({ pattern: 'foo($A)' }, 'bar($A)'), 'a.js', utf8(`${statements}\nfoo(1);\n${statements}\n`));
+    expect(fine.ok && fine.value.status).toBe('changed');
+  });
+
   it('a file that already has syntax errors is skipped, not rewritten', async () => {
     for (const broken of ['foo(1);\nlet = ;\n', 'foo(1);\nbar(2;\n']) {
       const r = await engine(step({ pattern: 'foo($A)' }, 'baz($A)'), 'a.js', utf8(broken));
