@@ -93,17 +93,18 @@ export class StructuralPool {
     for (const p of left) p.settle(fail(interrupted(p.request.file.path)));
   }
 
+  /** Hands queued files to the least busy children first, so that every child starts working early. */
   private pump(): void {
-    for (const slot of this.slots) {
-      while (slot.inflight.length < DEPTH && this.queue.length > 0) {
-        const p = this.queue.shift() as Pending;
-        const child = (slot.child ??= this.spawn(slot));
-        slot.inflight.push(p);
-        child.send(p.request);
-        if (slot.inflight.length === 1) this.arm(slot);
-      }
-      if (slot.child) hold(slot.child, slot.inflight.length > 0);
+    while (this.queue.length > 0) {
+      const slot = this.slots.reduce((a, b) => (b.inflight.length < a.inflight.length ? b : a));
+      if (slot.inflight.length >= DEPTH) break;
+      const p = this.queue.shift() as Pending;
+      const child = (slot.child ??= this.spawn(slot));
+      slot.inflight.push(p);
+      child.send(p.request);
+      if (slot.inflight.length === 1) this.arm(slot);
     }
+    for (const slot of this.slots) if (slot.child) hold(slot.child, slot.inflight.length > 0);
   }
 
   /** Starts the deadline of the request the child is running now. */
