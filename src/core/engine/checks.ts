@@ -65,7 +65,11 @@ export function sizeCheck(path: string, bytes: Uint8Array | null, opts: EngineOp
 
 /** Decodes an existing file; a missing file decodes to null. */
 export function decodeInput(path: string, bytes: Uint8Array | null): Result<DecodedFile | null> {
-  if (bytes === null) return ok(null);
+  return bytes === null ? ok(null) : decodeAt(path, bytes);
+}
+
+/** Decodes a file's bytes; a failure (binary, not valid in its encoding) names the path. */
+export function decodeAt(path: string, bytes: Uint8Array): Result<DecodedFile> {
   const d = decodeFile(bytes);
   if (d.ok) return d;
   return fail({ ...d.error, message: `${path}: ${d.error.message}`, data: { ...d.error.data, path } });
