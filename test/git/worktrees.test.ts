@@ -323,7 +323,8 @@ describe('setWorktreeHead', () => {
     const r = await repo(FILES);
     const { g, wt, commit } = await checkout(r);
     writeFileSync(join(wt.path, 'src/b.ts'), 'local edit, not committed\n');
-    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map([['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }]]));
+    const blob = await writeBlob(g, Buffer.from('x\n'));
+    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map([['src/a.ts', { oid: blob, mode: '100644' }]]));
     const sha = await writeCommit(g, { tree, parents: [commit], message: 'm', author: { name: 'a', email: 'a@b' } });
     await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
     expect(status(wt.path)).toBe(' M src/b.ts');
