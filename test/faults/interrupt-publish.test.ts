@@ -144,7 +144,7 @@ describe('SIGINT while a campaign clones', () => {
     writeFileSync(join(work, 'recipe.yaml'), 'name: camp\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
     const cli = spawnScion(['run', 'recipe.yaml', '--repos', 'repos.txt', '--cache-dir', 'cache', '--concurrency', '1', '--report', 'report.json'], {
       cwd: work,
-      env: { GITHUB_TOKEN: server.token, HOME: work },
+      env: { ...server.githubEnv(), HOME: work },
     });
     cleanups.push(() => void (cli.child.exitCode === null && cli.child.signalCode === null && cli.child.kill('SIGKILL')));
     // The first repository's pack is being sent: the signal comes with it.
