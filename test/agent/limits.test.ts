@@ -1,6 +1,7 @@
 // Conversation-level failures (the only ones that are job errors) and the SDK's own retries.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
+import { waitFor } from '../faults/processes.js';
 import { fakeApi, type FakeApi } from './fake-api.js';
 import { KEY, memFiles, step, testEnv, type TestEnv } from './mem-files.js';
 import { done, message, scripted, tool, toolResults, turnOf } from './script.js';
@@ -85,14 +86,13 @@ describe('limits and failures', () => {
     expect(files.text('src/a.js')).toBe('foo\n');
   });
 
-  it('fails the conversations still running when timeoutMs runs out', async () => {
-    api = await fakeApi((body) =>
-      turnOf(body) === 0 ? message([tool('glob', { pattern: '**' })]) : { ...message(done()), delayMs: 2_000 },
-    );
+  it('fails the conversations still running when timeoutMs runs out, cancelling the request in flight', async () => {
+    // The second turn is never answered: only the step's own timeout can end it.
+    api = await fakeApi((body) => (turnOf(body) === 0 ? message([tool('glob', { pattern: '**' })]) : { ...message(done()), hang: true }));
     env = await testEnv(api.url);
-    const started = Date.now();
     const out = await runAgentStep(step({ timeoutMs: 200 }), memFiles({ 'src/a.js': 'foo\n' }), env);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => api!.abandoned() === 1);
+    expect(api.messages()).toHaveLength(2);
     expect(out.errors).toHaveLength(1);
     expect(out.errors[0]!.file).toBe('src/a.js');
     expect(out.errors[0]!.failure.kind).toBe('agent');
@@ -100,7 +100,7 @@ describe('limits and failures', () => {
   });
 
   it('reports the files never started when timeoutMs runs out, in one error', async () => {
-    api = await fakeApi(() => ({ ...message(done()), delayMs: 1_000 }));
+    api = await fakeApi(() => ({ ...message(done()), hang: true }));
     env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
     const out = await runAgentStep(step({ timeoutMs: 150, concurrency: 1 }), files, env);

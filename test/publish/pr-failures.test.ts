@@ -58,6 +58,7 @@ describe('pull-request failures in the report', () => {
   });
 
   it('a host that stops answering is given up after its timeout: kind pr-failed, no hang', async () => {
+    // The server never answers: without the request's own deadline this call would never return.
     const sockets: Socket[] = [];
     const silent = createServer((socket) => {
       sockets.push(socket);
@@ -66,11 +67,9 @@ describe('pull-request failures in the report', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-      const started = Date.now();
       const done = await publishPullRequests(report([job('a')]), {
         host: new GitHubHost({ apiUrl, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0, timeoutMs: 300 }), base: 'main', intervalMs: 0,
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
     } finally {
       for (const s of sockets) s.destroy();
