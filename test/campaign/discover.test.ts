@@ -1,12 +1,13 @@
 // Repository discovery (SPEC §9) against the fake GitHub and GitLab APIs on 127.0.0.1, through the
 // real fetch and octokit: every page read, forks/archived/topics as asked, the clone URLs a server
 // gives held to the rules of a user's, and the failures as one sentence without the token.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { discoverTargets, type DiscoverQuery } from '../../src/campaign/discover.js';
 import { UsageError } from '../../src/errors.js';
 import { HostError } from '../../src/publish/types.js';
-import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
+import { fakeRepo } from '../github/fake-github.js';
+import { fakeProject } from '../publish/fake-gitlab.js';
+import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 
 const TOKEN = 'ghp_secretDiscoveryToken';
 const GL_TOKEN = 'glpat-secretDiscoveryToken';
@@ -15,16 +16,8 @@ const GL_TOKEN = 'glpat-secretDiscoveryToken';
 const GIT = 'http://127.0.0.1:9418';
 const GL_GIT = 'http://127.0.0.1:8929';
 
-let gh: FakeGitHub;
-let gl: FakeGitLab;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-  gl = await startFakeGitLab('acme/app');
-});
-afterEach(async () => {
-  await gh.close();
-  await gl.close();
-});
+const gh = useFakeGitHub('acme', 'app');
+const gl = useFakeGitLab('acme/app');
 
 const ghEnv = () => ({ GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: GIT });
 const glEnv = () => ({ GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: gl.apiUrl, CI_SERVER_URL: GL_GIT });

@@ -1,18 +1,12 @@
 // GitHubHost against a fake GitHub on 127.0.0.1: the requests it sends, the rate limits it waits out
 // (through @octokit/plugin-throttling and plugin-retry; each wait made by the `sleep` it is given,
 // recorded here instead of waited), the one-sentence errors it gives.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitHubHost, type GitHubOptions } from '../../src/publish/github.js';
 import { HostError } from '../../src/publish/types.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { useFakeGitHub } from '../support/servers.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-});
-afterEach(async () => {
-  await gh.close();
-});
+const gh = useFakeGitHub('acme', 'app');
 
 const host = (over: Partial<GitHubOptions> = {}) => new GitHubHost({ apiUrl: gh.url, token: 'ghs_test123', owner: 'acme', repo: 'app', backoffMs: 1, ...over });
 
@@ -154,7 +148,6 @@ describe('GitHubHost', () => {
   it('says so when GitHub cannot be reached', async () => {
     const closed = gh.url;
     await gh.close();
-    gh = await startFakeGitHub('acme', 'app');
     const err = await failure(host({ apiUrl: closed }).findPull(spec.branch));
     expect(err.status).toBeNull();
     expect(err.message).toMatch(/^Could not reach GitHub at http:\/\/127\.0\.0\.1:\d+ while looking for/);

@@ -1,35 +1,28 @@
 // GitLab: the host chosen from the remote's URL (GITLAB_API_URL's host), pushes with oauth2:GITLAB_TOKEN,
 // merge requests created, updated and closed on a fake GitLab API on 127.0.0.1; a 429 waited out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { GitLabHost } from '../../src/publish/gitlab.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote } from '../push/setup.js';
+import { makeRemote, remotePath } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startFakeGitLab } from './fake-gitlab.js';
+import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile(
   'name: bump\ndescription: Move to v2\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\npr:\n  labels: [codemod]\n  reviewers: [octocat]\n  autoMerge: squash\n',
 );
 
-let server: GitServer;
+const server = useGitServer('glpat-test-token');
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer('glpat-test-token');
-});
-afterAll(async () => {
-  await server.close();
-});
+const startFakeGitLab = fakeGitLabsAfterEach();
 
 describe('GitLab', () => {
   it('pushes with GITLAB_TOKEN, creates the merge request, updates it on a rerun, closes it when the job ends empty', async () => {
     const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     const work = await remote.clone();
-    const project = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '');
+    const project = remotePath(remote);
     const gitlab = await startFakeGitLab(project);
-    cleanups.push(() => gitlab.close());
     // Only GITLAB_TOKEN: GITHUB_TOKEN is set to something else and must go nowhere. CI_SERVER_URL says
     // the git server is GitLab's (as GitLab CI sets it), GITLAB_API_URL where its API is.
     const env = { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, CI_SERVER_URL: server.url, GITHUB_TOKEN: 'ghp_not_for_gitlab' };
@@ -72,7 +65,6 @@ describe('GitLab', () => {
 
   it('waits out a 429 with Retry-After (through the sleep it is given, recorded here), then creates the merge request', async () => {
     const gitlab = await startFakeGitLab('acme/app');
-    cleanups.push(() => gitlab.close());
     let limited = 0;
     gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '9' }, body: { message: 'Retry later' } } : undefined);
     const waits: { ms: number; requests: number }[] = [];

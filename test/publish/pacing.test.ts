@@ -1,18 +1,12 @@
 // publishPullRequests as a library call: pull requests paced by intervalMs (--pr-interval): one pause
 // between two jobs' pull requests, made through the `pause` it is given (recorded here, not waited).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitHubHost } from '../../src/publish/github.js';
 import { publishPullRequests } from '../../src/publish/pulls.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { job, sampleReport } from '../report/sample.js';
+import { useFakeGitHub } from '../support/servers.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-});
-afterEach(async () => {
-  await gh.close();
-});
+const gh = useFakeGitHub('acme', 'app');
 
 const report = () => ({ ...sampleReport(), jobs: ['a', 'b', 'c'].map((name) => job({ name })) });
 const host = () => new GitHubHost({ apiUrl: gh.url, token: 'ghs_test123', owner: 'acme', repo: 'app' });
