@@ -32,6 +32,8 @@ export const ERROR_KINDS = [
   'push-failed',
   'pr-failed',
   'clone-failed',
+  // A jscodeshift transform threw on a file (its message and the file are in the failure).
+  'transform',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

@@ -6,6 +6,7 @@ import { duplicateRecipeName, parseRecipe } from './recipe/parse-recipe.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
+import { plural } from './util/plural.js';
 
 export { defineRecipe, loadRecipe, recipeJsonSchema, formatProblem, type Recipe, type RecipeInput, type Step, type TransformFn, type Problem } from './recipe/index.js';
 export { parseRecipe, type ParseResult } from './recipe/parse-recipe.js';
@@ -69,7 +70,7 @@ function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
   for (const [i, s] of sources.entries()) {
     const file = s.file ?? `<recipe ${i + 1}>`;
     const parsed = parseRecipe(s.recipe, file);
-    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}).`, parsed.problems.map(formatProblem));
+    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
     out.push({ file, recipe: parsed.recipe });
   }
   const clash = duplicateRecipeName(out);

@@ -14,6 +14,7 @@ import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
 import { cloneDamage, removeStaleTemps } from './clone-health.js';
 import { cloneLimit, formatBytes } from './clone-limit.js';
 import type { RepoTarget } from './targets.js';
+import { sleep } from '../util/sleep.js';
 
 export interface CloneOptions {
   readonly cacheDir: string;
@@ -169,7 +170,7 @@ async function lockRepository(path: string, waitMs: number): Promise<(() => Prom
       continue;
     }
     if (Date.now() > deadline) return `${path} is held by another scion run (pid ${owner.pid}); wait for it to finish, or remove the file if that process is gone.`;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

@@ -2,6 +2,7 @@
 import { shownUrl } from '../publish/remote.js';
 import { HostError } from '../publish/types.js';
 import type { RepoTarget } from './targets.js';
+import { plural } from '../util/plural.js';
 
 /** A repository as a source found it, before the checks every source shares. */
 export interface Found {
@@ -87,7 +88,7 @@ export function nextLink(link: string | null | undefined, apiUrl: string): strin
 /** `; left out 2 forks (…), 1 archived (…)` for a source's summary line, or '' when nothing was. */
 export function leftOut(forks: number, archived: number, untagged: number, topic: string | undefined): string {
   const parts = [
-    forks > 0 ? `${forks} fork${forks === 1 ? '' : 's'} (include them with --include-forks)` : '',
+    forks > 0 ? `${plural(forks, 'fork')} (include them with --include-forks)` : '',
     archived > 0 ? `${archived} archived (include them with --include-archived)` : '',
     untagged > 0 ? `${untagged} without the topic "${topic}"` : '',
   ].filter((s) => s !== '');

@@ -9,13 +9,13 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
 import { hostForUrl, openHost } from './host.js';
-import { pause } from './pause.js';
 import type { PublishRunOptions } from './index.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
 import { remoteAccess, shownUrl, type Env } from './remote.js';
 import { forge } from './credentials.js';
 import type { Host } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 /** One repository of a campaign, as publishing needs it. */
 export interface CampaignRepoRef {
@@ -94,7 +94,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
         if (host !== null) {
           const h = host;
           // Pace across repositories too: the host's secondary rate limit counts the token, not the repository.
-          if (publishedBefore) await pause(o.intervalMs ?? 1000, o.signal);
+          if (publishedBefore) await sleep(o.intervalMs ?? 1000, o.signal);
           const base = o.base ?? ref.branch ?? (async () => (ref.url === null ? remoteHeadBranch(repo, remoteName) : null) ?? (await h.defaultBranch()));
           const done = await publishPullRequests(sub, {
             host: h,

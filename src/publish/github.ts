@@ -8,8 +8,9 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { explainGitHub } from './github-explain.js';
-import { apiFetch, sleep } from './http.js';
+import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */

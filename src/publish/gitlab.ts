@@ -2,8 +2,9 @@
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
-import { apiFetch, sleep } from './http.js';
+import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface GitLabOptions extends RequestLimits {
   /** Default https://gitlab.com/api/v4; GITLAB_API_URL (or CI_SERVER_URL + /api/v4) for self-managed GitLab. */

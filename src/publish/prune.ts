@@ -11,6 +11,7 @@ import { scionChain } from '../runner/chain.js';
 import { isAncestor } from './ancestry.js';
 import { hasCommit, type PushTarget } from './push.js';
 import type { Host } from './types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface PruneOptions {
   /** Asked for each branch's pull request; null: only branches with no commit of their own go. */
@@ -85,7 +86,7 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     const t = o.remote;
     const listed = await listRemoteBranches(t.access);
     if (!listed.ok) throw new Error(`Could not list the branches of ${t.name} (${t.shown}): ${listed.error.detail}`);
-    for (const [branch, sha] of [...listed.value].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [branch, sha] of [...listed.value].sort(([a], [b]) => compareCodeUnits(a, b))) {
       if (!isScionName(branch, o)) continue;
       if (!(await hasCommit(repo, sha))) {
         const fetched = await fetchBranch(repo, t.access, t.name, branch);

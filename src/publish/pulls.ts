@@ -9,8 +9,8 @@ import { scionChain } from '../runner/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
-import { pause } from './pause.js';
 import { HostError, type Host, type HostPull } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface PullRequestOptions {
   readonly host: Host;
@@ -69,7 +69,7 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
   const failures = new Map<JobReport, { kind: 'pr-failed' | 'interrupted'; message: string }>();
   let acted = 0;
   const pace = async () => {
-    if (acted++ > 0) await (o.pause ?? pause)(o.intervalMs ?? 1000, o.signal);
+    if (acted++ > 0) await (o.pause ?? sleep)(o.intervalMs ?? 1000, o.signal);
   };
   let first: string | null = null;
   const failed = (job: JobReport, message: string) => {

@@ -41,6 +41,8 @@ export const FIX_HINTS: Readonly<Record<ErrorKind, string>> = {
   'push-failed': 'The push was refused: check the remote URL, that the token may push to it, and that it is sent over HTTPS.',
   'pr-failed': 'The pull request could not be created or updated: check the token\'s permissions and the message from the host.',
   'clone-failed': 'The repository could not be cloned or fetched: check its URL, that it exists, and the token for it.',
+  transform:
+    'The jscodeshift transform threw on this file: fix the transform (the message names the file and its error), or exclude the file from `files`.',
 };
 
 export function fixHint(kind: ErrorKind): string {

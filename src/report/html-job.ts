@@ -3,7 +3,8 @@
 // are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import { usageIsZero } from '../model/usage.js';
 import type { FileReport, JobReport } from '../model/types.js';
 

@@ -3,7 +3,8 @@
 import { diagnosticsList, dryRunNote, idleStepsLine, jobFailures, skippedList, statusBadge, usageLine } from './markdown-parts.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdFence, mdText } from './md.js';
-import { filesByGroup, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { filesByGroup, jobCounts, jobLabel } from './summary-data.js';
+import { num, plural, pluralWord } from '../util/plural.js';
 import type { CommitReport, FileReport, JobReport, RunReport } from '../model/types.js';
 import { unifiedDiff } from './unified.js';
 
@@ -35,7 +36,7 @@ export function jobPullRequestBody(report: RunReport, job: JobReport, opts: JobB
   return fitSegments(segments, {
     maxChars,
     notice: (omitted, total) =>
-      `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${omitted === 1 ? 'was' : 'were'} left out (largest first) ` +
+      `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${pluralWord(omitted, 'was', 'were')} left out (largest first) ` +
       `to keep this description under ${num(maxChars)} characters; the branch's commits hold the full change.\n\n`,
     cutNotice: `\n> **Truncated:** this description reached its ${num(maxChars)}-character limit; see the run's JSON or HTML report for the rest.\n`,
   }).text;

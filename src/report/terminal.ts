@@ -4,7 +4,8 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
-import { formatUsage, jobCounts, jobLabel, plural, statusLine } from './summary-data.js';
+import { formatUsage, jobCounts, jobLabel, statusLine } from './summary-data.js';
+import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 // The plan's diffs have their own module (highlighting, word marks, wrapping); re-exported here.

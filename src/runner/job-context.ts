@@ -4,7 +4,7 @@ import { failure, type Failure } from '../errors.js';
 import { readBlob } from '../git/index.js';
 import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { Usage } from '../model/types.js';
-import { sumUsage } from '../model/usage.js';
+import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 import type { FileState, Workspace } from '../workspace/types.js';
 import type { JobInput } from './job.js';
 import type { StepContext } from './step-context.js';
@@ -56,7 +56,7 @@ export function jobContext(input: JobInput, run: RunContext, ws: Workspace): Job
     return e ? { bytes: await readBlob(repo, e.oid), mode: e.mode } : null;
   };
   const id = jobId(job);
-  let usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  let usage: Usage = ZERO_USAGE;
 
   const stepContext = (b: Bounds): StepContext => ({
     recipe, job, ws: fencedWorkspace(ws, b.signal), run, dryRun, selected, isDenied, schemaFor: input.schemaFor,

@@ -13,7 +13,7 @@ import { commitJob } from './job-commit.js';
 import { jobContext, jobId } from './job-context.js';
 import { runSteps } from './job-steps.js';
 import { runVerifyPhase } from './job-verify.js';
-import type { ObjectStore } from './objects.js';
+import type { ObjectSinks } from './objects.js';
 import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -32,7 +32,7 @@ export interface JobInput {
   readonly schemaFor: (path: string) => object | undefined;
   readonly options: RunOptions;
   readonly ctx: RunContext;
-  readonly store: ObjectStore;
+  readonly sinks: ObjectSinks;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport> {
@@ -75,7 +75,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
     const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
     const committed = await commitJob({
-      repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
+      repo, recipe, job, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, plan, dryRun,
       force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
       ...(options.signal ? { signal: options.signal } : {}),
     });

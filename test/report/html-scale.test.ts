@@ -41,7 +41,7 @@ function bigReport(): RunReport {
         errors: failed
           ? [{ step: 1, file: `packages/${pkg}/src/legacy.ts`, kind: 'not-found', code: 8, message: `String to replace not found in packages/${pkg}/src/legacy.ts.` }]
           : [],
-        diagnostics: failed ? [{ file: `packages/${pkg}/src/mod0.ts`, line: 3, col: 5, severity: 'error', message: "Cannot find name 'log'.", source: 'TS2304' }] : [],
+        diagnostics: failed ? [{ file: `packages/${pkg}/src/mod0.ts`, line: 3, col: 5, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }] : [],
         skipped: j % 10 === 0 ? [{ step: 0, file: `packages/${pkg}/src/old.ts`, reason: 'already-applied' }] : [],
       }),
     );
@@ -126,7 +126,7 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
 
   it('lists diagnostics in the failed jobs', async () => {
     await page.locator('#job-0 > summary').click();
-    await expect(page.locator('#job-0 table.diagnostics').innerText()).resolves.toContain("packages/pkg-000/src/mod0.ts:3:5\terror\tCannot find name 'log'.\tTS2304");
+    await expect(page.locator('#job-0 table.diagnostics').innerText()).resolves.toContain("packages/pkg-000/src/mod0.ts:3:5\terror\tCannot find name 'log'.\ttsc");
   });
 });
 

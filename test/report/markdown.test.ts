@@ -138,12 +138,12 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
   });
 
   it('lists its failures, diagnostics and skipped files', () => {
-    const withDiag: JobReport = { ...api, diagnostics: [{ file: 'packages/api/server.ts', line: 3, col: 7, severity: 'error', message: "Cannot find name 'log'.", source: 'TS2304' }] };
+    const withDiag: JobReport = { ...api, diagnostics: [{ file: 'packages/api/server.ts', line: 3, col: 7, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }] };
     const body = jobPullRequestBody(r, withDiag);
     expect(body).toContain('### Failures (2)');
     expect(body).toMatch(/- step 2, `packages\/api\/server\.ts`: \*\*not-unique\*\* \(code 9\)/);
     expect(body).toContain(`Fix: ${FIX_HINTS['not-unique']}`);
-    expect(body).toContain("### Diagnostics (1)\n\n- `packages/api/server.ts:3:7` error: Cannot find name 'log'. (`TS2304`)");
+    expect(body).toContain("### Diagnostics (1)\n\n- `packages/api/server.ts:3:7` error: Cannot find name 'log'. (`tsc`)");
     expect(jobPullRequestBody(r, empty)).toContain('- step 1, `src/polyfills.ts`: already applied');
   });
 

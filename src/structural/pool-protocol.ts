@@ -1,0 +1,28 @@
+// The messages between pool.ts and worker.ts.
+import type { Result } from '../errors.js';
+import type { ParserName } from './jscodeshift.js';
+import type { AstgrepSource } from './load.js';
+
+/** What a worker needs to rebuild the step's engine: plain data, loaded once per worker. */
+export type PoolJob =
+  | { readonly kind: 'astgrep'; readonly source: AstgrepSource; readonly fromDir: string }
+  | {
+      readonly kind: 'jscodeshift';
+      readonly specifier: string;
+      readonly fromDir: string;
+      readonly parser?: ParserName;
+      readonly options?: Readonly<Record<string, unknown>>;
+    };
+
+export interface PoolFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface PoolRequest {
+  readonly id: number;
+  readonly job: PoolJob;
+  readonly file: PoolFile;
+}
+
+export type PoolReply = { readonly id: number; readonly result: Result<unknown> } | { readonly id: number; readonly crash: string };
