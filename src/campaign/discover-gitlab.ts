@@ -23,7 +23,7 @@ interface ProjectJson {
 export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Promise<RepoTarget[]> {
   const group = q.gitlabGroup!.trim().replace(/^\/+|\/+$/g, '');
   const what = `listing the projects of the GitLab group "${group}"`;
-  const request = { apiUrl: ctx.shownApi, token: ctx.token, fetch: apiFetch(ctx.apiUrl, 60_000, ctx.fetch) };
+  const request = { apiUrl: ctx.shownApi, token: ctx.token, fetch: apiFetch(ctx.apiUrl, 60_000, ctx.fetch), sleep: ctx.sleep };
   // Projects shared into the group from elsewhere are not the group's (with_shared=false); by id,
   // so a project created while the pages are read lands on the last page.
   const params = new URLSearchParams({ include_subgroups: 'true', with_shared: 'false', order_by: 'id', sort: 'asc', per_page: '100' });

@@ -38,6 +38,8 @@ export interface SourceContext {
   readonly say: (line: string) => void;
   /** The most pages one listing may take (MAX_PAGES unless a caller says otherwise). */
   readonly maxPages: number;
+  /** Makes each wait before a retry; default a timer. */
+  readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Checks a clone URL the server returned; a target, or null after saying why it was left out. */
   readonly target: (f: Found) => RepoTarget | null;
 }

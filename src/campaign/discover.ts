@@ -25,6 +25,8 @@ export interface DiscoverOptions {
   readonly say?: (line: string) => void;
   /** The most pages one listing may take. Default MAX_PAGES (1,000). */
   readonly maxPages?: number;
+  /** Makes each wait before a retry (rate limits, backoff; a test passes one that records it). Default: a timer. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -54,8 +56,8 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
   const maxPages = o.maxPages ?? MAX_PAGES;
-  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages } : null;
-  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages } : null;
+  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages, sleep: o.sleep } : null;
+  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages, sleep: o.sleep } : null;
   const found: RepoTarget[] = [];
   if (github !== null) found.push(...(await discoverGitHub(q, github)));
   if (gitlab !== null) found.push(...(await discoverGitLab(q, gitlab)));

@@ -182,7 +182,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
       });
     } catch (e) {
       if (attempt < maxRetries) {
-        await sleep((attempt + 1) ** 2 * (o.backoffMs ?? 1000));
+        await (o.sleep ?? sleep)((attempt + 1) ** 2 * (o.backoffMs ?? 1000));
         continue;
       }
       const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
@@ -192,7 +192,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
     const text = await res.text();
     const wait = retryWait(res, attempt, o.backoffMs ?? 1000);
     if (wait !== null && attempt < maxRetries && wait <= (o.maxRetryWaitMs ?? 120_000)) {
-      await sleep(wait);
+      await (o.sleep ?? sleep)(wait);
       continue;
     }
     throw new HostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);

@@ -21,6 +21,8 @@ export interface PullRequestOptions {
   readonly reopen?: boolean;
   /** Pause between two jobs' pull requests (secondary rate limits). Default 1000. */
   readonly intervalMs?: number;
+  /** Makes that pause (a test passes one that records it). Default: a timer that `signal` cuts short. */
+  readonly pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Applied to every title, body, comment and line printed. Default: none. */
   readonly redact?: Redactor;
   /** The remote the branches live on: needed to delete the branch of a closed pull request. */
@@ -66,7 +68,7 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
   const failures = new Map<JobReport, { kind: 'pr-failed' | 'interrupted'; message: string }>();
   let acted = 0;
   const pace = async () => {
-    if (acted++ > 0) await sleep(o.intervalMs ?? 1000, o.signal);
+    if (acted++ > 0) await (o.pause ?? sleep)(o.intervalMs ?? 1000, o.signal);
   };
   let first: string | null = null;
   const failed = (job: JobReport, message: string) => {

@@ -6,11 +6,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import type { FileReport, JobReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job } from './sample.js';
+import { launchChromium } from '../support/chromium.js';
 
 const JOBS = 150;
 const FILES = 1_400;
@@ -62,10 +63,7 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
     const html = renderHtml(report);
     bytes = Buffer.byteLength(html);
     await writeFile(path, html);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
   }, 60_000);
