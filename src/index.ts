@@ -1,6 +1,6 @@
 // scion's library API: what a program (or a module recipe) may import. Explicit names only; the
 // modules behind them are internal.
-import { UsageError } from './errors.js';
+import { recipeError } from './errors.js';
 import { formatProblem, type Recipe, type RecipeInput } from './recipe/index.js';
 import { duplicateRecipeName, parseRecipe } from './recipe/parse-recipe.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
@@ -45,7 +45,6 @@ export {
   hostForUrl,
   GitHubHost,
   GitLabHost,
-  HostError,
   type Host,
   type HostPull,
   type HostOptions,
@@ -72,11 +71,11 @@ function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
   for (const [i, s] of sources.entries()) {
     const file = s.file ?? `<recipe ${i + 1}>`;
     const parsed = parseRecipe(s.recipe, file);
-    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
+    if (!parsed.ok) throw recipeError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
     out.push({ file, recipe: parsed.recipe });
   }
   const clash = duplicateRecipeName(out);
-  if (clash !== null) throw new UsageError(clash);
+  if (clash !== null) throw recipeError(clash);
   return out;
 }
 
@@ -101,7 +100,20 @@ export {
   type EngineOptions,
   type EngineResult,
 } from './core/index.js';
-export { ERROR_KINDS, SEED_CODES, ScionError, UsageError, type ErrorKind, type Failure, type Result } from './errors.js';
+export {
+  ERROR_KINDS,
+  CALL_KINDS,
+  GIT_KINDS,
+  SEED_CODES,
+  ScionError,
+  UsageError,
+  HostError,
+  isScionError,
+  type ErrorKind,
+  type ScionErrorKind,
+  type Failure,
+  type Result,
+} from './errors.js';
 export { renderJson } from './report/json.js';
 export { renderPrBody, renderSummary } from './report/markdown.js';
 export { renderHtml } from './report/html.js';

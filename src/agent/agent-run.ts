@@ -2,7 +2,7 @@
 // the meters and the cache. Built once per step by runAgentStep; passed down, never global.
 import type Anthropic from '@anthropic-ai/sdk';
 import { sdk } from './client.js';
-import { failure, ScionError, type ErrorKind, type Failure } from '../errors.js';
+import { failure, isJobKind, isScionError, ScionError, type ErrorKind, type Failure } from '../errors.js';
 import type { ResponseCache } from './cache.js';
 import type { Mutex } from './mutex.js';
 import type { Price } from './prices.js';
@@ -36,12 +36,9 @@ export function account(run: AgentRun, conversation: UsageMeter, u: ApiUsage, ba
 
 const who = (file: string | null): string => (file === null ? 'the job' : file);
 
-/** The abort reason of the step's own `timeoutMs` (kind `agent`, as SPEC §6 has it). */
-export class AgentTimeout extends Error {
-  constructor() {
-    super('the agent step ran past its timeoutMs');
-    this.name = 'AgentTimeout';
-  }
+/** The abort reason of the step's own `timeoutMs`: kind `agent` (the model ran out of time, as out of turns). */
+export function agentTimeout(): ScionError {
+  return new ScionError('agent', 'the agent step ran past its timeoutMs');
 }
 
 /**
@@ -52,10 +49,10 @@ export class AgentTimeout extends Error {
 export function timeoutFailure(run: AgentRun, file: string | null): Failure {
   const data = file === null ? {} : { file };
   const reason: unknown = run.signal.reason;
-  if (!run.signal.aborted || reason instanceof AgentTimeout) {
+  if (!run.signal.aborted || isScionError(reason, 'agent')) {
     return failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`, data);
   }
-  const kind: ErrorKind = reason instanceof ScionError ? reason.kind : 'interrupted';
+  const kind: ErrorKind = reason instanceof ScionError && isJobKind(reason.kind) ? reason.kind : 'interrupted';
   if (kind === 'interrupted') return failure('interrupted', `The run was interrupted while the agent worked on ${who(file)}; its request was cancelled. Run again.`, data);
   return failure(kind, `The agent step was stopped before it finished ${who(file)} (${reason instanceof Error ? reason.message : kind}).`, data);
 }

@@ -7,7 +7,7 @@ import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
 import { Mutex } from './mutex.js';
 import { PRICES_DATE, priceOf } from './prices.js';
-import { AgentTimeout, type AgentRun } from './agent-run.js';
+import { agentTimeout, type AgentRun } from './agent-run.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
 import { UsageMeter } from './usage.js';
 
@@ -40,7 +40,7 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
   // One signal for everything the step waits on (requests, batch polls, grep workers, tool calls):
   // it fires at the step's own timeoutMs or when the caller's signal (an interrupt) fires.
   const controller = new AbortController();
-  const timer = step.timeoutMs === undefined ? null : setTimeout(() => controller.abort(new AgentTimeout()), step.timeoutMs);
+  const timer = step.timeoutMs === undefined ? null : setTimeout(() => controller.abort(agentTimeout()), step.timeoutMs);
   const outer = env.signal;
   const onOuter = () => controller.abort(outer?.reason);
   if (outer?.aborted) onOuter();

@@ -1,6 +1,6 @@
 // The scion commits of one recipe and job on top of a commit: the one rule both the runner (the
 // local branch) and publishing (the remote copy) apply before they may replace a branch.
-import { GitError, readCommit, type Repo } from '../git/index.js';
+import { isGitError, readCommit, type Repo } from '../git/index.js';
 import { isScionCommitOf } from './trailers.js';
 
 export interface ChainCommit {
@@ -26,7 +26,7 @@ export async function scionChain(repo: Repo, head: string, recipe: string, job: 
     try {
       c = await readCommit(repo, sha);
     } catch (e) {
-      if (stopAtMissing && e instanceof GitError) break;
+      if (stopAtMissing && isGitError(e)) break;
       throw e;
     }
     if (c.parents.length !== 1 || !isScionCommitOf(c.message, recipe, job)) break;

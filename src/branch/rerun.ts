@@ -2,7 +2,7 @@
 // this recipe's and job's scion commits is rewritten (or left alone when the same commits would come
 // out); a branch scion never wrote (a user's `release`) is never overwritten, --force or not. The
 // runner applies it to the local branch, publishing to the remote copy before a push.
-import { GitError, readCommit, readRef, type Repo } from '../git/index.js';
+import { isGitError, readCommit, readRef, type Repo } from '../git/index.js';
 import { isScionCommitOf } from './trailers.js';
 import { MAX_CHAIN, scionChain, type ChainCommit } from './chain.js';
 
@@ -54,7 +54,7 @@ async function readOrNull(repo: Repo, sha: string) {
   try {
     return await readCommit(repo, sha);
   } catch (e) {
-    if (e instanceof GitError) return null;
+    if (isGitError(e)) return null;
     throw e;
   }
 }

@@ -6,21 +6,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { failure, type Failure } from '../errors.js';
-import {
-  advertisedBranches,
-  CLONE_REMOTE,
-  cloneShallow,
-  closeRepo,
-  fetchBranch,
-  GitError,
-  openRepo,
-  readRef,
-  setSymbolicRef,
-  updateRef,
-  type RemoteAccess,
-  type TransportFailure,
-  type TransportResult,
-} from '../git/index.js';
+import { advertisedBranches, CLONE_REMOTE, cloneShallow, closeRepo, fetchBranch, isGitError, openRepo, readRef, setSymbolicRef, updateRef, type RemoteAccess, type TransportFailure, type TransportResult } from '../git/index.js';
 import { credentialAdvice, forge } from '../host/credentials.js';
 import { remoteAccess } from '../host/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
@@ -106,7 +92,7 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
     // Anything else (the disk, the cache folder, a ref lock another process holds): said as it is; the
     // git layer's sentences say what to do themselves.
     const said = hideUrlCredentials((e instanceof Error ? e.message : String(e)).split('\n')[0]!);
-    const why = e instanceof GitError ? said : `${said}; check the URL, that the repository exists, and the token for it.`;
+    const why = isGitError(e) ? said : `${said}; check the URL, that the repository exists, and the token for it.`;
     return { ok: false, error: failure('clone-failed', redact(`${await cannot()}: ${why}`), { repo: target.id }) };
   } finally {
     await release();

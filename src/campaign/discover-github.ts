@@ -2,8 +2,8 @@
 // search (GET /search/repositories), every page through the Link header, with the host layer's octokit (host/github.ts).
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
 import { explainGitHub, githubMessage } from '../host/github-explain.js';
+import { hostError } from '../errors.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github.js';
-import { HostError } from '../host/types.js';
 import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
@@ -39,7 +39,7 @@ async function organisation(org: string, q: DiscoverQuery, ctx: SourceContext, c
   // shifting one from a page already read onto the next.
   const first = { route: 'GET /orgs/{org}/repos', params: { org, type: 'all', sort: 'created', direction: 'asc', per_page: 100 } };
   for await (const data of pages(first, what, explain, ctx, client, tracker)) {
-    if (!Array.isArray(data)) throw new HostError(`GitHub answered ${what} with something other than a list of repositories; check GITHUB_API_URL.`, null);
+    if (!Array.isArray(data)) throw hostError(`GitHub answered ${what} with something other than a list of repositories; check GITHUB_API_URL.`, null);
     repos.push(...(data as RepoJson[]));
   }
   let forks = 0;
@@ -69,7 +69,7 @@ async function search(query: string, q: DiscoverQuery, ctx: SourceContext, clien
   const first = { route: 'GET /search/repositories', params: { q: query, per_page: 100 } };
   for await (const data of pages(first, what, explain, ctx, client, tracker)) {
     const page = data as { total_count?: unknown; incomplete_results?: unknown; items?: unknown } | null;
-    if (page === null || typeof page !== 'object' || !Array.isArray(page.items)) throw new HostError(`GitHub answered ${what} with something other than search results; check GITHUB_API_URL.`, null);
+    if (page === null || typeof page !== 'object' || !Array.isArray(page.items)) throw hostError(`GitHub answered ${what} with something other than search results; check GITHUB_API_URL.`, null);
     if (total === null && typeof page.total_count === 'number') {
       total = page.total_count;
       if (total > SEARCH_CAP) ctx.say(`GitHub found ${total} repositories for "${query}" but gives only the first ${SEARCH_CAP}; narrow the search (e.g. split it by language:, topic: or created:) to reach the rest.`);

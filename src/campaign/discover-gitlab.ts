@@ -2,8 +2,8 @@
 // every page through the Link header or x-next-page (each once, at most MAX_PAGES), with the host
 // layer's retrying request (host/gitlab.ts).
 import { gitlabMessage, gitlabRequest } from '../host/gitlab.js';
+import { hostError } from '../errors.js';
 import { apiFetch } from '../host/http.js';
-import { HostError } from '../host/types.js';
 import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
@@ -35,7 +35,7 @@ export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Prom
     walk.visit(url);
     const res = await gitlabRequest(request, 'GET', url, what, undefined, (status, w, body, retries) => explain(group, status, w, body, retries));
     const data: unknown = await res.json().catch(() => null);
-    if (!Array.isArray(data)) throw new HostError(`GitLab answered ${what} with something other than a list of projects; check GITLAB_API_URL.`, null);
+    if (!Array.isArray(data)) throw hostError(`GitLab answered ${what} with something other than a list of projects; check GITLAB_API_URL.`, null);
     projects.push(...(data as ProjectJson[]));
     url = nextPage(res, url, ctx.apiUrl);
   }

@@ -1,6 +1,6 @@
 // What discovery's sources share: the context discover.ts builds once per host, and the Link header.
 import { shownUrl } from '../host/remote.js';
-import { HostError } from '../host/types.js';
+import { hostError } from '../errors.js';
 import type { RepoTarget } from './targets.js';
 import { plural } from '../util/plural.js';
 
@@ -65,13 +65,13 @@ export class PageWalk {
   /** Called with each page's URL (or, for the first, any key of it) before it is asked for. */
   visit(page: string): void {
     if (this.seen.has(page)) {
-      throw new HostError(
+      throw hostError(
         `${this.host} pointed its next page back at a page already read (${shownUrl(page)}) while ${this.what}; scion stops there rather than read it again: check ${this.variable}.`,
         null,
       );
     }
     if (this.seen.size >= this.max) {
-      throw new HostError(
+      throw hostError(
         `${this.host} still had a next page after ${this.max} pages while ${this.what}; scion stops there rather than read on: narrow the listing (--topic, a search) or check ${this.variable}.`,
         null,
       );
@@ -94,7 +94,7 @@ export function nextLink(link: string | null | undefined, apiUrl: string): strin
       return null;
     }
     if (next.origin !== new URL(apiUrl).origin) {
-      throw new HostError(`The API at ${shownUrl(apiUrl)} pointed its next page at another server (${next.origin}); scion does not follow it there.`, null);
+      throw hostError(`The API at ${shownUrl(apiUrl)} pointed its next page at another server (${next.origin}); scion does not follow it there.`, null);
     }
     return next.href;
   }

@@ -2,10 +2,9 @@
 // or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
 // through the host clients of host/ (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.
-import { UsageError } from '../errors.js';
 import { isValidRefName } from '../git/refs.js';
+import { hostError, usageError, isScionError, hostStatus } from '../errors.js';
 import { makeRedactor } from '../redact.js';
-import { HostError } from '../host/types.js';
 import { checkApiUrl } from '../host/open.js';
 import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../host/credentials.js';
 import { shownUrl, type Env } from '../host/remote.js';
@@ -41,8 +40,8 @@ export async function discoverTargets(q: DiscoverQuery, o: DiscoverOptions): Pro
   try {
     return await discover(q, o, say);
   } catch (e) {
-    if (e instanceof HostError) throw new HostError(redact(e.message), e.status);
-    if (e instanceof UsageError) throw new UsageError(redact(e.message), e.problems.map(redact));
+    if (isScionError(e, 'host')) throw hostError(redact(e.message), hostStatus(e));
+    if (isScionError(e, 'usage')) throw usageError(redact(e.message), e.problems.map(redact));
     throw e;
   }
 }
@@ -50,9 +49,9 @@ export async function discoverTargets(q: DiscoverQuery, o: DiscoverOptions): Pro
 async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string) => void): Promise<RepoTarget[]> {
   const wantGitHub = q.githubOrg !== undefined || q.githubSearch !== undefined;
   const wantGitLab = q.gitlabGroup !== undefined;
-  if (!wantGitHub && !wantGitLab) throw new UsageError('Nothing to discover: name a GitHub organisation, a GitHub search or a GitLab group.');
+  if (!wantGitHub && !wantGitLab) throw usageError('Nothing to discover: name a GitHub organisation, a GitHub search or a GitLab group.');
   for (const [key, value] of [['githubOrg', q.githubOrg], ['githubSearch', q.githubSearch], ['gitlabGroup', q.gitlabGroup]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`The ${key} to discover repositories from is empty; give its name.`);
+    if (value !== undefined && value.trim() === '') throw usageError(`The ${key} to discover repositories from is empty; give its name.`);
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
   const maxPages = o.maxPages ?? MAX_PAGES;
@@ -67,7 +66,7 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
 function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = githubForge(env);
   if (f.token === null) {
-    throw new UsageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
+    throw usageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
   }
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'GITHUB_SERVER_URL (and GITHUB_API_URL)');
@@ -75,7 +74,7 @@ function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line
 
 function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = gitlabForge(env);
-  if (f.token === null) throw new UsageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
+  if (f.token === null) throw usageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'CI_SERVER_URL (or GITLAB_API_URL)');
 }

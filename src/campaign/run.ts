@@ -5,9 +5,9 @@
 import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
-import { failure, ScionError, UsageError, type Failure } from '../errors.js';
-import { GitError } from '../git/index.js';
-import { expandJobs, PlanError, type Recipe } from '../recipe/index.js';
+import { failure, ScionError, type Failure } from '../errors.js';
+import { isGitError } from '../git/index.js';
+import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
 import type { RunContext, RunOptions } from '../runner/types.js';
@@ -114,14 +114,14 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         } catch (e) {
           // The repository itself could not be worked in (unreadable, a base it lacks): its jobs
           // fail, the other repositories go on and the report is written.
-          if (!(e instanceof GitError || e instanceof ScionError || e instanceof UsageError || e instanceof PlanError)) throw e;
+          if (!(e instanceof ScionError)) throw e;
           const why = ctx.redact(e.message.split('\n')[0]!);
           const message =
             target.url === null
               ? `Cannot run the jobs in ${target.id}: ${why}`
               : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
           // A base one repository lacks is the campaign's to fix, not the machine's.
-          const hint = e instanceof PlanError ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
+          const hint = e.kind === 'plan' ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
           return notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint));
         }
         return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));

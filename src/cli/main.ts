@@ -4,15 +4,11 @@
 // one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { ScionError, UsageError } from '../errors.js';
-import { GitError } from '../git/errors.js';
-import { PlanError } from '../recipe/plan-error.js';
-import { fixHint } from '../report/hints.js';
-import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
-import { environmentError } from './files.js';
+import { ScionError } from '../errors.js';
+import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
 import { branchesFlags, prLifecycleFlags, statusFlags } from './publish-flags.js';
-import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
+import { planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
 const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
@@ -164,7 +160,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
     .fail((msg, err) => {
       // yargs' own parse errors (a flag without its value) come as a YError; anything else is ours.
       if (err && err.name !== 'YError') throw err;
-      throw new YargsUsage(msg || err?.message || 'bad usage');
+      throw new ScionError('usage', msg || err?.message || 'bad usage', { data: { argv: true } });
     })
     .help()
     .alias('help', 'h')
@@ -177,7 +173,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       output = out;
     });
   } catch (e) {
-    if (e instanceof YargsUsage || e instanceof FlagError) {
+    if (e instanceof ScionError && fromArgv(e)) {
       const command = args.find((a) => !a.startsWith('-'));
       const msg = await shapeUsage(e instanceof Error ? e.message : String(e), {
         argv: args,
@@ -196,8 +192,6 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
   return code;
 }
 
-/** A usage mistake found by yargs' own parsing (unknown flag, missing value, unknown command). */
-class YargsUsage extends Error {}
 
 
 const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'branches', 'schema', 'help'];
@@ -224,30 +218,4 @@ let version: string | undefined;
 function packageVersion(): string {
   version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   return version;
-}
-
-function reportError(io: CliIo, e: unknown): number {
-  if (e instanceof UsageError || e instanceof PlanError) {
-    io.stderr.write(`scion: ${e.message}\n`);
-    for (const p of e.problems) io.stderr.write(`  ${p}\n`);
-    return EXIT_USAGE;
-  }
-  // The machine refused (disk full, permission, read-only, a repository git will not touch): one
-  // sentence with the path and the fix, exit 1, and no "bug" — it is not one.
-  const env = e instanceof ScionError ? e : environmentError(e);
-  if (env !== undefined) {
-    io.stderr.write(`scion: ${env.message}\n`);
-    if (env.kind !== 'environment') io.stderr.write(`  fix: ${fixHint(env.kind)}\n`);
-    return EXIT_FAILED;
-  }
-  // The git layer's coded errors that are the user's to fix: a bad --repo or base (exit 2), the
-  // machine refusing (exit 1). Neither is a bug.
-  if (e instanceof GitError && (e.code === 'not-a-repository' || e.code === 'bad-revision' || e.code === 'unsupported' || e.code === 'environment')) {
-    io.stderr.write(`scion: ${e.message}\n`);
-    return e.code === 'environment' ? EXIT_FAILED : EXIT_USAGE;
-  }
-  const msg = e instanceof Error ? e.message : String(e);
-  io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)'}.\n`);
-  if (io.env['SCION_DEBUG'] && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
-  return EXIT_FAILED;
 }

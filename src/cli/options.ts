@@ -1,6 +1,7 @@
 // The flags of `run` and `plan` (SPEC §1), described once as data: yargs reads them for parsing and
 // --help, and the usage checks read the same names for "did you mean".
 import type { Argv, Options } from 'yargs';
+import { usageError, type ScionError } from '../errors.js';
 
 /** A flag that takes a value: given without one (`--report` at the end, `--report=`) is bad usage. */
 const valued = (o: Options): Options => ({ ...o, requiresArg: true });
@@ -112,8 +113,10 @@ export interface RunFlags {
   label?: string | string[];
 }
 
-/** A flag mistake found by checkRunFlags: a usage sentence (exit 2), raised inside yargs' parse. */
-export class FlagError extends Error {}
+/** A flag mistake found by checkRunFlags: a usage error naming the flag (exit 2), raised inside yargs' parse. */
+function flagError(flag: string, message: string): ScionError {
+  return usageError(message, [], flag);
+}
 
 /**
  * Everything about the flags that can be known without the repository, checked inside yargs so a
@@ -124,34 +127,34 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   for (const name of ['repo', 'base', 'report', 'pr-body', 'html', 'shard', 'pr-base', 'label', 'repos', 'github-org', 'topic', 'github-search', 'gitlab-group', 'cache-dir'] as const) {
     const v = a[name];
     const values = Array.isArray(v) ? v : [v];
-    if (values.some((x) => x === '')) throw new FlagError(`--${name} needs a value (for example --${name} ${EXAMPLE[name]}).`);
+    if (values.some((x) => x === '')) throw flagError(name, `--${name} needs a value (for example --${name} ${EXAMPLE[name]}).`);
   }
   const jobs = a['job'];
-  if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === '')) throw new FlagError('--job needs a job name or glob (for example --job web --job "pkg-*").');
+  if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === '')) throw flagError('job', '--job needs a job name or glob (for example --job web --job "pkg-*").');
   if (a['shard'] !== undefined && parseShard(String(a['shard'])) === null) {
-    throw new FlagError(`--shard ${String(a['shard'])} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
+    throw flagError('shard', `--shard ${String(a['shard'])} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
   }
   const c = a['concurrency'];
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) {
     const shown = typeof c === 'number' && !Number.isNaN(c) ? ` ${c}` : '';
-    throw new FlagError(`--concurrency${shown} must be a whole number of at least 1 (for example --concurrency 4).`);
+    throw flagError('concurrency', `--concurrency${shown} must be a whole number of at least 1 (for example --concurrency 4).`);
   }
   checkCampaignFlags(a);
-  if (a['patch'] === true && a['stat'] === true) throw new FlagError('--patch and --stat print the plan in two different shapes; choose one.');
+  if (a['patch'] === true && a['stat'] === true) throw flagError('patch', '--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
-    throw new FlagError(`--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
+    throw flagError(a['patch'] === true ? 'patch' : 'stat', `--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
   }
   // Flags that only say how another flag works.
   if (a['push'] === undefined) {
-    if (a['push-failed'] === true) throw new FlagError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
-    if (a['pr'] === true) throw new FlagError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
+    if (a['push-failed'] === true) throw flagError('push-failed', '--push-failed only says which branches --push pushes; add --push [REMOTE].');
+    if (a['pr'] === true) throw flagError('pr', '--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
   } else if (a['dry-run'] === true) {
-    throw new FlagError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
+    throw flagError('push', '--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
   }
   if (a['pr'] !== true) {
-    if (a['draft'] === true) throw new FlagError('--draft says how --pr opens pull requests; add --push --pr, or drop --draft.');
-    if (a['label'] !== undefined) throw new FlagError('--label labels the pull requests --pr opens; add --push --pr, or drop --label.');
-    if (a['pr-base'] !== undefined) throw new FlagError('--pr-base says where the pull requests of --pr merge; add --push --pr, or drop --pr-base.');
+    if (a['draft'] === true) throw flagError('draft', '--draft says how --pr opens pull requests; add --push --pr, or drop --draft.');
+    if (a['label'] !== undefined) throw flagError('label', '--label labels the pull requests --pr opens; add --push --pr, or drop --label.');
+    if (a['pr-base'] !== undefined) throw flagError('pr-base', '--pr-base says where the pull requests of --pr merge; add --push --pr, or drop --pr-base.');
   }
   return true;
 }
@@ -160,19 +163,19 @@ export function checkRunFlags(a: Record<string, unknown>): true {
 function checkCampaignFlags(a: Record<string, unknown>): void {
   const given = CAMPAIGN_SOURCES.filter((n) => a[n] !== undefined);
   if (given.length > 1) {
-    throw new FlagError(`${given.map((n) => `--${n}`).join(' and ')} each name the repositories of a campaign; choose one.`);
+    throw flagError(given[1]!, `${given.map((n) => `--${n}`).join(' and ')} each name the repositories of a campaign; choose one.`);
   }
   const source = given[0];
   if (source !== undefined && a['repo'] !== undefined) {
-    throw new FlagError(`--repo names one repository and --${source} the repositories of a campaign; choose one (a local path can be a line of --repos).`);
+    throw flagError('repo', `--repo names one repository and --${source} the repositories of a campaign; choose one (a local path can be a line of --repos).`);
   }
   if (a['github-org'] === undefined) {
     for (const n of ['topic', 'include-forks', 'include-archived'] as const) {
-      if (a[n] !== undefined && a[n] !== false) throw new FlagError(`--${n} narrows the repositories of --github-org ORG; add --github-org, or drop --${n}.`);
+      if (a[n] !== undefined && a[n] !== false) throw flagError(n, `--${n} narrows the repositories of --github-org ORG; add --github-org, or drop --${n}.`);
     }
   }
   if (source === undefined && a['cache-dir'] !== undefined) {
-    throw new FlagError('--cache-dir says where a campaign keeps its clones; add --repos FILE (or --github-org, --github-search, --gitlab-group), or drop --cache-dir.');
+    throw flagError('cache-dir', '--cache-dir says where a campaign keeps its clones; add --repos FILE (or --github-org, --github-search, --gitlab-group), or drop --cache-dir.');
   }
 }
 

@@ -1,5 +1,5 @@
 // Blob contents in and out of the object store.
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { assertWritable, repoState, type Repo } from './repo.js';
 
 export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
@@ -9,7 +9,7 @@ export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
 /** A copy: the store keeps its own buffer in a cache that callers must not be able to change. */
 export function readBlobSync(repo: Repo, oid: string): Buffer {
   const obj = repoState(repo).store.read(oid);
-  if (obj.type !== 'blob') throw new GitError('invalid-argument', `${oid} is a ${obj.type}, not a blob.`, { oid });
+  if (obj.type !== 'blob') throw gitError('invalid-argument', `${oid} is a ${obj.type}, not a blob.`, { oid });
   return Buffer.from(obj.data);
 }
 

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { breather } from './breather.js';
-import { errnoCode, GitError } from './errors.js';
+import { errnoCode, gitError } from './errors.js';
 import { statData, ZERO_STAT, type IndexEntry, type StatData } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
 import { assertValidPath, comparePaths, parentDir } from './paths.js';
@@ -45,7 +45,7 @@ export async function checkoutEntries(repo: Repo, root: string, entries: readonl
         continue;
       }
       const obj = store.read(e.oid);
-      if (obj.type !== 'blob') throw new GitError('corrupt', `${e.path} points at a ${obj.type}, not a blob.`, { path: e.path });
+      if (obj.type !== 'blob') throw gitError('corrupt', `${e.path} points at a ${obj.type}, not a blob.`, { path: e.path });
       if (e.mode === '120000') {
         symlinkSync(obj.data, abs);
         out.push({ path: e.path, oid: e.oid, mode: 0o120000, stat: statData(lstatSync(abs, { bigint: true })) });

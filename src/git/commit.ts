@@ -1,5 +1,5 @@
 // Commit and tag objects: read, write, and the tree a commit points at.
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { isOid } from './hash.js';
 import { formatIdentity, parseIdentity, type FullIdentity, type Identity } from './identity-format.js';
 import { repoState, type Repo } from './repo.js';
@@ -33,7 +33,7 @@ export function parseCommit(data: Buffer, oid: string): CommitInfo {
     else if (key === 'author') author = parseIdentity(value);
     else if (key === 'committer') committer = parseIdentity(value);
   }
-  if (!isOid(tree) || !author || !committer) throw new GitError('corrupt', `Commit ${oid} is damaged; run \`git fsck\`.`, { oid });
+  if (!isOid(tree) || !author || !committer) throw gitError('corrupt', `Commit ${oid} is damaged; run \`git fsck\`.`, { oid });
   return { tree, parents, message, author, committer };
 }
 
@@ -49,7 +49,7 @@ export async function readCommit(repo: Repo, sha: string): Promise<CommitInfo> {
 
 export function readCommitSync(repo: Repo, sha: string): CommitInfo {
   const obj = repoState(repo).store.read(sha);
-  if (obj.type !== 'commit') throw new GitError('invalid-argument', `${sha} is a ${obj.type}, not a commit.`, { oid: sha });
+  if (obj.type !== 'commit') throw gitError('invalid-argument', `${sha} is a ${obj.type}, not a commit.`, { oid: sha });
   return parseCommit(obj.data, sha);
 }
 
@@ -72,7 +72,7 @@ export async function writeCommit(repo: Repo, c: NewCommit): Promise<string> {
   const bytes = commitBytes(c);
   // As `git commit-tree` does: never write a commit that points at objects the repository lacks.
   for (const oid of [c.tree, ...c.parents]) {
-    if (!store.has(oid)) throw new GitError('missing-object', `Cannot commit: object ${oid} is not in the repository.`, { oid });
+    if (!store.has(oid)) throw gitError('missing-object', `Cannot commit: object ${oid} is not in the repository.`, { oid });
   }
   return store.write('commit', bytes);
 }
@@ -80,7 +80,7 @@ export async function writeCommit(repo: Repo, c: NewCommit): Promise<string> {
 /** The commit object's content; `hashObject('commit', …)` of it is the oid (dry run). */
 export function commitBytes(c: NewCommit, now: Date = new Date()): Buffer {
   for (const oid of [c.tree, ...c.parents]) {
-    if (!isOid(oid)) throw new GitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
+    if (!isOid(oid)) throw gitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
   }
   const lines = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`)];
   lines.push(`author ${formatIdentity(c.author, now)}`, `committer ${formatIdentity(c.committer ?? c.author, now)}`);

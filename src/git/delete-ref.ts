@@ -9,8 +9,9 @@
 //     `git pack-refs` must not copy it back into packed-refs);
 //  6. remove the folders the ref and its reflog leave empty (never refs/heads itself).
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import type { ScionError } from '../errors.js';
 import { dirname, join } from 'node:path';
-import { errnoCode, GitError, onDisk } from './errors.js';
+import { errnoCode, gitError, isGitError, onDisk } from './errors.js';
 import { isOid } from './hash.js';
 import { takeRefLock } from './ref-lock.js';
 import { currentValue, isValidRefName, refPath } from './refs.js';
@@ -20,16 +21,16 @@ const NOTHING = new Uint8Array(0);
 
 /**
  * Deletes `ref` (a full name under refs/, loose or packed or both) if it holds `expectedOld`, with its
- * reflog. Throws GitError `ref-moved` when it holds anything else or nothing (nothing is changed),
+ * reflog. Throws error `ref-moved` when it holds anything else or nothing (nothing is changed),
  * `locked` when another process holds <ref>.lock or packed-refs.lock (one a killed scion left is
  * cleared: see ref-lock.ts), `bad-ref` for an invalid name or a symbolic ref, `environment` when the
  * machine refuses a write.
  */
 export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
   if (!isValidRefName(ref)) {
-    throw new GitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
+    throw gitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
   }
-  if (!isOid(expectedOld)) throw new GitError('invalid-argument', `"${expectedOld}" is not a full object id.`, { oid: expectedOld });
+  if (!isOid(expectedOld)) throw gitError('invalid-argument', `"${expectedOld}" is not a full object id.`, { oid: expectedOld });
   assertWritable(repo);
   const path = refPath(repo, ref);
   // The git dir the ref lives in (the common one, or a worktree's for per-worktree refs); its reflog is there too.
@@ -42,7 +43,7 @@ export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
   try {
     const current = currentValue(repo, ref);
     if (current !== null && 'symbolic' in current) {
-      throw new GitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; delete that ref instead.`, { ref });
+      throw gitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; delete that ref instead.`, { ref });
     }
     const actual = current?.oid ?? null;
     if (actual !== expectedOld) throw moved(ref, expectedOld, actual);
@@ -74,15 +75,15 @@ export function deleteRefIfAt(repo: Repo, ref: string, expected: string): boolea
     deleteRef(repo, ref, expected);
     return true;
   } catch (e) {
-    if (e instanceof GitError && e.code === 'ref-moved') return false;
+    if (isGitError(e, 'ref-moved')) return false;
     throw e;
   }
 }
 
-function moved(ref: string, expected: string, actual: string | null): GitError {
+function moved(ref: string, expected: string, actual: string | null): ScionError {
   const found = actual ?? 'no such ref';
   const message = `${ref} moved: expected ${expected}, found ${found}. Another process updated it; look at it again before deleting it.`;
-  return new GitError('ref-moved', message, { ref, expected, actual });
+  return gitError('ref-moved', message, { ref, expected, actual });
 }
 
 /**

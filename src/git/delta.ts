@@ -1,6 +1,7 @@
 // Git's delta format (pack OFS_DELTA / REF_DELTA payloads): two varint sizes, then copy-from-base and
 // insert-literal instructions. See Documentation/gitformat-pack.txt, "Deltified representation".
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
+import type { ScionError } from '../errors.js';
 
 export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   let p = 0;
@@ -50,6 +51,6 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   return out;
 }
 
-function corrupt(what: string): GitError {
-  return new GitError('corrupt', `A packed object is damaged (${what}); run \`git fsck\` on the repository.`);
+function corrupt(what: string): ScionError {
+  return gitError('corrupt', `A packed object is damaged (${what}); run \`git fsck\` on the repository.`);
 }

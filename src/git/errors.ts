@@ -1,53 +1,29 @@
-// Failures of the git layer that callers may act on. Each carries a stable `code` (tests and the
+// Failures of the git layer that callers may act on. Each carries a stable `kind` (tests and the
 // runner switch on it, never on message text) and a message that says what happened and what to do.
+import { GIT_KINDS, ScionError, type GitKind } from '../errors.js';
 import { refusalOf } from '../refusal.js';
 
-export type GitErrorCode =
-  /** An object the repository should hold is not there (or an alternate is unreachable). */
-  | 'missing-object'
-  /** A `.lock` file is held by another process (git's lock-file protocol). */
-  | 'locked'
-  /** Compare-and-swap failed: the ref no longer holds the value the caller expected. */
-  | 'ref-moved'
-  /** The ref name clashes with an existing ref (refs/heads/a vs refs/heads/a/b) or is invalid. */
-  | 'bad-ref'
-  /** A path in a tree or a change set that git would refuse (`..`, `.git`, empty component, …). */
-  | 'bad-path'
-  /** An object or file git wrote that this layer cannot parse. */
-  | 'corrupt'
-  /** A repository feature this layer does not handle (reftable, SHA-256, split index, …). */
-  | 'unsupported'
-  /** A worktree path that is already in use, or a branch checked out elsewhere. */
-  | 'in-use'
-  /** Misuse of the API by a caller (a bug upstream). */
-  | 'invalid-argument'
-  /**
-   * The machine refused: disk full, permission denied, read-only file system, a repository owned by
-   * another user (git's safe.directory rule), an object a partial clone never fetched, history cut
-   * off by a shallow clone. `data.path` names where; the message says the fix.
-   */
-  | 'environment'
-  /** The folder is not (inside) a git repository, or its `.git` file points nowhere. */
-  | 'not-a-repository'
-  /** A revision name that does not name one commit (ambiguous, a tree, a tag chain too long). */
-  | 'bad-revision'
-  /** The caller's abort signal fired before the write: nothing was changed. */
-  | 'interrupted';
+/**
+ * The kinds the git layer throws (ScionError kinds): its own (src/errors.ts GIT_KINDS: missing-object,
+ * ref-moved, bad-ref, bad-path, corrupt, in-use, invalid-argument, not-a-repository, bad-revision,
+ * pack-gone) and four it shares with a job's report: `locked` (a `.lock` file held by another process),
+ * `unsupported` (reftable, SHA-256, split index, …), `environment` (the machine refused: disk full,
+ * permission denied, read-only, a repository owned by another user, an object a partial clone never
+ * fetched, history cut off by a shallow clone; `data.path` names where, the message says the fix) and
+ * `interrupted` (the caller's abort signal fired before the write: nothing was changed).
+ */
+export type GitErrorCode = GitKind | 'locked' | 'unsupported' | 'environment' | 'interrupted';
 
-export class GitError extends Error {
-  readonly code: GitErrorCode;
-  readonly data: Readonly<Record<string, unknown>>;
+const GIT_ERROR_KINDS: ReadonlySet<string> = new Set<string>([...GIT_KINDS, 'locked', 'unsupported', 'environment', 'interrupted']);
 
-  constructor(code: GitErrorCode, message: string, data: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'GitError';
-    this.code = code;
-    this.data = data;
-  }
+/** A failure of the git layer: the one ScionError, with the kind a caller acts on (never its message). */
+export function gitError(kind: GitErrorCode, message: string, data: Record<string, unknown> = {}, cause?: unknown): ScionError {
+  return new ScionError(kind, message, { data, ...(cause === undefined ? {} : { cause }) });
+}
 
-  toJSON(): { code: GitErrorCode; message: string; data: Readonly<Record<string, unknown>> } {
-    return { code: this.code, message: this.message, data: this.data };
-  }
+/** Whether `e` is an error of the git layer's kinds (of one of `kinds`, when given). */
+export function isGitError<K extends GitErrorCode>(e: unknown, ...kinds: K[]): e is ScionError & { readonly kind: K } {
+  return e instanceof ScionError && (kinds.length === 0 ? GIT_ERROR_KINDS.has(e.kind) : (kinds as string[]).includes(e.kind));
 }
 
 /** Node's fs errors carry a string `code`; this narrows `unknown` to read it. */
@@ -72,7 +48,7 @@ export function isEnvironmentErrno(err: unknown): boolean {
 export function refusalToGitError(err: unknown, path: string, action: string): unknown {
   const refusal = refusalOf(err, { path, action });
   if (refusal === null) return err;
-  return new GitError('environment', refusal.message, { path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) });
+  return gitError('environment', refusal.message, { path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) });
 }
 
 /** Runs `fn`; OS errors that say the machine refused become `environment` GitErrors about `path`. */

@@ -1,7 +1,7 @@
 // Fetching one branch of a remote over smart HTTP(S) with isomorphic-git, into a repository scion
 // shares with native git: the objects land in the object store; the remote-tracking ref moves under
 // git's lock protocol, as `git fetch` moves it.
-import { GitError } from './errors.js';
+import { isGitError } from './errors.js';
 import { readRef } from './refs.js';
 import { callOptions, transportFailure, type TransportResult } from './remote-call.js';
 import type { Repo } from './repo.js';
@@ -52,7 +52,7 @@ export async function setTrackingRef(repo: Repo, remote: string, branch: string,
     await updateRef(repo, ref, sha, current);
     return true;
   } catch (e) {
-    if (e instanceof GitError && (e.code === 'locked' || e.code === 'ref-moved')) return false;
+    if (isGitError(e, 'locked', 'ref-moved')) return false;
     throw e;
   }
 }

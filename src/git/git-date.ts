@@ -1,7 +1,7 @@
 // The date formats git accepts in GIT_AUTHOR_DATE / GIT_COMMITTER_DATE (Documentation/date-formats.txt):
 // git's internal `<unix seconds> <+hhmm>` (and `@<unix seconds>`), RFC 2822, ISO 8601, and the
 // `git log` default. A date without a zone is local time, as in git.
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 
 export interface GitDate {
   /** Seconds since the epoch. */
@@ -36,7 +36,7 @@ export function parseGitDate(text: string): GitDate | null {
 export function gitDateFromEnv(name: string, value: string): GitDate {
   const d = parseGitDate(value);
   if (d === null) {
-    throw new GitError(
+    throw gitError(
       'environment',
       `${name}="${value}" is not a date git accepts; use "@<unix seconds> +hhmm", RFC 2822 ("Thu, 07 Apr 2005 22:13:13 +0200") or ISO 8601 ("2005-04-07T22:13:13+02:00"), or unset it.`,
       { variable: name },

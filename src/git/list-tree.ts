@@ -1,6 +1,6 @@
 // Recursive listing of a tree: every blob, symlink and submodule, with subtrees that no prefix can
 // reach left unread (a glob's static prefix like `src/` spares the rest of a large repository).
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { assertValidPath, comparePaths, isValidComponent } from './paths.js';
 import { repoState, type Repo } from './repo.js';
 import { canonicalMode, parseTree, TREE_MODE } from './tree-format.js';
@@ -34,7 +34,7 @@ export function listTreeSync(repo: Repo, tree: string, opts: ListTreeOptions = {
   const out: TreeEntry[] = [];
   const walk = (oid: string, dir: string): void => {
     const obj = store.read(oid);
-    if (obj.type !== 'tree') throw new GitError('invalid-argument', `${oid} is a ${obj.type}, not a tree.`, { oid });
+    if (obj.type !== 'tree') throw gitError('invalid-argument', `${oid} is a ${obj.type}, not a tree.`, { oid });
     for (const e of parseTree(obj.data, oid)) {
       // A name git itself would refuse to check out must not reach the disk or the edit engine.
       if (!isValidComponent(e.name)) assertValidPath(dir + e.name);

@@ -1,6 +1,6 @@
 // Replacing a git file (HEAD, an index) the way git does: write <file>.lock with O_EXCL, rename over.
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { errnoCode, GitError } from './errors.js';
+import { errnoCode, gitError } from './errors.js';
 
 export function writeFileLocked(path: string, content: string | Uint8Array, holder = `another git process is changing ${path}`): void {
   const lock = `${path}.lock`;
@@ -9,7 +9,7 @@ export function writeFileLocked(path: string, content: string | Uint8Array, hold
     fd = openSync(lock, 'wx', 0o666);
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') throw err;
-    throw new GitError('locked', `${lock} exists: ${holder}; if none is running, delete the lock file and try again.`, { lock });
+    throw gitError('locked', `${lock} exists: ${holder}; if none is running, delete the lock file and try again.`, { lock });
   }
   try {
     const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;

@@ -8,7 +8,7 @@
 // `release()` drops the .keep (the ref now reaches every object).
 import { rmSync } from 'node:fs';
 import { commitBytes, type NewCommit } from './commit.js';
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { hashObject } from './hash.js';
 import { writeKeptPack } from './pack-write.js';
 import { assertWritable, repoState, type Repo } from './repo.js';
@@ -34,7 +34,7 @@ export class ObjectBatch {
   commit(c: NewCommit): string {
     const store = repoState(this.repo).store;
     for (const oid of [c.tree, ...c.parents]) {
-      if (!this.objects.has(oid) && !store.has(oid)) throw new GitError('missing-object', `Cannot commit: object ${oid} is not in the repository.`, { oid });
+      if (!this.objects.has(oid) && !store.has(oid)) throw gitError('missing-object', `Cannot commit: object ${oid} is not in the repository.`, { oid });
     }
     const data = commitBytes(c);
     const oid = hashObject('commit', data);

@@ -5,10 +5,10 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { GitError, refusalToGitError, errnoCode, onDisk } from './errors.js';
+import { gitError, refusalToGitError, errnoCode, onDisk, isGitError } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
-import { Pack, PackGone, type RawObject } from './pack.js';
+import { Pack, type RawObject } from './pack.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
 const CACHE_MAX_ITEM = 8 * 1024 * 1024;
@@ -40,13 +40,13 @@ export class ObjectStore {
     if (found !== null) return found;
     if (this.promisor !== null) {
       const gitDir = dirname(this.objectsDir);
-      throw new GitError(
+      throw gitError(
         'environment',
         `Object ${oid} is not in ${gitDir}: the repository is a partial clone (git clone --filter) and scion reads only objects that are local; run scion in a clone made without --filter, or fetch the objects first (\`git --git-dir=${gitDir} cat-file -p ${oid}\` fetches this one from ${this.promisor}).`,
         { oid, path: gitDir, remote: this.promisor },
       );
     }
-    throw new GitError('missing-object', `Object ${oid} is not in the repository at ${this.objectsDir}; run \`git fsck\`.`, { oid });
+    throw gitError('missing-object', `Object ${oid} is not in the repository at ${this.objectsDir}; run \`git fsck\`.`, { oid });
   }
 
   /**
@@ -187,7 +187,7 @@ export class ObjectStore {
         return null;
       } catch (err) {
         // `git repack -a -d` deleted a pack we knew only by its .idx: forget it, look again.
-        if (!(err instanceof PackGone) || attempt > 0) throw err instanceof PackGone ? err.cause : err;
+        if (!isGitError(err, 'pack-gone') || attempt > 0) throw isGitError(err, 'pack-gone') ? err.cause : err;
         this.rescan();
       }
     }
@@ -258,7 +258,7 @@ function inflateLoose(oid: string, file: Buffer): Buffer {
   try {
     return inflateSync(file);
   } catch (err) {
-    throw new GitError('corrupt', `Loose object ${oid} is damaged (${(err as Error).message}); run \`git fsck\`.`, { oid });
+    throw gitError('corrupt', `Loose object ${oid} is damaged (${(err as Error).message}); run \`git fsck\`.`, { oid });
   }
 }
 
@@ -267,7 +267,7 @@ function parseLoose(oid: string, buf: Buffer): RawObject {
   const [type, size] = buf.toString('latin1', 0, Math.max(nul, 0)).split(' ');
   const data = buf.subarray(nul + 1);
   if (nul < 0 || !['commit', 'tree', 'blob', 'tag'].includes(type ?? '') || Number(size) !== data.length) {
-    throw new GitError('corrupt', `Loose object ${oid} has a bad header; run \`git fsck\`.`, { oid });
+    throw gitError('corrupt', `Loose object ${oid} has a bad header; run \`git fsck\`.`, { oid });
   }
   return { type: type as ObjectType, data };
 }

@@ -3,9 +3,10 @@
 // 30k-file repository it took 14 s to read every blob (pako inflate, one readdir + one failed
 // loose-object open per read); this reader does it in about 1 s with node:zlib and a base cache.
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { ScionError } from '../errors.js';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
-import { errnoCode, GitError } from './errors.js';
+import { errnoCode, gitError, isGitError } from './errors.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
 
@@ -30,14 +31,9 @@ const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', '
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
-/** The .pack file went away after its .idx was read (`git repack -d` replaced it): rescan and retry. */
-export class PackGone extends Error {
-  constructor(
-    readonly packPath: string,
-    override readonly cause: unknown,
-  ) {
-    super(`${packPath} was removed while scion was reading it`);
-  }
+/** The .pack file went away after its .idx was read (`git repack -d` replaced it): kind `pack-gone`; rescan and retry. */
+function packGone(packPath: string, cause: unknown): ScionError {
+  return gitError('pack-gone', `${packPath} was removed while scion was reading it`, { path: packPath }, cause);
 }
 
 export class Pack {
@@ -58,7 +54,7 @@ export class Pack {
     private readonly cache: ByteLru<RawObject>,
   ) {
     if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
-      throw new GitError('unsupported', `${packPath.replace(/pack$/, 'idx')} is not a version 2 pack index; run \`git gc\`.`);
+      throw gitError('unsupported', `${packPath.replace(/pack$/, 'idx')} is not a version 2 pack index; run \`git gc\`.`);
     }
     this.count = idx.readUInt32BE(8 + 255 * 4);
     this.offStart = this.shaStart + this.count * 24;
@@ -132,7 +128,7 @@ export class Pack {
       return this.parseAt(offset, key, external, asBase);
     } catch (err) {
       // Damaged bytes must end as `corrupt`, whatever part of the parse trips over them.
-      if (err instanceof GitError || err instanceof PackGone) throw err;
+      if (isGitError(err)) throw err;
       throw this.corrupt(offset, (err as Error).message);
     }
   }
@@ -200,7 +196,7 @@ export class Pack {
     try {
       fd = openSync(this.packPath, 'r');
     } catch (err) {
-      if (errnoCode(err) === 'ENOENT') throw new PackGone(this.packPath, err);
+      if (errnoCode(err) === 'ENOENT') throw packGone(this.packPath, err);
       throw err;
     }
     this.packSize = fstatSync(fd).size;
@@ -209,7 +205,7 @@ export class Pack {
     const expected = this.idx.subarray(this.idx.length - 40, this.idx.length - 20);
     if (!trailer.equals(expected)) {
       closeSync(fd);
-      throw new GitError('corrupt', `${this.packPath} does not match its .idx file; run \`git fsck\`.`);
+      throw gitError('corrupt', `${this.packPath} does not match its .idx file; run \`git fsck\`.`);
     }
     if (this.packSize <= packReading.wholePackLimit) {
       this.data = Buffer.allocUnsafe(this.packSize);
@@ -252,7 +248,7 @@ export class Pack {
     return lo < ends.length ? (ends[lo] as number) : this.packSize - 20;
   }
 
-  private corrupt(offset: number, what: string): GitError {
-    return new GitError('corrupt', `The object at offset ${offset} of ${this.packPath} is damaged (${what}); run \`git fsck\`.`);
+  private corrupt(offset: number, what: string): ScionError {
+    return gitError('corrupt', `The object at offset ${offset} of ${this.packPath} is damaged (${what}); run \`git fsck\`.`);
   }
 }

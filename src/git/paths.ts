@@ -1,6 +1,6 @@
 // Repository-relative paths: the checks git applies before it lets a path into a tree or onto disk
 // (verify_path), and the byte order git sorts paths in.
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 
 /** True for one path component git accepts in a tree: not empty, `.`, `..` or `.git` (any case). */
 export function isValidComponent(name: string): boolean {
@@ -12,7 +12,7 @@ export function isValidComponent(name: string): boolean {
 /** Throws `bad-path` unless `path` is a clean repo-relative POSIX path. */
 export function assertValidPath(path: string): void {
   if (path === '' || !path.split('/').every(isValidComponent)) {
-    throw new GitError('bad-path', `"${path}" is not a path git accepts in a tree (empty, ".", ".." or ".git" component).`, {
+    throw gitError('bad-path', `"${path}" is not a path git accepts in a tree (empty, ".", ".." or ".git" component).`, {
       path,
     });
   }

@@ -12,7 +12,7 @@ import { readLooseRef, refPath } from './refs.js';
 import { ZERO_OID } from './hash.js';
 import { callOptions, transportFailure, type TransportResult } from './remote-call.js';
 import { repoState, type Repo } from './repo.js';
-import { GitError } from './errors.js';
+import { isGitError } from './errors.js';
 import { guardedHttp, iso, type RemoteAccess } from './transport.js';
 
 export interface PushCommitOptions {
@@ -166,7 +166,7 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
   } catch (e) {
     // The remote branch is gone; a tracking ref that cannot go now (its lock held) is only a stale
     // hint of what the remote held, which the next fetch corrects.
-    if (!(e instanceof GitError)) throw e;
+    if (!(isGitError(e))) throw e;
   }
   return { ok: true, value: undefined };
 }

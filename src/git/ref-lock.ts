@@ -14,9 +14,10 @@
 // process that is gone. Any other lock (native git's, a live scion's) is left alone and reported
 // as kind `locked`, with the exact command to remove it, as git does.
 import { createHash, randomBytes } from 'node:crypto';
+import type { ScionError } from '../errors.js';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
 import { join, relative } from 'node:path';
-import { errnoCode, refusalToGitError, GitError, onDisk } from './errors.js';
+import { errnoCode, refusalToGitError, gitError, onDisk } from './errors.js';
 import { currentOwner, ownerAlive, ownerTag, parseOwnerTag, type LockOwner } from './process-owner.js';
 import type { Repo } from './repo.js';
 
@@ -51,7 +52,7 @@ function parseName(name: string): { key: string; owner: LockOwner } | null {
 
 /**
  * Takes `lock` holding `content` (see the header). A lock already there is cleared when an owner's
- * file proves it a dead scion's; otherwise GitError `locked` naming the file and how to remove it.
+ * file proves it a dead scion's; otherwise error `locked` naming the file and how to remove it.
  */
 export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint8Array): HeldRefLock {
   const dir = ownersDir(repo);
@@ -98,17 +99,17 @@ function writeWhole(path: string, content: Uint8Array): void {
   }
 }
 
-function lockedError(ref: string, lock: string, judged: 'cleared' | 'unknown' | LockOwner): GitError {
+function lockedError(ref: string, lock: string, judged: 'cleared' | 'unknown' | LockOwner): ScionError {
   const command = `rm -f '${lock.replace(/'/g, `'\\''`)}'`;
   if (judged !== 'cleared' && judged !== 'unknown') {
     const where = judged.host === currentOwner().host ? '' : ` on ${judged.host}`;
     const message = `Cannot update ${ref}: scion (pid ${judged.pid}${where}) is updating it right now (${lock}); wait for it to finish and run again.`;
-    return new GitError('locked', message, { ref, lock, pid: judged.pid });
+    return gitError('locked', message, { ref, lock, pid: judged.pid });
   }
   const message =
     `Cannot update ${ref}: ${lock} exists. Another git process may be changing it right now, or one was killed while it did; ` +
     `if no git process is running in this repository, remove the lock with \`${command}\` and run again.`;
-  return new GitError('locked', message, { ref, lock, command });
+  return gitError('locked', message, { ref, lock, command });
 }
 
 /** The owners' files written for `lock`, with their inodes. */

@@ -3,7 +3,7 @@
 // refs/rewritten/…) live in the worktree's own git dir; all others in the common dir.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { isOid } from './hash.js';
 import { repoState, type Repo } from './repo.js';
 
@@ -27,7 +27,7 @@ export function readLooseRef(path: string): LooseRef {
   const t = text.trim();
   if (t.startsWith('ref:')) return { symbolic: t.slice(4).trim() };
   const oid = t.slice(0, 40);
-  if (!isOid(oid)) throw new GitError('corrupt', `${path} does not hold an object id; check it with \`git show-ref\`.`, { path });
+  if (!isOid(oid)) throw gitError('corrupt', `${path} does not hold an object id; check it with \`git show-ref\`.`, { path });
   return { oid };
 }
 
@@ -70,7 +70,7 @@ export function readRefSync(repo: Repo, ref: string, gitDir = repo.gitDir): stri
     }
     return name.startsWith('refs/') ? (packedRefs(repo).get(name) ?? null) : null;
   }
-  throw new GitError('corrupt', `${ref} is a chain of symbolic refs too deep to follow.`, { ref });
+  throw gitError('corrupt', `${ref} is a chain of symbolic refs too deep to follow.`, { ref });
 }
 
 /** The value of a ref as stored (loose first, then packed), without following a symbolic ref. */

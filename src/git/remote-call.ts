@@ -9,7 +9,8 @@
 // written as isomorphic-git writes them.
 import fs from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { guardedHttp, TransferLimitError, type RemoteAccess } from './transport.js';
+import { isScionError, ScionError } from '../errors.js';
+import { guardedHttp, type RemoteAccess } from './transport.js';
 
 /**
  * Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all (`code`:
@@ -80,9 +81,17 @@ function refsLeftAlone(gitdir: string, remoteHead?: RemoteHead) {
   return { promises: { ...fs.promises, readFile, writeFile, unlink } };
 }
 
+/**
+ * A failure of the remote as the one thrown error, kind `remote` (exit 1, never a bug), for a caller
+ * that cannot go on without the remote; `message` says what scion was doing and what to check.
+ */
+export function transportError(f: TransportFailure, message: string): ScionError {
+  return new ScionError('remote', message, { data: { reason: f.reason, status: f.status, ...(f.code === undefined ? {} : { code: f.code }) } });
+}
+
 /** isomorphic-git's and Node's errors → what happened, in words a user can act on. */
 export function transportFailure(e: unknown): TransportFailure {
-  if (e instanceof TransferLimitError) return { reason: 'too-large', status: null, detail: e.message, limit: e.limit };
+  if (isScionError(e, 'too-large')) return { reason: 'too-large', status: null, detail: e.message, limit: Number(e.data['limit']) };
   const err = e as { code?: unknown; message?: unknown; data?: Record<string, unknown> };
   const code = typeof err.code === 'string' ? err.code : '';
   const message = typeof err.message === 'string' ? err.message : String(e);

@@ -2,9 +2,10 @@
 // worktree), its common dir, and the top of the checkout. Linked worktrees keep HEAD and the index
 // in their own git dir and everything else (objects, refs, config) in the common dir.
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import type { ScionError } from '../errors.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { configValue, readConfigFile, type ConfigEntry } from './config.js';
-import { refusalToGitError, GitError } from './errors.js';
+import { refusalToGitError, gitError, isGitError } from './errors.js';
 import { ObjectStore } from './object-store.js';
 import { safeDirectoryRefusal, type Env } from './safe-directory.js';
 
@@ -25,7 +26,7 @@ export interface RepoState {
   readonly config: readonly ConfigEntry[];
   packedRefs: { readonly stamp: string; readonly refs: ReadonlyMap<string, string> } | null;
   /** Set when git would refuse the repository (safe.directory): nothing may be written to it. */
-  readonly refusal: GitError | null;
+  readonly refusal: ScionError | null;
 }
 
 interface OpenedRepo extends Repo {
@@ -34,7 +35,7 @@ interface OpenedRepo extends Repo {
 
 export function repoState(repo: Repo): RepoState {
   const state = (repo as Partial<OpenedRepo>)[STATE];
-  if (!state) throw new GitError('invalid-argument', 'This Repo was not made by openRepo(); open the repository with openRepo(dir).');
+  if (!state) throw gitError('invalid-argument', 'This Repo was not made by openRepo(); open the repository with openRepo(dir).');
   return state;
 }
 
@@ -54,12 +55,12 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
   } catch (err) {
     // A folder on the way that this user may not enter is not a missing folder: say which it is.
     const refused = refusalToGitError(err, resolve(dir), 'read');
-    if (refused instanceof GitError) throw refused;
-    throw new GitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
+    if (isGitError(refused)) throw refused;
+    throw gitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
   }
   // A file inside the repository is fine too: start from its folder.
   const found = discover(lstatOrNull(start)?.isDirectory() === false ? dirname(start) : start);
-  if (!found) throw new GitError('not-a-repository', `${start} is not inside a git repository; pass --repo with a folder inside one.`, { path: start });
+  if (!found) throw gitError('not-a-repository', `${start} is not inside a git repository; pass --repo with a folder inside one.`, { path: start });
   const commonDir = commonDirOf(found.gitDir);
   const config = readConfigFile(join(commonDir, 'config'));
   checkSupported(commonDir, config);
@@ -71,7 +72,7 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
 }
 
 /** Why git would refuse this repository (another user's, not in safe.directory), or null. */
-export function repoRefusal(repo: Repo): GitError | null {
+export function repoRefusal(repo: Repo): ScionError | null {
   return repoState(repo).refusal;
 }
 
@@ -104,7 +105,7 @@ function discover(start: string): { gitDir: string; workTree: string | null; git
     if (st?.isFile()) {
       const gitDir = gitFileTarget(dotGit);
       if (gitDir && looksLikeGitDir(gitDir)) return { gitDir, workTree: d, gitFile: dotGit };
-      throw new GitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, { path: dotGit });
+      throw gitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, { path: dotGit });
     }
     // Inside a .git dir or a bare repository.
     if (looksLikeGitDir(d)) return { gitDir: d, workTree: basename(d) === '.git' ? dirname(d) : null, gitFile: null };
@@ -149,7 +150,7 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
     return lstatSync(p) ?? null;
   } catch (err) {
     const refused = refusalToGitError(err, p, 'read');
-    if (refused instanceof GitError) throw refused;
+    if (isGitError(refused)) throw refused;
     return null;
   }
 }
@@ -157,10 +158,10 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
 function checkSupported(commonDir: string, config: readonly ConfigEntry[]): void {
   const format = configValue(config, 'extensions', 'objectformat');
   if (typeof format === 'string' && format.toLowerCase() !== 'sha1') {
-    throw new GitError('unsupported', `${commonDir} uses ${format} object ids; scion supports SHA-1 repositories only.`, { path: commonDir });
+    throw gitError('unsupported', `${commonDir} uses ${format} object ids; scion supports SHA-1 repositories only.`, { path: commonDir });
   }
   const refs = configValue(config, 'extensions', 'refstorage');
   if (typeof refs === 'string' && refs.toLowerCase() !== 'files') {
-    throw new GitError('unsupported', `${commonDir} stores refs as ${refs}; scion supports the "files" ref format only.`, { path: commonDir });
+    throw gitError('unsupported', `${commonDir} stores refs as ${refs}; scion supports the "files" ref format only.`, { path: commonDir });
   }
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommit, tagTarget } from './commit.js';
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { readRefSync } from './refs.js';
 import { repoState, type Repo } from './repo.js';
 
@@ -22,7 +22,7 @@ export async function resolveCommit(repo: Repo, ref: string): Promise<string | n
   // walking past one is a history problem the user can fix, not a damaged repository.
   const parentsOf = (c: string): string[] => {
     if (shallow.has(c)) {
-      throw new GitError(
+      throw gitError(
         'environment',
         `The base ${ref} is beyond the shallow clone's history (${repo.workTree ?? repo.commonDir} was cloned with --depth): fetch more history with \`git fetch --deepen N\`, or choose a base inside it.`,
         { path: repo.workTree ?? repo.commonDir, revision: ref, shallow: c },
@@ -80,7 +80,7 @@ function expandShort(repo: Repo, prefix: string): string | null {
     return t === 'commit' || t === 'tag';
   });
   if (commitish.length === 1) return commitish[0] as string;
-  throw new GitError('bad-revision', `The abbreviated sha ${prefix} is ambiguous; give more of its characters.`, { revision: prefix });
+  throw gitError('bad-revision', `The abbreviated sha ${prefix} is ambiguous; give more of its characters.`, { revision: prefix });
 }
 
 function peelToCommit(repo: Repo, oid: string, asked: string): string {
@@ -90,10 +90,10 @@ function peelToCommit(repo: Repo, oid: string, asked: string): string {
     const obj = store.read(current);
     if (obj.type === 'commit') return current;
     const target = obj.type === 'tag' ? tagTarget(obj.data) : null;
-    if (target === null) throw new GitError('bad-revision', `${asked} names a ${obj.type}, not a commit; give a branch, tag or commit.`, { revision: asked });
+    if (target === null) throw gitError('bad-revision', `${asked} names a ${obj.type}, not a commit; give a branch, tag or commit.`, { revision: asked });
     current = target;
   }
-  throw new GitError('bad-revision', `${asked} is a chain of tags too long to follow.`, { revision: asked });
+  throw gitError('bad-revision', `${asked} is a chain of tags too long to follow.`, { revision: asked });
 }
 
 function parents(repo: Repo, oid: string): string[] {

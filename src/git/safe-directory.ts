@@ -5,10 +5,11 @@
 // repository of the user in SUDO_UID. scion refuses the same repositories, so it never leaves
 // objects owned by root in someone else's repository.
 import { lstatSync, realpathSync } from 'node:fs';
+import type { ScionError } from '../errors.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { globalConfigFiles } from './config.js';
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,7 +21,7 @@ export interface Ownership {
 }
 
 /** null when git would open the repository; else the environment error to report. */
-export function safeDirectoryRefusal(o: Ownership, env: Env): GitError | null {
+export function safeDirectoryRefusal(o: Ownership, env: Env): ScionError | null {
   const euid = typeof process.geteuid === 'function' ? process.geteuid() : null;
   if (euid === null) return null;
   let notOwned: { path: string; uid: number } | null = null;
@@ -35,7 +36,7 @@ export function safeDirectoryRefusal(o: Ownership, env: Env): GitError | null {
   if (notOwned === null) return null;
   const dir = o.workTree ?? o.gitDir;
   if (isSafe(dir, env)) return null;
-  return new GitError(
+  return gitError(
     'environment',
     `${dir} is owned by another user (${notOwned.path} has uid ${notOwned.uid}, scion runs as uid ${euid}), and git refuses such a repository; run scion as its owner, or if you trust it, run \`git config --global --add safe.directory ${dir}\`.`,
     { path: dir, owner: notOwned.uid, uid: euid },

@@ -3,6 +3,7 @@
 // credential only where the credential rule (host/credentials.ts) bound it, only after a 401,
 // follows redirects itself, gives up on a silent server and caps how much one call may receive.
 import type { HttpClient } from 'isomorphic-git';
+import { ScionError } from '../errors.js';
 
 type IsoGit = (typeof import('isomorphic-git'))['default'];
 let isoGit: Promise<{ git: IsoGit; http: HttpClient }> | null = null;
@@ -38,20 +39,16 @@ export interface RemoteAccess {
   readonly idleTimeoutMs?: number;
   /**
    * How many bytes of answers one call may receive (a clone's pack is held in memory whole): past it
-   * the call fails with a TransferLimitError instead of filling the machine's memory. Default none.
+   * the call fails with a `too-large` ScionError instead of filling the machine's memory. Default none.
    */
   readonly maxBytes?: number;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-/** A call's answers went past RemoteAccess.maxBytes; `limit` is that number. */
-export class TransferLimitError extends Error {
-  readonly code = 'ETRANSFERLIMIT';
-  constructor(readonly limit: number) {
-    super(`the server sent more than ${limit} bytes`);
-    this.name = 'TransferLimitError';
-  }
+/** A call's answers went past RemoteAccess.maxBytes: kind `too-large`, `data.limit` that number. */
+export function transferLimitError(limit: number): ScionError {
+  return new ScionError('too-large', `the server sent more than ${limit} bytes`, { data: { limit } });
 }
 
 function originOf(url: string): string | null {
@@ -133,7 +130,7 @@ export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClien
 }
 
 /**
- * `body`, counted into `received`: past `limit` bytes it throws TransferLimitError and closes the
+ * `body`, counted into `received`: past `limit` bytes it throws a `too-large` ScionError and closes the
  * connection. (isomorphic-git's pkt-line reader turns the throw into the call's failure.)
  */
 function capped(body: AsyncIterableIterator<Uint8Array>, received: { bytes: number }, limit: number): AsyncIterableIterator<Uint8Array> {
@@ -145,7 +142,7 @@ function capped(body: AsyncIterableIterator<Uint8Array>, received: { bytes: numb
         received.bytes += r.value.byteLength;
         if (received.bytes > limit) {
           await inner.return?.();
-          throw new TransferLimitError(limit);
+          throw transferLimitError(limit);
         }
       }
       return r;

@@ -1,6 +1,6 @@
 // Tree objects: entries of "<mode> <name>\0<20-byte oid>", sorted as git sorts them (a tree's
 // name compares as if it ended in '/').
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { comparePaths, isValidComponent } from './paths.js';
 
 export interface RawTreeEntry {
@@ -18,7 +18,7 @@ export function parseTree(data: Buffer, oid: string): RawTreeEntry[] {
   while (p < data.length) {
     const sp = data.indexOf(0x20, p);
     const nul = sp < 0 ? -1 : data.indexOf(0, sp);
-    if (nul < 0 || nul + 21 > data.length) throw new GitError('corrupt', `Tree ${oid} is damaged; run \`git fsck\`.`, { oid });
+    if (nul < 0 || nul + 21 > data.length) throw gitError('corrupt', `Tree ${oid} is damaged; run \`git fsck\`.`, { oid });
     out.push({ mode: data.toString('latin1', p, sp), name: data.toString('utf8', sp + 1, nul), oid: data.toString('hex', nul + 1, nul + 21) });
     p = nul + 21;
   }
@@ -34,8 +34,8 @@ export function serializeTree(entries: readonly RawTreeEntry[]): Buffer {
   const parts: Buffer[] = [];
   let prev: string | null = null;
   for (const e of sorted) {
-    if (!isValidComponent(e.name)) throw new GitError('bad-path', `"${e.name}" cannot be a tree entry name.`, { name: e.name });
-    if (e.name === prev) throw new GitError('bad-path', `"${e.name}" appears twice in one tree.`, { name: e.name });
+    if (!isValidComponent(e.name)) throw gitError('bad-path', `"${e.name}" cannot be a tree entry name.`, { name: e.name });
+    if (e.name === prev) throw gitError('bad-path', `"${e.name}" appears twice in one tree.`, { name: e.name });
     prev = e.name;
     parts.push(Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.oid, 'hex'));
   }

@@ -4,7 +4,8 @@
 import { appendFileSync, existsSync, lstatSync, mkdirSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configValue } from './config.js';
-import { GitError, onDisk } from './errors.js';
+import type { ScionError } from '../errors.js';
+import { gitError, onDisk } from './errors.js';
 import { takeRefLock } from './ref-lock.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
@@ -20,29 +21,29 @@ export interface UpdateRefOptions {
   log?: { who: Identity; message: string };
   /**
    * The run's interrupt: checked under the lock, right before the ref is written, so a ref never
-   * moves once it has fired (GitError `interrupted`: the ref as it was, the lock removed).
+   * moves once it has fired (error `interrupted`: the ref as it was, the lock removed).
    */
   signal?: AbortSignal;
 }
 
 /**
  * Sets `ref` (a full name under refs/) to `newOid` if it currently holds `expectedOld` (null: the
- * ref must not exist). Throws GitError `locked` when another process holds the lock (one a killed
+ * ref must not exist). Throws error `locked` when another process holds the lock (one a killed
  * scion left behind is cleared: see ref-lock.ts), `ref-moved`
  * when the ref changed under us, `bad-ref` for an invalid or clashing name. Never touches HEAD.
  */
 export async function updateRef(repo: Repo, ref: string, newOid: string, expectedOld: string | null, opts: UpdateRefOptions = {}): Promise<void> {
   if (!isValidRefName(ref)) {
-    throw new GitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
+    throw gitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
   }
   for (const oid of [newOid, expectedOld]) {
-    if (oid !== null && !isOid(oid)) throw new GitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
+    if (oid !== null && !isOid(oid)) throw gitError('invalid-argument', `"${oid}" is not a full object id.`, { oid });
   }
   assertWritable(repo);
   const store = repoState(repo).store;
-  if (!store.has(newOid)) throw new GitError('missing-object', `Cannot point ${ref} at ${newOid}: no such object.`, { ref, oid: newOid });
+  if (!store.has(newOid)) throw gitError('missing-object', `Cannot point ${ref} at ${newOid}: no such object.`, { ref, oid: newOid });
   if (ref.startsWith('refs/heads/') && store.read(newOid).type !== 'commit') {
-    throw new GitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
+    throw gitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
   }
 
   if (opts.signal) {
@@ -59,17 +60,17 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   try {
     const current = currentValue(repo, ref);
     if (current && 'symbolic' in current) {
-      throw new GitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; update that ref instead.`, { ref });
+      throw gitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; update that ref instead.`, { ref });
     }
     const actual = current?.oid ?? null;
     if (actual !== expectedOld) {
-      throw new GitError(
+      throw gitError(
         'ref-moved',
         `${ref} moved: expected ${expectedOld ?? 'no such ref'}, found ${actual ?? 'no such ref'}. Another process updated it; run again to start from its new value.`,
         { ref, expected: expectedOld, actual },
       );
     }
-    if (opts.signal?.aborted) throw new GitError('interrupted', `${ref} was not moved: the run was interrupted.`, { ref });
+    if (opts.signal?.aborted) throw gitError('interrupted', `${ref} was not moved: the run was interrupted.`, { ref });
     if (opts.log && shouldLog(repo, ref)) onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
     held.commit(path);
   } catch (err) {
@@ -80,8 +81,8 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
 
 /** Creates the ref's folder, refusing names that clash with an existing ref (a/b vs a). */
 function prepareDir(repo: Repo, ref: string, path: string, creating: boolean): void {
-  const clash = (other: string): GitError =>
-    new GitError('bad-ref', `Cannot create ${ref}: ${other} exists, and git cannot hold both; choose another branch name.`, { ref, other });
+  const clash = (other: string): ScionError =>
+    gitError('bad-ref', `Cannot create ${ref}: ${other} exists, and git cannot hold both; choose another branch name.`, { ref, other });
   const parts = ref.split('/');
   for (let i = 2; i < parts.length; i++) {
     const prefix = parts.slice(0, i).join('/');
@@ -124,13 +125,13 @@ function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: st
 
 /**
  * Points the symbolic ref `name` (HEAD, or a full ref name) at the ref `target`, under <name>.lock as
- * `git symbolic-ref` does (which compares nothing either). Throws GitError `locked` while another
+ * `git symbolic-ref` does (which compares nothing either). Throws error `locked` while another
  * process holds the lock, `bad-ref` for a target git would not accept.
  */
 export function setSymbolicRef(repo: Repo, name: string, target: string): void {
   for (const ref of [name, target]) {
     if (ref !== 'HEAD' && !isValidRefName(ref)) {
-      throw new GitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
+      throw gitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
     }
   }
   assertWritable(repo);

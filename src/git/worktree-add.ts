@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, realpathSync, rmSync, unlinkSync, writeFileSync
 import { basename, join, resolve } from 'node:path';
 import { checkoutEntries } from './checkout.js';
 import { readCommitSync } from './commit.js';
-import { errnoCode, GitError } from './errors.js';
+import { errnoCode, gitError } from './errors.js';
 import { isOid } from './hash.js';
 import { writeIndexFile } from './index-file.js';
 import { listTreeSync, type TreeEntry } from './list-tree.js';
@@ -31,7 +31,7 @@ export interface AddWorktreeOptions {
 }
 
 export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Worktree> {
-  if (!isOid(o.commit)) throw new GitError('invalid-argument', `"${o.commit}" is not a full commit id.`);
+  if (!isOid(o.commit)) throw gitError('invalid-argument', `"${o.commit}" is not a full commit id.`);
   const tree = readCommitSync(repo, o.commit).tree;
   const head = o.branch === undefined ? `${o.commit}\n` : `ref: ${branchRef(repo, o.branch, o.commit)}\n`;
   const path = claimFolder(resolve(o.path));
@@ -56,20 +56,20 @@ export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Wo
 
 function branchRef(repo: Repo, branch: string, commit: string): string {
   const ref = `refs/heads/${branch}`;
-  if (!isValidRefName(ref)) throw new GitError('bad-ref', `"${branch}" is not a valid branch name.`, { ref });
+  if (!isValidRefName(ref)) throw gitError('bad-ref', `"${branch}" is not a valid branch name.`, { ref });
   const at = readRefSync(repo, ref);
   if (at !== commit) {
-    throw new GitError('invalid-argument', `Branch ${branch} points at ${at ?? 'nothing'}, not ${commit}; move it first (updateRef).`, { ref });
+    throw gitError('invalid-argument', `Branch ${branch} points at ${at ?? 'nothing'}, not ${commit}; move it first (updateRef).`, { ref });
   }
   const elsewhere = branchCheckedOutSync(repo, ref);
-  if (elsewhere !== null) throw new GitError('in-use', `Branch ${branch} is already checked out at ${elsewhere}.`, { ref, path: elsewhere });
+  if (elsewhere !== null) throw gitError('in-use', `Branch ${branch} is already checked out at ${elsewhere}.`, { ref, path: elsewhere });
   return ref;
 }
 
 /** Creates the folder (or accepts an empty one) and returns its real path, as git records it. */
 function claimFolder(path: string): string {
   mkdirSync(path, { recursive: true });
-  if (readdirSync(path).length > 0) throw new GitError('in-use', `${path} already exists and is not empty; choose another worktree folder.`, { path });
+  if (readdirSync(path).length > 0) throw gitError('in-use', `${path} already exists and is not empty; choose another worktree folder.`, { path });
   return realpathSync(path);
 }
 

@@ -5,7 +5,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutEntries } from './checkout.js';
-import { errnoCode, GitError } from './errors.js';
+import { errnoCode, gitError } from './errors.js';
 import { hashBlob, isOid } from './hash.js';
 import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry, type IndexFile } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
@@ -25,16 +25,16 @@ export interface WorktreeHead {
 }
 
 export async function setWorktreeHead(repo: Repo, wt: Worktree, o: WorktreeHead): Promise<void> {
-  if (!isOid(o.commit)) throw new GitError('invalid-argument', `"${o.commit}" is not a full commit id.`);
+  if (!isOid(o.commit)) throw gitError('invalid-argument', `"${o.commit}" is not a full commit id.`);
   let head = `${o.commit}\n`;
   if (o.branch !== undefined) {
     const ref = `refs/heads/${o.branch}`;
-    if (!isValidRefName(ref)) throw new GitError('bad-ref', `"${o.branch}" is not a valid branch name.`, { ref });
+    if (!isValidRefName(ref)) throw gitError('bad-ref', `"${o.branch}" is not a valid branch name.`, { ref });
     const at = readRefSync(repo, ref);
-    if (at !== o.commit) throw new GitError('invalid-argument', `Branch ${o.branch} points at ${at ?? 'nothing'}, not ${o.commit}; move it first (updateRef).`, { ref });
+    if (at !== o.commit) throw gitError('invalid-argument', `Branch ${o.branch} points at ${at ?? 'nothing'}, not ${o.commit}; move it first (updateRef).`, { ref });
     const elsewhere = branchCheckedOutSync(repo, ref);
     if (elsewhere !== null && elsewhere !== wt.path) {
-      throw new GitError('in-use', `Branch ${o.branch} is already checked out at ${elsewhere}.`, { ref, path: elsewhere });
+      throw gitError('in-use', `Branch ${o.branch} is already checked out at ${elsewhere}.`, { ref, path: elsewhere });
     }
     head = `ref: ${ref}\n`;
   }

@@ -2,7 +2,7 @@
 // path are read and written again; every other subtree is reused by oid, so a 100-file change in
 // a 30k-file repository writes a few dozen objects.
 import { gitPathProblem } from '../core/git-path.js';
-import { GitError } from './errors.js';
+import { gitError } from './errors.js';
 import { EMPTY_TREE, hashObject } from './hash.js';
 import { assertValidPath } from './paths.js';
 import { repoState, type Repo } from './repo.js';
@@ -59,9 +59,9 @@ function buildTrie(changes: ReadonlyMap<string, TreeChange>): Node {
     assertValidPath(path);
     // Last line of defence behind core/check-path: nothing git's fsck refuses enters a tree.
     const refused = change === null ? null : gitPathProblem(path, change.mode);
-    if (refused !== null) throw new GitError('bad-path', `"${path}" is not a path git accepts in a tree: ${refused}.`, { path });
+    if (refused !== null) throw gitError('bad-path', `"${path}" is not a path git accepts in a tree: ${refused}.`, { path });
     if (change && !FILE_MODES.has(change.mode)) {
-      throw new GitError('invalid-argument', `Mode ${change.mode} of ${path} is not a file mode (100644, 100755, 120000, 160000).`, { path });
+      throw gitError('invalid-argument', `Mode ${change.mode} of ${path} is not a file mode (100644, 100755, 120000, 160000).`, { path });
     }
     const parts = path.split('/');
     const name = parts.pop() as string;
@@ -81,13 +81,13 @@ function rebuild(store: TreeStore, treeOid: string | null, node: Node): string |
   const entries = new Map<string, RawTreeEntry>();
   if (treeOid !== null && treeOid !== EMPTY_TREE) {
     const obj = store.read(treeOid);
-    if (obj.type !== 'tree') throw new GitError('invalid-argument', `${treeOid} is a ${obj.type}, not a tree.`, { oid: treeOid });
+    if (obj.type !== 'tree') throw gitError('invalid-argument', `${treeOid} is a ${obj.type}, not a tree.`, { oid: treeOid });
     for (const e of parseTree(obj.data, treeOid)) entries.set(e.name, e);
   }
   for (const [name, change] of node.files) {
     const sub = node.dirs.get(name);
     if (sub && change !== null && hasSets(sub)) {
-      throw new GitError('bad-path', `"${name}" cannot be both a file and a folder in one change set.`, { name });
+      throw gitError('bad-path', `"${name}" cannot be both a file and a folder in one change set.`, { name });
     }
     if (change === null) {
       entries.delete(name);
@@ -95,7 +95,7 @@ function rebuild(store: TreeStore, treeOid: string | null, node: Node): string |
     }
     // A submodule's commit lives in another repository; anything else must be here already.
     if (change.mode !== '160000' && !store.has(change.oid)) {
-      throw new GitError('missing-object', `Object ${change.oid} for "${name}" is not in the repository; write the blob first.`, { oid: change.oid });
+      throw gitError('missing-object', `Object ${change.oid} for "${name}" is not in the repository; write the blob first.`, { oid: change.oid });
     }
     entries.set(name, { name, mode: change.mode, oid: change.oid });
   }

@@ -1,7 +1,7 @@
 // What a host answered, checked before it is read: an HTML page (a proxy's or a login's), JSON cut
 // short, or JSON of another shape (a GITHUB_API_URL that points at the wrong server) becomes one
-// HostError sentence, so the job fails with pr-failed instead of scion failing on a missing field.
-import { HostError } from './types.js';
+// `host` error sentence, so the job fails with pr-failed instead of scion failing on a missing field.
+import { hostError } from '../errors.js';
 
 export type HostName = 'GitHub' | 'GitLab';
 export type Shape<T> = (data: unknown) => data is T;
@@ -33,7 +33,7 @@ function describe(body: unknown): string {
 /** `data` when it has the shape asked for; else the HostError that says what came instead. */
 export function expectAnswer<T>(data: unknown, shape: Shape<T>, host: HostName, what: string, apiUrl: string): T {
   if (shape(data)) return data;
-  throw new HostError(`${host} answered ${describe(data)} while ${what}, not what the ${host} API answers; check that ${variableOf(host)} (${apiUrl}) is the ${host} API.`, 200);
+  throw hostError(`${host} answered ${describe(data)} while ${what}, not what the ${host} API answers; check that ${variableOf(host)} (${apiUrl}) is the ${host} API.`, 200);
 }
 
 /** A fetch Response's body as JSON of `shape` (null for 204), or the HostError that says what came instead. */

@@ -4,12 +4,13 @@
 // the small plugin below. scion paces pull requests itself (--pr-interval), so the throttling
 // plugin's own one-request-per-second write queue is replaced by one that does not wait.
 import { Octokit } from '@octokit/core';
+import { hostError, type ScionError } from '../errors.js';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { explainGitHub } from './github-explain.js';
 import { apiFetch } from './http.js';
-import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 import { sleep } from '../util/sleep.js';
 
 export interface GitHubOptions extends RequestLimits {
@@ -137,17 +138,17 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
 /** Turns `explainGitHub`'s arguments into a sentence; discovery words 401/403/404 its own way. */
 export type ExplainGitHub = (status: number, what: string, body: unknown, retries: number | null) => string;
 
-/** An octokit failure as one HostError sentence: unreachable, rate-limited after retries, or what GitHub said. */
-export function githubFailure(e: unknown, what: string, apiUrl: string, tracker: RetryTracker, explain: ExplainGitHub = explainGitHub): HostError {
+/** An octokit failure as one `host` error sentence: unreachable, rate-limited after retries, or what GitHub said. */
+export function githubFailure(e: unknown, what: string, apiUrl: string, tracker: RetryTracker, explain: ExplainGitHub = explainGitHub): ScionError {
   const err = e as { status?: unknown; message?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> } };
   if (typeof err.status !== 'number' || err.response === undefined) {
     const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-    return new HostError(`Could not reach GitHub at ${apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
+    return hostError(`Could not reach GitHub at ${apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
   }
   const h = err.response.headers ?? {};
   const limited = err.status === 429 || (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
   const retried = limited || (err.status >= 500 && tracker.retries > 0) ? tracker.retries : null;
-  return new HostError(explain(err.status, what, err.response.data ?? err.message, retried), err.status);
+  return hostError(explain(err.status, what, err.response.data ?? err.message, retried), err.status);
 }
 
 export class GitHubHost implements Host {
@@ -163,7 +164,7 @@ export class GitHubHost implements Host {
     this.octokit = githubClient({ ...o, apiUrl: this.apiUrl }, this.tracker);
   }
 
-  /** One REST call; its answer must have `shape` (any JSON by default), else it is a HostError. */
+  /** One REST call; its answer must have `shape` (any JSON by default), else it is a `host` error. */
   private async call<T>(route: string, params: Record<string, unknown>, what: string, shape: Shape<T> = isJson as Shape<T>): Promise<T> {
     this.tracker.retries = 0;
     let data: unknown;
@@ -175,7 +176,7 @@ export class GitHubHost implements Host {
     return expectAnswer(data, shape, 'GitHub', what, this.apiUrl);
   }
 
-  private failure(e: unknown, what: string): HostError {
+  private failure(e: unknown, what: string): ScionError {
     return githubFailure(e, what, this.apiUrl, this.tracker);
   }
 
@@ -245,7 +246,7 @@ export class GitHubHost implements Host {
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) {
-        throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`, 200);
+        throw hostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`, 200);
       }
       throw this.failure(e, what);
     }

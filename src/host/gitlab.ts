@@ -2,8 +2,9 @@
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
+import { hostError } from '../errors.js';
 import { apiFetch } from './http.js';
-import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 import { sleep } from '../util/sleep.js';
 
 export interface GitLabOptions extends RequestLimits {
@@ -119,7 +120,7 @@ export class GitLabHost implements Host {
       const url = `${this.apiUrl}/users?username=${encodeURIComponent(name)}`;
       const res = await this.fetch(url, { headers: { 'private-token': this.o.token, accept: 'application/json' } }).catch(() => null);
       const found = res?.ok ? ((await readAnswer(res, isList, 'GitLab', what, this.apiUrl)) as { id?: number }[]) : [];
-      if (found[0]?.id === undefined) throw new HostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
+      if (found[0]?.id === undefined) throw hostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
       ids.push(found[0].id);
     }
     return ids;
@@ -186,7 +187,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
         continue;
       }
       const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-      throw new HostError(`Could not reach GitLab at ${o.apiUrl} while ${what} (${why}); check the network and GITLAB_API_URL.`, null);
+      throw hostError(`Could not reach GitLab at ${o.apiUrl} while ${what} (${why}); check the network and GITLAB_API_URL.`, null);
     }
     if (res.ok) return res;
     const text = await res.text();
@@ -195,7 +196,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
       await (o.sleep ?? sleep)(wait);
       continue;
     }
-    throw new HostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);
+    throw hostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);
   }
 }
 

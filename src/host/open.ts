@@ -1,8 +1,8 @@
 // Which host serves a remote, and a client for it: GitHub or GitLab by the remote's URL, the API and
 // the token as the credential rule (credentials.ts) configures that forge. A repository that is not
 // on the forge's own server gets no client: its token would go to a host it does not belong to.
-import { UsageError } from '../errors.js';
 import { remoteUrl, type Repo } from '../git/index.js';
+import { usageError } from '../errors.js';
 import { forge, forgeAt, mayCarryCredentials, onForge, originOf, type Forge } from './credentials.js';
 import { GitHubHost } from './github.js';
 import { GitLabHost } from './gitlab.js';
@@ -21,7 +21,7 @@ export interface HostOptions extends RequestLimits {
 export function openHost(repo: Repo, remote: string, env: Env, o: HostOptions = {}): Host {
   const url = remoteUrl(repo, remote);
   if (url === null) {
-    throw new UsageError(`The repository has no remote "${remote}" (remote.${remote}.url is not set); pass --remote with the remote of the GitHub or GitLab repository.`);
+    throw usageError(`The repository has no remote "${remote}" (remote.${remote}.url is not set); pass --remote with the remote of the GitHub or GitLab repository.`);
   }
   return hostForUrl(url, remote, env, o);
 }
@@ -40,7 +40,7 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
   const kind = (/^https?:\/\//i.test(url.trim()) ? forgeAt(url, env)?.kind : undefined) ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
   const f = forge(kind, env);
   if (f.token === null) {
-    throw new UsageError(
+    throw usageError(
       kind === 'gitlab'
         ? 'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the api scope (in GitLab CI: a project access token stored as a masked variable).'
         : 'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token allowed to create pull requests (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`).',
@@ -49,13 +49,13 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   const name = kind === 'gitlab' ? 'GitLab' : 'GitHub';
   if (!onServer(f, url, loc?.host ?? null)) {
-    throw new UsageError(
+    throw usageError(
       `Remote ${remote}'s URL ${shownUrl(url)} is not on the ${name} server scion has a token for (${f.server}), and ${f.token.variable} goes only there; ` +
         `set ${f.serverVariable} (and ${f.apiVariable}) to the server that hosts it.`,
     );
   }
   if (kind === 'gitlab') {
-    if (loc === null) throw new UsageError(`Cannot tell the GitLab project from remote ${remote}'s URL ${shownUrl(url)}; give the remote the project's https URL.`);
+    if (loc === null) throw usageError(`Cannot tell the GitLab project from remote ${remote}'s URL ${shownUrl(url)}; give the remote the project's https URL.`);
     return new GitLabHost({ ...o, apiUrl: f.api, token: f.token.value, project: loc.path });
   }
   const server = new URL(f.server).hostname;
@@ -63,7 +63,7 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
   const fromEnv = /^([^/\s]+)\/([^/\s]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
   const gh = fromUrl ?? (fromEnv ? { owner: fromEnv[1]!, repo: fromEnv[2]! } : null);
   if (gh === null) {
-    throw new UsageError(`Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`);
+    throw usageError(`Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`);
   }
   return new GitHubHost({ ...o, apiUrl: f.api, token: f.token.value, owner: gh.owner, repo: gh.repo });
 }
@@ -71,6 +71,6 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
 /** The API must be reachable without sending its token in clear text over the network. */
 export function checkApiUrl(apiUrl: string, variable: string, token: string): void {
   if (!mayCarryCredentials(apiUrl) || originOf(apiUrl) === null) {
-    throw new UsageError(`${variable} is ${apiUrl}, and scion sends ${token} only over HTTPS (or to this machine); give ${variable} an https URL.`);
+    throw usageError(`${variable} is ${apiUrl}, and scion sends ${token} only over HTTPS (or to this machine); give ${variable} an https URL.`);
   }
 }

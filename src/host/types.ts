@@ -1,5 +1,5 @@
 // The one interface publishing talks to a forge through (GitHub, GitLab): pull requests as records,
-// each call one sentence of English when it fails (HostError).
+// each call one sentence of English when it fails (a `host` ScionError).
 import type { HostKind } from './remote.js';
 
 export type PullState = 'open' | 'closed' | 'merged';
@@ -54,17 +54,8 @@ export interface Host {
   review(pull: HostPull): Promise<ReviewState>;
 }
 
-/** A host call that failed after any retries. The message is one sentence a user can act on. */
-export class HostError extends Error {
-  /** HTTP status, or null when the host could not be reached. */
-  readonly status: number | null;
-
-  constructor(message: string, status: number | null) {
-    super(message);
-    this.name = 'HostError';
-    this.status = status;
-  }
-}
+/** A host call that failed after any retries: the ScionError of kind `host` (its message one sentence a user can act on). */
+export { HostError } from '../errors.js';
 
 /** Pacing and retry limits every host applies to its requests. */
 export interface RequestLimits {

@@ -1,6 +1,6 @@
 // One report from the shards of a CI matrix (`scion run --shard I/N` on each runner).
-import { UsageError } from '../errors.js';
 import type { JobReport, RunReport } from './types.js';
+import { usageError } from '../errors.js';
 
 /**
  * Jobs in shard order. A job (recipe, name) seen twice keeps its first place and takes the later
@@ -8,13 +8,13 @@ import type { JobReport, RunReport } from './types.js';
  */
 export function mergeReports(reports: readonly RunReport[]): RunReport {
   const first = reports[0];
-  if (first === undefined) throw new UsageError('There are no reports to merge: pass at least one report file.');
+  if (first === undefined) throw usageError('There are no reports to merge: pass at least one report file.');
   const repos = [...new Set(reports.map((r) => r.repo))];
   if (repos.length > 1) {
-    throw new UsageError('The reports come from different repositories; merge only the shards of one run.', repos.map((r) => `repo: ${r}`));
+    throw usageError('The reports come from different repositories; merge only the shards of one run.', repos.map((r) => `repo: ${r}`));
   }
   if (reports.some((r) => r.dryRun !== first.dryRun)) {
-    throw new UsageError('Some reports are dry runs and some are not; merge only the shards of one run.');
+    throw usageError('Some reports are dry runs and some are not; merge only the shards of one run.');
   }
   const jobs = new Map<string, JobReport>();
   for (const r of reports) {

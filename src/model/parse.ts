@@ -1,7 +1,7 @@
 // Reading a JSON report back (for `merge-reports` and `pr`): enough checking to name the file and
 // the field when it is not a scion report, without re-validating every nested value.
-import { UsageError } from '../errors.js';
 import type { RunReport } from './types.js';
+import { usageError } from '../errors.js';
 import { ZERO_USAGE } from './usage.js';
 
 const JOB_FIELDS = ['recipe', 'name', 'branch', 'status', 'commits', 'files', 'errors'] as const;
@@ -12,7 +12,7 @@ export function parseRunReport(text: string, source: string): RunReport {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`${source} is not valid JSON (${(e as Error).message}); pass a file written by \`scion run --report\`.`);
+    throw usageError(`${source} is not valid JSON (${(e as Error).message}); pass a file written by \`scion run --report\`.`);
   }
   const problems: string[] = [];
   if (!isObject(data)) {
@@ -29,7 +29,7 @@ export function parseRunReport(text: string, source: string): RunReport {
     }
   }
   if (problems.length > 0) {
-    throw new UsageError(`${source} is not a scion report; pass a file written by \`scion run --report\`.`, problems);
+    throw usageError(`${source} is not a scion report; pass a file written by \`scion run --report\`.`, problems);
   }
   const report = data as RunReport & { dryRun?: boolean };
   // Older or hand-written reports may lack the optional collections; renderers expect them.

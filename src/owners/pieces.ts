@@ -2,7 +2,7 @@
 // each named by a slug of its owners, so each can go on its own branch and to its owners for review.
 // Pure and deterministic: the same paths and owners give the same pieces and names in any order.
 import { createHash } from 'node:crypto';
-import { UsageError } from '../errors.js';
+import { usageError } from '../errors.js';
 import { ownerKey } from './owner-names.js';
 import type { Codeowners } from './types.js';
 import { compareCodeUnits } from '../util/compare.js';
@@ -37,7 +37,7 @@ const HASH_LENGTHS = [8, 12, 16, 64];
 export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeowners, 'ownerOf'> | undefined, options: SplitOptions = {}): Piece[] {
   const max = options.maxFiles;
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
-    throw new UsageError(`split.maxFiles must be a whole number of at least 1, not ${String(max)}.`);
+    throw usageError(`split.maxFiles must be a whole number of at least 1, not ${String(max)}.`);
   }
   const groups = new Map<string, { owners: Map<string, string>; files: string[] }>();
   for (const path of [...new Set(paths)].sort(compareCodeUnits)) {

@@ -1,7 +1,7 @@
 // Commit-graph questions publishing asks: is a commit in the base branch's history, and how many
 // commits has the base gained since a job's base. Bounded walks: a history too long to walk
 // answers "unknown" (null) rather than hanging a status call.
-import { GitError, readCommit, type Repo } from '../git/index.js';
+import { isGitError, readCommit, type Repo } from '../git/index.js';
 
 const MAX_WALK = 20_000;
 /** Clock skew tolerated between committers, as git's own date cut-offs allow for. */
@@ -17,7 +17,7 @@ async function node(repo: Repo, sha: string): Promise<Node | null> {
     const c = await readCommit(repo, sha);
     return { parents: c.parents, time: c.committer.timestamp };
   } catch (e) {
-    if (e instanceof GitError) return null;
+    if (isGitError(e)) return null;
     throw e;
   }
 }

@@ -3,8 +3,8 @@
 // rules as `run --push`, and each job's pull request is opened on that repository's own host. A
 // repository whose push or host fails fails its own jobs (push-failed) or reports its own error;
 // the others go on.
-import { UsageError } from '../errors.js';
 import { CLONE_REMOTE, closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
+import { isScionError } from '../errors.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
@@ -72,7 +72,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
       try {
         target = ref.url !== null ? pushTargetForUrl(CLONE_REMOTE, ref.url, env, repo) : resolvePushTarget(repo, remoteName, env);
       } catch (e) {
-        if (!(e instanceof UsageError)) throw e;
+        if (!(isScionError(e, 'usage'))) throw e;
         if (o.push !== false) sub = { ...sub, jobs: sub.jobs.map((j) => failPush(j, stepOf(j), redact(e.message))) };
       }
       if (o.push !== false && target !== null) {
@@ -85,7 +85,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
         try {
           host = o.hostFor ? o.hostFor(ref) : ref.url !== null ? hostForUrl(ref.url, CLONE_REMOTE, env, o.hostOptions) : openHost(repo, remoteName, env, o.hostOptions);
         } catch (e) {
-          if (!(e instanceof UsageError)) throw e;
+          if (!(isScionError(e, 'usage'))) throw e;
           errors.push(`${ref.id}: ${redact(e.message)}`);
         }
         if (host !== null) {

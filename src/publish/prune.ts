@@ -4,7 +4,7 @@
 // branch a report gives the job) and every commit above the base is a scion commit of one recipe and
 // job. Any other branch (`main`, `release`, a branch made from a scion branch) is never touched,
 // whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
-import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, GitError, listBranches, listRemoteBranches, readCommit, readRef } from '../git/index.js';
+import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, isGitError, listBranches, listRemoteBranches, readCommit, readRef, transportError } from '../git/index.js';
 import type { Repo } from '../git/index.js';
 import { parseTrailers } from '../branch/trailers.js';
 import { scionChain } from '../branch/chain.js';
@@ -52,8 +52,17 @@ interface Verdict {
   readonly reason: string;
 }
 
+/**
+ * Deletes (or with dryRun lists) the scion branches that are done. A remote that cannot be listed
+ * (unreachable, refusing) throws a `remote` ScionError before any branch is deleted, local ones included.
+ */
 export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneEntry[]> {
   const out: PruneEntry[] = [];
+  const remoteBranches = o.remote === undefined ? null : await listRemoteBranches(o.remote.access);
+  if (remoteBranches !== null && !remoteBranches.ok) {
+    const t = o.remote!;
+    throw transportError(remoteBranches.error, `Could not list the branches of ${t.name} (${t.shown}): ${remoteBranches.error.detail}; nothing was deleted.`);
+  }
   const pulls = new Map<string, Promise<string | null>>();
   const pullEnded = (branch: string) => {
     if (!pulls.has(branch)) {
@@ -85,11 +94,9 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     out.push({ branch, where: 'local', sha, action, reason });
   }
 
-  if (o.remote) {
+  if (o.remote && remoteBranches?.ok) {
     const t = o.remote;
-    const listed = await listRemoteBranches(t.access);
-    if (!listed.ok) throw new Error(`Could not list the branches of ${t.name} (${t.shown}): ${listed.error.detail}`);
-    for (const [branch, sha] of [...listed.value].sort(([a], [b]) => compareCodeUnits(a, b))) {
+    for (const [branch, sha] of [...remoteBranches.value].sort(([a], [b]) => compareCodeUnits(a, b))) {
       if (!isScionName(branch, o)) continue;
       if (!(await hasCommit(repo, sha))) {
         const fetched = await fetchBranch(repo, t.access, t.name, branch);
@@ -118,10 +125,10 @@ function deleteLocal(repo: Repo, branch: string, sha: string): string | null {
     deleteRef(repo, `refs/heads/${branch}`, sha);
     return null;
   } catch (e) {
-    if (!(e instanceof GitError)) throw e;
-    if (e.code === 'ref-moved') return 'moved while scion was pruning';
+    if (!(isGitError(e))) throw e;
+    if (e.kind === 'ref-moved') return 'moved while scion was pruning';
     // Another process holds the branch's lock or packed-refs.lock: its work goes first; the next prune deletes it.
-    if (e.code === 'locked') return `another process holds ${String(e.data['lock'] ?? 'its lock')}`;
+    if (e.kind === 'locked') return `another process holds ${String(e.data['lock'] ?? 'its lock')}`;
     throw e;
   }
 }

@@ -8,7 +8,8 @@ import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
-import { HostError, type Host, type HostPull } from '../host/types.js';
+import type { Host, HostPull } from '../host/types.js';
+import { hostStatus, isScionError, ScionError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 
 export interface PullRequestOptions {
@@ -113,11 +114,11 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
         say(lineFor(job, r));
       }
     } catch (e) {
-      if (e instanceof Interrupted || (e instanceof HostError && o.signal?.aborted)) {
+      if (isScionError(e, 'interrupted') || (isScionError(e, 'host') && o.signal?.aborted)) {
         interruptedFrom(k);
         break;
       }
-      if (!(e instanceof HostError)) throw e;
+      if (!isScionError(e, 'host')) throw e;
       failed(job, e.message);
       // A refusal about this one pull request (422: no commits between the branches, one exists
       // already) leaves the others to try; a bad token, a missing repository, rate limits, a server
@@ -141,11 +142,9 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
   return { report: { ...report, jobs: report.jobs.map(withOutcome) }, error: first === null ? null : redact(first) };
 }
 
-/** Thrown instead of a host call once the run's interrupt fired. */
-class Interrupted extends Error {}
-
+/** Thrown instead of a host call once the run's interrupt fired: kind `interrupted`. */
 function checkSignal(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new Interrupted('interrupted');
+  if (signal?.aborted) throw new ScionError('interrupted', 'interrupted before the request was sent');
 }
 
 /** The host, refusing every call once `signal` fired: no request starts after an interrupt. */
@@ -164,8 +163,9 @@ function stoppable(host: Host, signal: AbortSignal | undefined): Host {
 }
 
 /** 401/403/404/429, 5xx and no answer at all: every further request would fail the same way. */
-function stopsPublishing(e: HostError): boolean {
-  return e.status === null || e.status === 401 || e.status === 403 || e.status === 404 || e.status === 429 || e.status >= 500;
+function stopsPublishing(e: ScionError): boolean {
+  const status = hostStatus(e);
+  return status === null || status === 401 || status === 403 || status === 404 || status === 429 || status >= 500;
 }
 
 /** After the last step the report names (its steps, its errors): where a push error of the job would be. */

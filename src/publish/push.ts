@@ -2,21 +2,8 @@
 // overwritten only when it holds nothing but this recipe's and job's scion commits (the runner's own
 // rerun rule, applied to the remote copy) or with --force, and the push itself is a compare-and-swap
 // against the value just checked. A job whose push fails fails alone; the others go on.
-import { UsageError, type ErrorKind } from '../errors.js';
-import {
-  configuredHeaders,
-  fetchBranch,
-  GitError,
-  listRemoteBranches,
-  pushCommit,
-  readCommit,
-  readRef,
-  remoteUrl,
-  setTrackingRef,
-  type RemoteAccess,
-  type Repo,
-  type TransportFailure,
-} from '../git/index.js';
+import { type ErrorKind, usageError } from '../errors.js';
+import { configuredHeaders, fetchBranch, isGitError, listRemoteBranches, pushCommit, readCommit, readRef, remoteUrl, setTrackingRef, type RemoteAccess, type Repo, type TransportFailure } from '../git/index.js';
 import { credentialAdvice, forge, type Credential } from '../host/credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { branchStateAt, decideBranch, type BranchState } from '../branch/rerun.js';
@@ -60,7 +47,7 @@ export interface PushOptions {
 export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarget {
   const configured = remoteUrl(repo, name);
   if (configured === null) {
-    throw new UsageError(`The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`);
+    throw usageError(`The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`);
   }
   const loc = parseRemoteLocation(configured);
   let url = configured;
@@ -68,7 +55,7 @@ export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarge
   if (!/^https?:\/\//i.test(url)) {
     const known = loc !== null && (kind === 'gitlab' || ['github.com', 'ssh.github.com', 'www.github.com'].includes(loc.host) || hostOfUrl(env['GITHUB_SERVER_URL']) === loc.host);
     if (loc === null || !known) {
-      throw new UsageError(
+      throw usageError(
         `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only (SSH only to a GitHub or GitLab host it can turn into https); give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
       );
     }
@@ -196,7 +183,7 @@ export async function hasCommit(repo: Repo, sha: string): Promise<boolean> {
     await readCommit(repo, sha);
     return true;
   } catch (e) {
-    if (e instanceof GitError) return false;
+    if (isGitError(e)) return false;
     throw e;
   }
 }

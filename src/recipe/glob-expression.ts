@@ -5,12 +5,13 @@
 // the shapes whose backtracking is O(n²); glob-machine.ts runs every other one as a state machine.
 // Back-references and lookbehinds have no polynomial bound at all; a glob that carries one is refused.
 
-/** A glob whose expression uses a construct that cannot be matched in bounded time. */
-export class GlobSyntaxError extends Error {
-  constructor(glob: string, what: string) {
-    super(`the glob ${JSON.stringify(glob)} holds ${what}, which a glob cannot use; write it with *, **, ?, [...] and {a,b} only`);
-    this.name = 'GlobSyntaxError';
-  }
+import { ScionError } from '../errors.js';
+
+/** A glob whose expression uses a construct that cannot be matched in bounded time: kind `bad-glob`. */
+export function globSyntaxError(glob: string, what: string): ScionError {
+  return new ScionError('bad-glob', `the glob ${JSON.stringify(glob)} holds ${what}, which a glob cannot use; write it with *, **, ?, [...] and {a,b} only`, {
+    data: { glob },
+  });
 }
 
 export type Node =
@@ -37,8 +38,8 @@ export class Parser {
     return node;
   }
 
-  private refuse(what: string): GlobSyntaxError {
-    return new GlobSyntaxError(this.glob, what);
+  private refuse(what: string): ScionError {
+    return globSyntaxError(this.glob, what);
   }
 
   private alternation(): Node {

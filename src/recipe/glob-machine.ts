@@ -6,9 +6,9 @@
 // once per position, so a match costs O(path × pattern). Lookaheads (picomatch's dot-file rules,
 // `!(…)`) are answered by V8 when their body has few ways to match, else by a sub-machine run from one
 // position, its answer memoised per (lookahead, position): O(path² × pattern²) at worst.
-import { ANY, backtracksBoundedly, BOUNDED_WAYS, GlobSyntaxError, Parser, ways, type Node } from './glob-expression.js';
+import { ANY, backtracksBoundedly, BOUNDED_WAYS, globSyntaxError, Parser, ways, type Node } from './glob-expression.js';
 
-export { GlobSyntaxError } from './glob-expression.js';
+export { globSyntaxError } from './glob-expression.js';
 
 /** More states than this (a `{n,m}` nested in another) would make the machine itself the cost. */
 const MAX_STATES = 100_000;
@@ -42,7 +42,7 @@ class Builder {
   constructor(private readonly glob: string) {}
 
   add(s: State): number {
-    if (this.states.length >= MAX_STATES) throw new GlobSyntaxError(this.glob, 'too many repetitions');
+    if (this.states.length >= MAX_STATES) throw globSyntaxError(this.glob, 'too many repetitions');
     this.states.push(s);
     return this.states.length - 1;
   }

@@ -24,7 +24,7 @@ export function matcher(sel: SelectionLike): (path: string) => boolean {
  * (its regular expression); its cost is bounded by construction (glob-machine.ts): V8 runs the
  * expressions whose shape bounds its backtracking, a state machine runs every other one. The expression is read with the `s`
  * flag: `.` also takes a newline or a tab, which git allows in a path (SPEC §7). A glob that carries
- * a back-reference or lookbehind throws GlobSyntaxError (`globProblem` says so up front).
+ * a back-reference or lookbehind throws a `bad-glob` ScionError (`globProblem` says so up front).
  */
 export function globTest(globs: readonly string[], opts: { dot: boolean }): (path: string) => boolean {
   const machines = globs.map((g) => compileGlob(g, opts));

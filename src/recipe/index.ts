@@ -17,7 +17,7 @@ export { recipeJsonSchema, RECIPE_SCHEMA_ID } from './json-schema.js';
 export { recipeFieldDocs, type FieldDoc } from './reference.js';
 export { expandJobs, jobMatcher, type JobSpec } from './jobs.js';
 export { globTest, matcher, staticPrefixes } from './globs.js';
-export { PlanError, type PlanErrorCode } from './plan-error.js';
+export { planError, planReason, type PlanErrorCode } from './plan-error.js';
 export { renderTemplate, MESSAGE_PLACEHOLDERS, BRANCH_PLACEHOLDERS } from './templates.js';
 export { findRecipes } from './find.js';
 export { loaderUrls, transformOrigin, type TransformOrigin } from './load-module.js';

@@ -1,7 +1,7 @@
 // Recipe → jobs: each job gets a name, a file selection and a branch. Pure: the caller lists directories.
 import { createHash } from 'node:crypto';
 import { branchNameProblem } from './branch-name.js';
-import { PlanError } from './plan-error.js';
+import { planError } from './plan-error.js';
 import { escapeGlob, globTest, matcher, type SelectionLike } from './globs.js';
 import type { Recipe } from './schema.js';
 import { renderTemplate } from './templates.js';
@@ -30,7 +30,7 @@ interface Draft {
 /**
  * One job per `jobs` entry, an `each` entry giving one job per matching directory of `dirs` (every
  * directory of the base tree, POSIX, no trailing slash) in sorted order. No jobs: one job named after
- * the recipe. Throws PlanError for duplicate job names or branches, a bad branch name, or an `each`
+ * the recipe. Throws a `plan` error for duplicate job names or branches, a bad branch name, or an `each`
  * that matches no directory.
  */
 export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
@@ -45,7 +45,7 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
     const isMatch = globTest([entry.each.replace(/\/+$/, '')], { dot: false });
     const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(compareCodeUnits);
     if (matched.length === 0) {
-      throw new PlanError(
+      throw planError(
         'each-matches-nothing',
         `Recipe "${recipe.name}": jobs each "${entry.each}" matches no directory of the base tree; fix the glob or remove the entry.`,
       );
@@ -134,7 +134,7 @@ function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
     if (bad) badNames.push(`job "${j.name}": branch "${j.branch}" ${bad}`);
   }
   if (badNames.length > 0) {
-    throw new PlanError(
+    throw planError(
       'bad-branch',
       `Recipe "${recipe.name}" gives ${badNames.length === 1 ? 'a branch name' : 'branch names'} git refuses: ${badNames.join('; ')}. Change the recipe's branch template (or the job's name).`,
       badNames,
@@ -145,7 +145,7 @@ function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
   for (const name of dupes(jobs.map((j) => j.name))) problems.push(`several jobs are named "${name}"`);
   for (const b of dupes(jobs.map((j) => j.branch))) problems.push(`several jobs share the branch "${b}"`);
   if (problems.length > 0) {
-    throw new PlanError(
+    throw planError(
       'conflicting-jobs',
       `Recipe "${recipe.name}" has conflicting jobs: ${problems.join('; ')}. Give each job a unique name and branch.`,
       problems,

@@ -1,9 +1,9 @@
 // The machine refusing (kind `environment`) is a failed job, not a bug: the git layer throws
-// coded GitErrors, OS calls elsewhere throw errno errors; both become one Failure here, and the
+// coded git errors, OS calls elsewhere throw errno errors; both become one Failure here, and the
 // job that met it ends `failed` with the path and the fix while the run goes on and its report is
 // written.
 import { failure, type Failure } from '../errors.js';
-import { refusalToGitError, GitError, repoRefusal, type Repo } from '../git/index.js';
+import { refusalToGitError, isGitError, repoRefusal, type Repo } from '../git/index.js';
 import type { JobSpec } from '../recipe/index.js';
 import { failedJob } from '../model/failed-job.js';
 import type { JobReport } from '../model/types.js';
@@ -12,8 +12,8 @@ import type { RunContext } from './types.js';
 
 /** The environment failure `e` stands for, or null when `e` is something else (a real bug). */
 export function environmentFailure(e: unknown): Failure | null {
-  const err = e instanceof GitError ? e : refusalToGitError(e, pathOf(e), 'write');
-  if (err instanceof GitError && err.code === 'environment') return failure('environment', err.message, { ...err.data });
+  const err = isGitError(e) ? e : refusalToGitError(e, pathOf(e), 'write');
+  if (isGitError(err, 'environment')) return failure('environment', err.message, { ...err.data });
   return null;
 }
 

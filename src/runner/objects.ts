@@ -1,7 +1,7 @@
 // From planned commits to git objects. The sinks decide whether objects are written (a run) or only
 // hashed (a dry run: `.git` must stay byte-identical); everything else is the same code.
 import { failure, fail, ok, type Result } from '../errors.js';
-import { GitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
+import { isGitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
 import { parseTrailers } from '../branch/trailers.js';
 import type { PlannedCommit } from './commit-plan.js';
 import { yieldToSignals } from './interrupt.js';
@@ -112,9 +112,9 @@ export async function writeCommits(
     batch.persist(`scion ${process.pid}: ${o.ref}`);
     await updateRef(repo, o.ref, parent, o.expectedOld, { log: { who: committer, message }, ...(o.signal ? { signal: o.signal } : {}) });
   } catch (e) {
-    if (e instanceof GitError && e.code === 'interrupted') return stopped();
-    if (e instanceof GitError && e.code === 'environment') return fail(failure('environment', e.message, { ...e.data }));
-    if (e instanceof GitError && e.code === 'locked') {
+    if (isGitError(e, 'interrupted')) return stopped();
+    if (isGitError(e, 'environment')) return fail(failure('environment', e.message, { ...e.data }));
+    if (isGitError(e, 'locked')) {
       // A lock nothing proves stale (native git's, or one a killed git left): the fix is the user's.
       const command = typeof e.data['command'] === 'string' ? e.data['command'] : null;
       const hint = command === null ? undefined : `If no git process is running in this repository, the lock was left by one that was killed: remove it (\`${command}\`) and run again.`;

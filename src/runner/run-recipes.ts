@@ -3,7 +3,7 @@
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
 import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
-import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
+import { expandJobs, globTest, matcher, planError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
@@ -46,7 +46,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
     const ref = options.base ?? recipe.base ?? 'HEAD';
     const sha = await resolveCommit(repo, ref);
     if (sha === null) {
-      throw new PlanError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
+      throw planError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
     }
     // A worktree holds the whole base tree (`npx tsc` there needs the root package.json); only
     // object-level jobs may list just the subtrees their selection can reach.
@@ -117,7 +117,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
 
 /**
  * The jobs whose name (or recipe/name) matches one of the --job globs. A pattern that matches no job
- * of the whole run is a mistake (a typo must not end in a silent "0 jobs"): PlanError listing the names.
+ * of the whole run is a mistake (a typo must not end in a silent "0 jobs"): a `plan` error listing the names.
  */
 function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly T[], patterns: readonly string[]): T[] {
   const tests = patterns.map((p) => ({ p, test: globTest([p], { dot: true }) }));
@@ -126,7 +126,7 @@ function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly 
   if (unmatched.length > 0) {
     const names = all.map(({ job }) => jobId(job));
     const shown = names.slice(0, 50).join(', ') + (names.length > 50 ? `, … (${names.length - 50} more)` : '');
-    throw new PlanError(
+    throw planError(
       'no-such-job',
       `--job ${unmatched.map((p) => JSON.stringify(p)).join(', ')} matches no job; the jobs are: ${shown}.`,
       unmatched.map((p) => `--job ${p} matches no job name`),

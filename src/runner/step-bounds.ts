@@ -2,7 +2,7 @@
 // fires at its deadline or when the run is aborted; steps that wait on something (a child process, a
 // regex worker, the model) honour it. A step that ignores it (a transform that never settles) is
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
-import { failure, ScionError } from '../errors.js';
+import { failure, isScionError, ScionError } from '../errors.js';
 import type { Workspace } from '../workspace/types.js';
 import { sleep } from '../util/sleep.js';
 
@@ -13,18 +13,20 @@ export const REGEX_FILE_TIMEOUT_MS = 10_000;
 const GRACE_MS = 3_000;
 
 export interface Bounds {
-  /** Fires at the step's deadline (reason: StepTimeout) or on the run's abort (its reason). */
+  /** Fires at the step's deadline (reason: a `timeout` ScionError) or on the run's abort (its reason). */
   readonly signal: AbortSignal;
   /** Epoch ms at which the step's own limit runs out; null without one. */
   readonly deadline: number | null;
 }
 
 /** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/command.ts reads the kind). */
-export class StepTimeout extends ScionError {
-  constructor(readonly limitMs: number) {
-    super(failure('timeout', `the step ran past its timeout of ${limitMs / 1000} s`, { timeoutSeconds: limitMs / 1000 }));
-    this.name = 'StepTimeout';
-  }
+export function stepTimeout(limitMs: number): ScionError {
+  return new ScionError(failure('timeout', `the step ran past its timeout of ${limitMs / 1000} s`, { timeoutSeconds: limitMs / 1000 }));
+}
+
+/** Whether an abort reason is a step's own deadline. */
+export function isStepTimeout(reason: unknown): boolean {
+  return isScionError(reason, 'timeout');
 }
 
 export type BoundedOutcome = 'done' | 'timeout' | 'interrupted';
@@ -39,7 +41,7 @@ export async function runBounded(limitMs: number | null, runSignal: AbortSignal 
   const onRunAbort = () => controller.abort(runSignal?.reason);
   if (runSignal?.aborted) return 'interrupted';
   runSignal?.addEventListener('abort', onRunAbort, { once: true });
-  const timer = limitMs === null ? null : setTimeout(() => controller.abort(new StepTimeout(limitMs)), limitMs);
+  const timer = limitMs === null ? null : setTimeout(() => controller.abort(stepTimeout(limitMs)), limitMs);
   const task = body({ signal: controller.signal, deadline });
   // A step left behind must not surface later as an unhandled rejection.
   task.catch(() => undefined);
@@ -50,11 +52,11 @@ export async function runBounded(limitMs: number | null, runSignal: AbortSignal 
     // (synchronous code held the thread): a late result is never kept.
     if (first === 'settled') {
       if (deadline === null || Date.now() <= deadline) return 'done';
-      if (!controller.signal.aborted) controller.abort(new StepTimeout(limitMs!));
-      return controller.signal.reason instanceof StepTimeout ? 'timeout' : 'interrupted';
+      if (!controller.signal.aborted) controller.abort(stepTimeout(limitMs!));
+      return isStepTimeout(controller.signal.reason) ? 'timeout' : 'interrupted';
     }
     await Promise.race([task, sleep(GRACE_MS)]).catch(() => undefined);
-    return controller.signal.reason instanceof StepTimeout ? 'timeout' : 'interrupted';
+    return isStepTimeout(controller.signal.reason) ? 'timeout' : 'interrupted';
   } finally {
     if (timer) clearTimeout(timer);
     runSignal?.removeEventListener('abort', onRunAbort);

@@ -29,7 +29,7 @@ export interface StepContext {
   /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
   readonly commands?: CommandCache;
   /**
-   * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted
+   * Fires when the step runs past its `timeout` (reason: a `timeout` ScionError) or the run is aborted
    * (RunOptions.signal). Whatever the step waits on (child processes, workers, requests) must stop.
    */
   readonly signal: AbortSignal;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitError, openRepo, readRef, resolveCommit } from '../../src/git/index.js';
+import { isGitError, openRepo, readRef, resolveCommit } from '../../src/git/index.js';
 import { runGit, type TestRepo } from '../support/git-repo.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
@@ -48,7 +48,7 @@ describe('openRepo', () => {
   it('throws not-a-repository for a folder outside any repository, and for a missing folder', async () => {
     const d = tempDir();
     mkdirSync(join(d, 'sub'));
-    await expect(openRepo(join(d, 'sub'))).rejects.toBeInstanceOf(GitError);
+    await expect(openRepo(join(d, 'sub'))).rejects.toSatisfy(isGitError);
     await expect(openRepo(join(d, 'sub'))).rejects.toMatchObject({ code: 'not-a-repository' });
     await expect(openRepo(join(d, 'sub'))).rejects.toThrow(/not inside a git repository/);
     await expect(openRepo(join(d, 'nope'))).rejects.toThrow(/does not exist/);

@@ -1,7 +1,8 @@
 // RunOptions.jobs (`--job NAME`, globs, repeatable): only matching jobs run; --shard still splits the
 // full expanded list; a pattern that matches no job is a PlanError (the CLI's exit 2) naming the jobs.
 import { describe, expect, it } from 'vitest';
-import { loadRecipe, PlanError } from '../../src/recipe/index.js';
+import { loadRecipe } from '../../src/recipe/index.js';
+import { ScionError } from '../../src/errors.js';
 import { runRecipes, type LoadedRecipe } from '../../src/runner/run-recipes.js';
 import { scion } from '../support/cli.js';
 import { gitRepo } from '../support/git-repo.js';
@@ -39,10 +40,11 @@ describe('--job', () => {
   it('a pattern that matches no job fails before anything runs, listing the job names', async () => {
     const { r, recipes } = await setup();
     const err = await runRecipes(recipes, { repo: r.dir, jobs: ['web', 'wbe'] }, { env: {} }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PlanError);
-    expect((err as PlanError).code).toBe('no-such-job');
-    expect((err as PlanError).message).toContain('"wbe" matches no job');
-    expect((err as PlanError).message).toContain('bump/api, bump/cli, bump/docs, bump/web');
+    expect(err).toBeInstanceOf(ScionError);
+    expect((err as ScionError).kind).toBe('plan');
+    expect((err as ScionError).data['reason']).toBe('no-such-job');
+    expect((err as ScionError).message).toContain('"wbe" matches no job');
+    expect((err as ScionError).message).toContain('bump/api, bump/cli, bump/docs, bump/web');
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
   });
 

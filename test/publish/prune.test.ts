@@ -4,6 +4,7 @@
 // not in a campaign's cache clone, not on the remote. Through the CLI, judged with native git.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
@@ -20,6 +21,14 @@ const FILES = { 'src/log.ts': "legacyLog('x');\n", 'src/other.ts': 'oldThing();\
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();
 const startFakeGitHub = fakeGitHubsAfterEach();
+/** A loopback port that was free a moment ago and is closed now. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 const exists = (dir: string, ref: string) => {
   try {
     runGit(dir, 'rev-parse', '--verify', '-q', ref);
@@ -80,6 +89,23 @@ describe('scion branches --prune in one repository', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe('kept scion/by-hand (holds commits scion did not write)\n');
     expect(exists(r.dir, 'refs/heads/scion/by-hand')).toBe(true);
+  });
+
+  it('an unreachable remote is said as such (exit 1, never "internal error"), and no branch is deleted, local ones included', async () => {
+    const r = await repo(FILES);
+    const run = await scion(['run', RECIPE, '--repo', r.dir], { cwd: r.dir });
+    expect(run.code, run.stderr).toBe(0);
+    r.git('merge', '-q', '--ff-only', 'scion/new-log');
+    // A loopback port nothing listens on: the connection is refused.
+    const port = await closedPort();
+    const origin = `http://127.0.0.1:${port}`;
+    r.git('remote', 'add', 'origin', `${origin}/acme/app.git`);
+    const env = { GITHUB_TOKEN: 'tok', GITHUB_SERVER_URL: origin, GITHUB_API_URL: `${origin}/api/v3` };
+    const res = await scion(['branches', '--prune', '--remote', 'origin', '--repo', r.dir], { cwd: r.dir, env });
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toContain('Could not list the branches of origin');
+    expect(res.stderr).not.toMatch(/internal error|a bug in scion/);
+    expect(exists(r.dir, 'refs/heads/scion/new-log')).toBe(true);
   });
 });
 

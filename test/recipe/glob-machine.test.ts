@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { compileMachine, GlobSyntaxError } from '../../src/recipe/glob-machine.js';
+import { compileMachine } from '../../src/recipe/glob-machine.js';
 import { globProblem, globTest, matcher } from '../../src/recipe/globs.js';
 
 const RUNS = { numRuns: 400 };
@@ -90,6 +90,6 @@ describe('glob matching in bounded time', () => {
     expect(globProblem('(a)\\1')).toMatch(/"\(a\)\\\\1" holds a back-reference/);
     expect(globProblem('(?<=a)b')).toMatch(/lookbehind/);
     expect(globProblem('src/**/*.ts')).toBeNull();
-    expect(() => globTest(['(a)\\1'], { dot: true })).toThrow(GlobSyntaxError);
+    expect(() => globTest(['(a)\\1'], { dot: true })).toThrow(expect.objectContaining({ kind: 'bad-glob' }));
   });
 });

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { expandJobs, jobMatcher, loadRecipe, PlanError, recipeSchema, type RecipeInput } from '../../src/recipe/index.js';
+import { expandJobs, jobMatcher, loadRecipe, planReason, recipeSchema, type RecipeInput } from '../../src/recipe/index.js';
 import { recipeFile } from '../support/recipe-file.js';
 
 const recipe = (extra: Partial<RecipeInput> = {}) => recipeSchema.parse({ name: 'rn', steps: [{ run: 'make' }], ...extra });
 const DIRS = ['packages', 'packages/web', 'packages/api', 'packages/web/src', 'packages/.cache', 'apps', 'apps/site', 'docs'];
 
-function planError(fn: () => unknown): PlanError {
+/** The `plan` error `fn` throws, with its reason as `code`. */
+function planError(fn: () => unknown): { code: string; message: string; problems: readonly string[] } {
   try {
     fn();
   } catch (err) {
-    if (err instanceof PlanError) return err;
+    const reason = planReason(err);
+    if (reason !== undefined) return { code: reason, message: (err as Error).message, problems: (err as { problems: readonly string[] }).problems };
     throw err;
   }
-  throw new Error('expected a PlanError');
+  throw new Error('expected a plan error');
 }
 
 describe('expandJobs', () => {
@@ -87,13 +89,13 @@ describe('expandJobs', () => {
     expect(expandJobs(recipe({ jobs: [{ name: 'only' }] }), DIRS).map((j) => [j.name, j.branch])).toEqual([['only', 'scion/rn']]);
   });
 
-  it('throws a PlanError naming duplicate job names', () => {
+  it('throws a plan error naming duplicate job names', () => {
     const err = planError(() => expandJobs(recipe({ jobs: [{ name: 'web' }, { each: 'packages/*' }] }), DIRS));
     expect(err.message).toMatch(/"web"/);
     expect(err.problems).toContain('several jobs are named "web"');
   });
 
-  it('throws a PlanError for jobs that would share a branch', () => {
+  it('throws a plan error for jobs that would share a branch', () => {
     const err = planError(() => expandJobs(recipe({ branch: 'fixed/{{job}}', jobs: [{ name: 'a' }, { name: 'b' }, { name: 'a' }] }), DIRS));
     expect(err.problems).toEqual(['several jobs are named "a"', 'several jobs share the branch "fixed/a"']);
   });

@@ -1,7 +1,6 @@
 // glob and grep: exploration over the step's own files only (files.paths()), never the whole disk.
 import { decodeText, RegexRunner } from '../../core/index.js';
-import { failure } from '../../errors.js';
-import { GlobSyntaxError } from '../../recipe/glob-machine.js';
+import { failure, isScionError } from '../../errors.js';
 import { globTest } from '../../recipe/globs.js';
 import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { MAX_LIST, type ToolInput } from './schemas.js';
@@ -78,7 +77,7 @@ function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => bool
   try {
     return globTest([p], { dot: true });
   } catch (e) {
-    if (e instanceof GlobSyntaxError) return e.message;
+    if (isScionError(e, 'bad-glob')) return e.message;
     throw e;
   }
 }

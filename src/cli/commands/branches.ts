@@ -1,14 +1,13 @@
 // `scion branches [--prune] [--remote R] [--report FILE]`: flags → pruning options, entries → lines.
 import { readFile } from 'node:fs/promises';
+import { usageError, isScionError } from '../../errors.js';
 import { resolve } from 'node:path';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
 import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
-import { UsageError } from '../../errors.js';
 import { parseRunReport } from '../../model/parse.js';
 import { closeRepo, openRepo } from '../../git/index.js';
 import { pruneBranches, type ScionJobRef } from '../../publish/prune.js';
 import type { JobReport } from '../../model/types.js';
-import { HostError } from '../../host/types.js';
 import { makeRedactor } from '../../redact.js';
 import type { CliIo } from '../io.js';
 import { remoteContext } from './publish-context.js';
@@ -39,7 +38,7 @@ async function campaignBranches(io: CliIo, flags: BranchesFlags, file: string): 
   try {
     text = await readFile(resolve(io.cwd, file), 'utf8');
   } catch (e) {
-    throw new UsageError(`Cannot read ${file} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --report FILE\`.`);
+    throw usageError(`Cannot read ${file} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --report FILE\`.`);
   }
   const report = parseRunReport(text, file);
   if (!isCampaignReport(report)) {
@@ -80,7 +79,7 @@ async function pruneIn(io: CliIo, flags: BranchesFlags, dir: string, remoteFlag:
     if (entries.length === 0) io.stdout.write(`${prefix}no scion branches\n`);
     return 0;
   } catch (e) {
-    if (!(e instanceof HostError)) throw e;
+    if (!(isScionError(e, 'host'))) throw e;
     io.stderr.write(`scion: ${redact(e.message)}\n`);
     return 1;
   } finally {

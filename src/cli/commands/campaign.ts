@@ -3,6 +3,7 @@
 // exit status as a run in one repository. The work is src/campaign (clones, jobs) and
 // src/publish/campaign.ts (pushes and pull requests per repository).
 import { readFile } from 'node:fs/promises';
+import { usageError, isScionError } from '../../errors.js';
 import { dirname, resolve } from 'node:path';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
 import { runCampaign, type CampaignRepo, type RepoEvent } from '../../campaign/run.js';
@@ -10,11 +11,9 @@ import type { DiscoverQuery } from '../../campaign/discover.js';
 import { parseRepoList, type RepoTarget } from '../../campaign/targets.js';
 import { cloneLimit } from '../../campaign/clone-limit.js';
 import { localTargetProblems } from '../../campaign/locate.js';
-import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo } from '../../git/index.js';
 import type { RunReport } from '../../model/types.js';
 import { publishCampaign } from '../../publish/campaign.js';
-import { HostError } from '../../host/types.js';
 import { hostForUrl, openHost } from '../../host/open.js';
 import { resolvePushTarget } from '../../publish/push.js';
 import type { CliIo } from '../io.js';
@@ -34,25 +33,20 @@ export async function campaignCmd(
   shard: { index: number; count: number } | undefined,
 ): Promise<number> {
   if (flags.push === undefined) {
-    if (flags.pushFailed) throw new UsageError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
-    if (flags.pr) throw new UsageError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
+    if (flags.pushFailed) throw usageError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
+    if (flags.pr) throw usageError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
   } else if (dryRun) {
-    throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
+    throw usageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
   }
   if (flags.prInterval !== undefined && !(Number.isInteger(flags.prInterval) && flags.prInterval >= 0)) {
-    throw new UsageError(`--pr-interval ${flags.prInterval} must be a whole number of milliseconds, 0 or more.`);
+    throw usageError(`--pr-interval ${flags.prInterval} must be a whole number of milliseconds, 0 or more.`);
   }
   // Everything that can be wrong with the flags, the list and the recipes is found before a clone.
   cloneLimit(io.env);
   const loaded = await loadAll(recipeFiles, io.cwd);
-  let targets: RepoTarget[];
-  try {
-    targets = await targetsOf(io, flags);
-  } catch (e) {
-    if (!(e instanceof DiscoveryFailed)) throw e;
-    io.stderr.write(`scion: ${e.message}\n`);
-    return 1;
-  }
+  // A host that refuses or cannot be reached while listing the repositories is a `host` error: one
+  // sentence, exit 1 (not a bug, not bad usage).
+  const targets = await targetsOf(io, flags);
   if (targets.length === 0) io.stderr.write('scion: no repository found: nothing to run.\n');
   if (flags.push !== undefined) await checkPublishing(io, targets, flags);
   const cacheDir = flags.cacheDir !== undefined ? resolve(io.cwd, flags.cacheDir) : defaultCacheDir(io.env);
@@ -132,13 +126,13 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     const file = fromStdin ? null : resolve(io.cwd, flags.repos);
     let text: string;
     if (file === null) {
-      if (!io.readStdin) throw new UsageError('--repos - reads the list from standard input, and there is none here; pass a file instead.');
+      if (!io.readStdin) throw usageError('--repos - reads the list from standard input, and there is none here; pass a file instead.');
       text = await io.readStdin();
     } else {
       try {
         text = await readFile(file, 'utf8');
       } catch (e) {
-        throw new UsageError(`Cannot read the repository list ${flags.repos} (${(e as NodeJS.ErrnoException).code ?? String(e)}); pass a file with one repository a line.`);
+        throw usageError(`Cannot read the repository list ${flags.repos} (${(e as NodeJS.ErrnoException).code ?? String(e)}); pass a file with one repository a line.`);
       }
     }
     const shown = fromStdin ? '<stdin>' : flags.repos;
@@ -146,12 +140,12 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     const { targets } = parsed;
     const problems = [...parsed.problems, ...(await localTargetProblems(parsed))].sort((a, b) => lineOf(a) - lineOf(b));
     if (problems.length > 0) {
-      throw new UsageError(
+      throw usageError(
         `The repository list ${shown} has ${problems.length === 1 ? 'a line' : `${problems.length} lines`} scion cannot read; fix ${problems.length === 1 ? 'it' : 'them'} (nothing was run):`,
         problems.map((p) => p.replace(/^line (\d+): /, `${shown}:$1: `)),
       );
     }
-    if (targets.length === 0) throw new UsageError(`The repository list ${shown} names no repository; write one a line (https URL, owner/name or a path).`);
+    if (targets.length === 0) throw usageError(`The repository list ${shown} names no repository; write one a line (https URL, owner/name or a path).`);
     return [...targets];
   }
   // Discovery (and the host clients it needs) is loaded only for these flags.
@@ -164,19 +158,11 @@ async function targetsOf(io: CliIo, flags: RunFlags): Promise<RepoTarget[]> {
     ...(flags.githubSearch !== undefined ? { githubSearch: flags.githubSearch } : {}),
     ...(flags.gitlabGroup !== undefined ? { gitlabGroup: flags.gitlabGroup } : {}),
   };
-  try {
-    return await discoverTargets(q, { env: io.env, say: (line) => io.stderr.write(`scion: ${line}\n`) });
-  } catch (e) {
-    // The host refused or could not be reached: one sentence, exit 1 (not a bug, not bad usage).
-    if (e instanceof HostError) throw new DiscoveryFailed(e.message);
-    throw e;
-  }
+  return discoverTargets(q, { env: io.env, say: (line) => io.stderr.write(`scion: ${line}\n`) });
 }
 
 const lineOf = (problem: string) => Number(/^line (\d+):/.exec(problem)?.[1] ?? 0);
 
-/** Discovery's host failure: its one sentence is printed as it is, exit 1. */
-class DiscoveryFailed extends Error {}
 
 /**
  * --push and --pr need, for every repository, somewhere to push and a host with a token: a local
@@ -194,7 +180,7 @@ async function checkPublishing(io: CliIo, targets: readonly RepoTarget[], flags:
       resolvePushTarget(repo, remote, io.env);
       if (flags.pr) openHost(repo, remote, io.env);
     } catch (e) {
-      if (e instanceof UsageError) throw new UsageError(`${t.id}: ${e.message}`, e.problems);
+      if (isScionError(e, 'usage')) throw usageError(`${t.id}: ${e.message}`, e.problems);
       throw e;
     }
     finally {

@@ -1,7 +1,7 @@
 // `scion merge-reports a.json b.json …`: one report and one PR body from the shards of a CI matrix.
 import { readFile } from 'node:fs/promises';
+import { usageError } from '../../errors.js';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderPrBody } from '../../report/markdown.js';
@@ -19,7 +19,7 @@ export async function mergeReportsCmd(io: CliIo, files: readonly string[], o: { 
     try {
       text = await readFile(resolve(io.cwd, f), 'utf8');
     } catch (e) {
-      throw new UsageError(`Cannot read ${f} (${e instanceof Error ? e.message : String(e)}); pass report files written by scion run --report.`);
+      throw usageError(`Cannot read ${f} (${e instanceof Error ? e.message : String(e)}); pass report files written by scion run --report.`);
     }
     reports.push(parseRunReport(text, f));
   }

@@ -1,8 +1,8 @@
 // `scion pr --report FILE` and `run --push --pr`: flags → publishing options, results → lines.
 // The pull requests' life (create, update, close, declined, auto-merge) is src/publish/pulls.ts.
 import { readFile } from 'node:fs/promises';
+import { usageError } from '../../errors.js';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, remoteHeadBranch, type Repo } from '../../git/index.js';
 import type { JobReport, RunReport } from '../../model/types.js';
 import { parseRunReport } from '../../model/parse.js';
@@ -52,7 +52,7 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
   try {
     text = await readFile(resolve(io.cwd, flags.report), 'utf8');
   } catch (e) {
-    throw new UsageError(`Cannot read ${flags.report} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --push --report FILE\`.`);
+    throw usageError(`Cannot read ${flags.report} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --push --report FILE\`.`);
   }
   const report = parseRunReport(text, flags.report);
   if (isCampaignReport(report)) return campaignPr(io, flags, report);
@@ -130,7 +130,7 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
 
 function checkInterval(flags: LifecycleFlags): void {
   const v = flags.prInterval;
-  if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new UsageError(`--pr-interval ${v} must be a whole number of milliseconds, 0 or more.`);
+  if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw usageError(`--pr-interval ${v} must be a whole number of milliseconds, 0 or more.`);
 }
 
 /** `--label a --label b` (yargs gives a string for one, an array for several). */
@@ -187,7 +187,7 @@ async function recipesFor(io: CliIo, flags: PrFlags, report: RunReport): Promise
   for (const file of files) {
     const r = await loadRecipe(file);
     if (r.ok && wanted.has(r.recipe.name)) out.push(r.recipe);
-    else if (!r.ok && flags.recipes && flags.recipes.length > 0) throw new UsageError(`${file} is not a valid recipe; run \`scion validate ${file}\`.`);
+    else if (!r.ok && flags.recipes && flags.recipes.length > 0) throw usageError(`${file} is not a valid recipe; run \`scion validate ${file}\`.`);
   }
   return out;
 }

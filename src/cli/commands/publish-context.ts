@@ -1,10 +1,10 @@
 // What `status` and `branches` need from a repository's remote, resolved once: the host (when a token
 // is there to ask it), the push target (when scion can reach the remote), and the base branch's tip.
 import { fetchBranch, readRef, remoteHeadBranch, resolveCommit, type Repo } from '../../git/index.js';
+import { isScionError } from '../../errors.js';
 import { openHost } from '../../host/open.js';
 import { resolvePushTarget, type PushTarget } from '../../publish/push.js';
 import type { Host } from '../../host/types.js';
-import { UsageError } from '../../errors.js';
 
 export interface RemoteContext {
   readonly host: Host | null;
@@ -20,12 +20,12 @@ export function remoteContext(repo: Repo, remote: string, env: Readonly<Record<s
     host = openHost(repo, remote, env);
   } catch (e) {
     // Without a token scion cannot ask the host; status still shows branches and how far behind they are.
-    if (!(e instanceof UsageError) || strict) throw e;
+    if (!(isScionError(e, 'usage')) || strict) throw e;
   }
   try {
     push = resolvePushTarget(repo, remote, env);
   } catch (e) {
-    if (!(e instanceof UsageError) || strict) throw e;
+    if (!(isScionError(e, 'usage')) || strict) throw e;
   }
   const tips = new Map<string, Promise<string | null>>();
   const tipOf = async (branch: string): Promise<string | null> => {

@@ -1,7 +1,7 @@
 // `scion run` and `scion plan`: load, run, write the outputs asked for, summarise, exit 0/1.
 import { appendFile } from 'node:fs/promises';
+import { usageError } from '../../errors.js';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
 import { closeRepo, openRepo, type Repo } from '../../git/index.js';
 import { githubOutputs } from '../../github/outputs.js';
 import { renderJson } from '../../report/json.js';
@@ -48,11 +48,11 @@ interface PreparedRemote {
 
 async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promise<PreparedRemote | null> {
   if (flags.push === undefined) {
-    if (flags.pushFailed) throw new UsageError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
-    if (flags.pr) throw new UsageError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
+    if (flags.pushFailed) throw usageError('--push-failed only says which branches --push pushes; add --push [REMOTE].');
+    if (flags.pr) throw usageError('--pr opens pull requests for the branches --push pushed; add --push [REMOTE].');
     return null;
   }
-  if (dryRun) throw new UsageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
+  if (dryRun) throw usageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.');
   const repo = await openRepo(resolve(io.cwd, flags.repo ?? '.'));
   try {
     const push = (await import('../../publish/push.js')).resolvePushTarget(repo, flags.push, io.env);

@@ -1,8 +1,8 @@
 // `scion status --report FILE` / `scion status <recipe..> --repo DIR` (SPEC §8): flags → the jobs to
 // look at, rows → a table or JSON. The rows come from src/publish/status.ts.
 import { readFile } from 'node:fs/promises';
+import { usageError, isScionError } from '../../errors.js';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
 import { closeRepo, treeOfCommit, listTree, openRepo, readRef, resolveCommit, type Repo } from '../../git/index.js';
 import { parseRunReport } from '../../model/parse.js';
 import { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow } from '../../publish/status.js';
@@ -12,7 +12,6 @@ import type { RunReport } from '../../model/types.js';
 import { expandJobs, staticPrefixes } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
 import { scionChain } from '../../branch/chain.js';
-import { HostError } from '../../host/types.js';
 import type { CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { remoteContext } from './publish-context.js';
@@ -29,7 +28,7 @@ export interface StatusFlags {
 
 export async function statusCmd(io: CliIo, flags: StatusFlags): Promise<number> {
   if ((flags.report === undefined) === (flags.recipes.length === 0)) {
-    throw new UsageError('Name either --report FILE or recipe files: `scion status --report out.json` or `scion status recipes/x.yaml --repo DIR`.');
+    throw usageError('Name either --report FILE or recipe files: `scion status --report out.json` or `scion status recipes/x.yaml --repo DIR`.');
   }
   if (flags.report !== undefined) {
     const report = parseRunReport(await readReport(io, flags.report), flags.report);
@@ -54,7 +53,7 @@ export async function statusCmd(io: CliIo, flags: StatusFlags): Promise<number> 
     io.stdout.write(redact(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderStatusTable(rows)));
     return 0;
   } catch (e) {
-    if (!(e instanceof HostError)) throw e;
+    if (!(isScionError(e, 'host'))) throw e;
     io.stderr.write(`scion: ${makeRedactor(io.env)(e.message)}\n`);
     return 1;
   } finally {
@@ -82,7 +81,7 @@ async function campaignStatus(io: CliIo, flags: StatusFlags, report: RunReport):
       }
     }
   } catch (e) {
-    if (!(e instanceof HostError)) throw e;
+    if (!(isScionError(e, 'host'))) throw e;
     io.stderr.write(`scion: ${redact(e.message)}\n`);
     return 1;
   }
@@ -94,7 +93,7 @@ async function readReport(io: CliIo, file: string): Promise<string> {
   try {
     return await readFile(resolve(io.cwd, file), 'utf8');
   } catch (e) {
-    throw new UsageError(`Cannot read ${file} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --report FILE\`.`);
+    throw usageError(`Cannot read ${file} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --report FILE\`.`);
   }
 }
 

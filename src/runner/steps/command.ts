@@ -2,14 +2,14 @@
 // What the command changes is picked up and committed like any other change; denied paths it touched
 // are put back and reported, and so are paths outside the job's selection (listed as skipped).
 import { checkPath, writtenSecret } from '../../core/index.js';
-import { failure, ScionError, type ErrorKind, type Failure } from '../../errors.js';
+import { failure, isJobKind, ScionError, type ErrorKind, type Failure } from '../../errors.js';
 import { makeRedactor } from '../../redact.js';
 import { cachedRunStep } from '../cached-command.js';
 import { engineOptions, type StepContext } from '../step-context.js';
 import type { Changes } from '../../workspace/types.js';
 import { Findings, type StepOutcome } from '../step-outcome.js';
 import { spawnGroup } from '../process-group.js';
-import { StepTimeout } from '../step-bounds.js';
+import { isStepTimeout } from '../step-bounds.js';
 
 export interface RunStep {
   readonly command: string;
@@ -55,10 +55,10 @@ function commandEnv(ctx: StepContext, step: RunStep): Record<string, string | un
   return { ...ctx.run.env, ...step.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
 }
 
-/** The kind an abort reason stands for: the step's own deadline (StepTimeout) is a `timeout`; anything else is an interrupt. */
+/** The kind an abort reason stands for: the step's own deadline (a `timeout` ScionError) is a `timeout`; anything else is an interrupt. */
 export function abortKind(reason: unknown): ErrorKind {
-  if (reason instanceof StepTimeout) return 'timeout';
-  return reason instanceof ScionError ? reason.kind : 'interrupted';
+  if (isStepTimeout(reason)) return 'timeout';
+  return reason instanceof ScionError && isJobKind(reason.kind) ? reason.kind : 'interrupted';
 }
 
 /** Runs the command; why it failed, or null when it passed. */
