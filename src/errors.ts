@@ -191,7 +191,7 @@ export function recipeError(message: string, problems: readonly string[] = []): 
 
 /** A forge that refused (`status`: the HTTP status) or could not be reached (null). */
 export function hostError(message: string, status: number | null): ScionError {
-  return hostError(message, status);
+  return new HostError(message, status);
 }
 
 /** The HTTP status of a `host` error, or null when the host gave no answer. */

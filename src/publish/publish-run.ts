@@ -1,15 +1,14 @@
-// Publishing one run: push its branches, then create, update or close their pull requests. The CLI's
-// `run --push --pr` and `scion pr` are this, mapped from flags.
-import { closeRepo, openRepo, remoteHeadBranch } from '../git/index.js';
-import type { JobReport, RunReport } from '../model/types.js';
-import { makeRedactor } from '../redact.js';
+// Publishing one run as a library call: the one publishing path (repository.ts) for the repository the
+// run wrote its branches to. Everything is checked before anything is pushed: the options, the
+// remote scion pushes to, the host and its token.
+import { closeRepo, openRepo } from '../git/index.js';
+import { usageError } from '../errors.js';
+import type { RunReport } from '../model/types.js';
 import type { Recipe } from '../recipe/index.js';
-import { settingsFor } from './describe.js';
-import { openHost, type HostOptions } from '../host/open.js';
-import { pushReport, resolvePushTarget } from './push.js';
-import { publishPullRequests } from './pulls.js';
+import type { HostOptions } from '../host/open.js';
 import type { Env } from '../host/remote.js';
 import type { Host } from '../host/types.js';
+import { checkPublishSettings, publishRepository, resolveTarget, type PublishSettings } from './repository.js';
 
 export interface PublishRunOptions {
   /** Any folder inside the repository the run wrote its branches to. */
@@ -31,6 +30,8 @@ export interface PublishRunOptions {
   readonly reopen?: boolean;
   /** Pause between pull requests. Default 1000. */
   readonly intervalMs?: number;
+  /** Makes that pause (a test passes one that records it). Default: a timer that `signal` cuts short. */
+  readonly pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A host to use instead of the one the remote's URL names (tests, other forges). */
   readonly host?: Host;
   readonly hostOptions?: HostOptions;
@@ -45,42 +46,39 @@ export interface PublishRunResult {
   readonly error: string | null;
 }
 
+/** The settings of the one publishing path that publishRun's options give (defaults applied). */
+export function publishSettingsOf(o: Omit<PublishRunOptions, 'repo' | 'host' | 'remote'>): PublishSettings {
+  const push = o.push === false ? false : { force: (typeof o.push === 'object' && o.push.force) || false, pushFailed: (typeof o.push === 'object' && o.push.pushFailed) || false };
+  const s: PublishSettings = {
+    env: o.env ?? process.env,
+    push,
+    pullRequests: o.pullRequests !== false,
+    recipes: o.recipes ?? [],
+    ...(o.extra ? { extra: o.extra } : {}),
+    ...(o.base !== undefined ? { base: o.base } : {}),
+    reopen: o.reopen ?? false,
+    intervalMs: o.intervalMs ?? 1000,
+    ...(o.pause ? { pause: o.pause } : {}),
+    ...(o.hostOptions ? { hostOptions: o.hostOptions } : {}),
+    ...(o.say ? { say: o.say } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  };
+  checkPublishSettings(s);
+  return s;
+}
+
+/**
+ * Pushes a run's branches and publishes their pull requests. Throws a `usage` ScionError, having sent
+ * nothing, when an option is wrong or the remote cannot be pushed to or its host has no token.
+ */
 export async function publishRun(report: RunReport, o: PublishRunOptions): Promise<PublishRunResult> {
-  const env = o.env ?? process.env;
-  const remoteName = o.remote ?? 'origin';
+  const settings = publishSettingsOf(o);
   const repo = await openRepo(o.repo);
   try {
-    const target = resolvePushTarget(repo, remoteName, env);
-    const host = o.pullRequests === false ? null : (o.host ?? openHost(repo, remoteName, env, o.hostOptions));
-    const byName = new Map((o.recipes ?? []).map((r) => [r.name, r]));
-    let out = report;
-    if (o.push !== false) {
-      const p = typeof o.push === 'object' ? o.push : {};
-      out = await pushReport(repo, out, {
-        target,
-        force: p.force ?? false,
-        pushFailed: p.pushFailed ?? false,
-        stepOf: (job) => {
-          const r = byName.get(job.recipe);
-          return r ? r.steps.length + r.verify.length : 0;
-        },
-        say: o.say ?? (() => {}),
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-    }
-    if (host === null) return { report: out, error: null };
-    const settings = settingsFor(o.recipes ?? [], o.extra);
-    return await publishPullRequests(out, {
-      host,
-      base: o.base ?? (async () => remoteHeadBranch(repo, remoteName) ?? (await host.defaultBranch())),
-      settings,
-      reopen: o.reopen ?? false,
-      intervalMs: o.intervalMs ?? 1000,
-      redact: makeRedactor(env),
-      remote: { repo, target },
-      ...(o.say ? { say: o.say } : {}),
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
+    const { target, problems } = resolveTarget({ repo, remote: o.remote ?? 'origin', url: null, ...(o.host ? { host: o.host } : {}) }, settings);
+    const problem = problems.push ?? problems.host;
+    if (problem !== null) throw usageError(problem);
+    return await publishRepository(report, target, settings);
   } finally {
     closeRepo(repo);
   }

@@ -84,8 +84,8 @@ describe('deleteRef', () => {
         }
         return null;
       })();
-      expect(err).toMatchObject({ code: 'ref-moved', data: { ref: 'refs/heads/keep', expected: second, actual: first } });
-      const gone = expect.objectContaining({ code: 'ref-moved', data: expect.objectContaining({ actual: null }) });
+      expect(err).toMatchObject({ kind: 'ref-moved', data: { ref: 'refs/heads/keep', expected: second, actual: first } });
+      const gone = expect.objectContaining({ kind: 'ref-moved', data: expect.objectContaining({ actual: null }) });
       expect(() => deleteRef(g, 'refs/heads/none', first)).toThrow(gone);
       expect(deleteRefIfAt(g, 'refs/heads/keep', second)).toBe(false);
       expect(refsOf(r)).toBe(refs);
@@ -114,7 +114,7 @@ describe('deleteRef', () => {
       } catch (e) {
         err = e;
       }
-      expect(err).toMatchObject({ code: 'locked', data: { lock } });
+      expect(err).toMatchObject({ kind: 'locked', data: { lock } });
       expect(refsOf(r)).toBe(refs);
       expect(packedOf(r)).toBe(packed);
       expect(existsSync(join(r.dir, '.git/refs/heads/keep'))).toBe(true);
@@ -139,7 +139,7 @@ describe('deleteRef', () => {
     const prepared = new Promise<void>((resolve) => git.stdout.on('data', (d: Buffer) => d.toString().includes('prepare') && resolve()));
     git.stdin.write(`start\nupdate refs/heads/keep ${second} ${first}\nprepare\n`);
     await prepared;
-    expect(() => deleteRef(g, 'refs/heads/keep', first)).toThrow(expect.objectContaining({ code: 'locked' }));
+    expect(() => deleteRef(g, 'refs/heads/keep', first)).toThrow(expect.objectContaining({ kind: 'locked' }));
     git.stdin.end('commit\n');
     await new Promise((resolve) => git.on('close', resolve));
     expect(r.git('rev-parse', 'keep')).toBe(second);
@@ -154,7 +154,7 @@ describe('deleteRef', () => {
     expect(existsSync(join(r.dir, '.git/packed-refs.new'))).toBe(false);
     expect(packedOf(r)).not.toContain('refs/heads/keep');
     r.git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
-    expect(() => deleteRef(g, 'refs/heads/alias', r.head())).toThrow(expect.objectContaining({ code: 'bad-ref' }));
+    expect(() => deleteRef(g, 'refs/heads/alias', r.head())).toThrow(expect.objectContaining({ kind: 'bad-ref' }));
     expect(r.git('symbolic-ref', 'refs/heads/alias')).toBe('refs/heads/main');
     r.git('fsck', '--strict');
   });
@@ -174,9 +174,9 @@ describe('listBranches and setSymbolicRef', () => {
     setSymbolicRef(g, 'HEAD', 'refs/heads/keep');
     expect(r.git('symbolic-ref', 'HEAD')).toBe('refs/heads/keep');
     writeFileSync(join(r.dir, '.git/HEAD.lock'), '');
-    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/main')).toThrow(expect.objectContaining({ code: 'locked' }));
+    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/main')).toThrow(expect.objectContaining({ kind: 'locked' }));
     expect(r.git('symbolic-ref', 'HEAD')).toBe('refs/heads/keep');
-    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/a..b')).toThrow(expect.objectContaining({ code: 'bad-ref' }));
+    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/a..b')).toThrow(expect.objectContaining({ kind: 'bad-ref' }));
     r.git('fsck', '--strict');
   });
 });

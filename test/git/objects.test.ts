@@ -124,7 +124,7 @@ describe('readBlob', () => {
   it('throws missing-object for an unknown oid and refuses a non-blob', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
-    await expect(readBlob(g, 'f'.repeat(40))).rejects.toMatchObject({ code: 'missing-object' });
+    await expect(readBlob(g, 'f'.repeat(40))).rejects.toMatchObject({ kind: 'missing-object' });
     await expect(readBlob(g, r.git('rev-parse', 'HEAD^{tree}'))).rejects.toSatisfy(isGitError);
   });
 
@@ -135,7 +135,7 @@ describe('readBlob', () => {
     unlinkSync(path);
     writeFileSync(path, 'not zlib');
     const g = await openRepo(r.dir);
-    await expect(readBlob(g, oid)).rejects.toMatchObject({ code: 'corrupt' });
+    await expect(readBlob(g, oid)).rejects.toMatchObject({ kind: 'corrupt' });
   });
 });
 

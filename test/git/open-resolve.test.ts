@@ -49,7 +49,7 @@ describe('openRepo', () => {
     const d = tempDir();
     mkdirSync(join(d, 'sub'));
     await expect(openRepo(join(d, 'sub'))).rejects.toSatisfy(isGitError);
-    await expect(openRepo(join(d, 'sub'))).rejects.toMatchObject({ code: 'not-a-repository' });
+    await expect(openRepo(join(d, 'sub'))).rejects.toMatchObject({ kind: 'not-a-repository' });
     await expect(openRepo(join(d, 'sub'))).rejects.toThrow(/not inside a git repository/);
     await expect(openRepo(join(d, 'nope'))).rejects.toThrow(/does not exist/);
   });

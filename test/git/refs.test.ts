@@ -58,11 +58,11 @@ describe('updateRef', () => {
     // A native git moves the branch between our read and our write.
     r.git('update-ref', 'refs/heads/job', second);
     const err = await updateRef(g, 'refs/heads/job', first, first).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'ref-moved', data: { ref: 'refs/heads/job', expected: first, actual: second } });
+    expect(err).toMatchObject({ kind: 'ref-moved', data: { ref: 'refs/heads/job', expected: first, actual: second } });
     expect((err as Error).message).toMatch(/refs\/heads\/job moved/);
     expect(r.git('rev-parse', 'job')).toBe(second);
     // Creating a ref that already exists is a CAS failure too.
-    await expect(updateRef(g, 'refs/heads/job', first, null)).rejects.toMatchObject({ code: 'ref-moved' });
+    await expect(updateRef(g, 'refs/heads/job', first, null)).rejects.toMatchObject({ kind: 'ref-moved' });
     expect(existsSync(join(r.dir, '.git/refs/heads/job.lock'))).toBe(false);
   });
 
@@ -72,7 +72,7 @@ describe('updateRef', () => {
     const lock = join(r.dir, '.git/refs/heads/main.lock');
     writeFileSync(lock, '');
     const err = await updateRef(g, 'refs/heads/main', first, second).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'locked' });
+    expect(err).toMatchObject({ kind: 'locked' });
     expect((err as Error).message).toContain('main.lock');
     expect(r.git('rev-parse', 'main')).toBe(second);
     // The lock is somebody else's: we must not have removed it.
@@ -86,7 +86,7 @@ describe('updateRef', () => {
     const { r, first, second } = await twoCommits();
     const g = await openRepo(r.dir);
     const headFile = readFileSync(join(r.dir, '.git/HEAD'), 'utf8');
-    await expect(updateRef(g, 'HEAD', first, second)).rejects.toMatchObject({ code: 'bad-ref' });
+    await expect(updateRef(g, 'HEAD', first, second)).rejects.toMatchObject({ kind: 'bad-ref' });
     await updateRef(g, 'refs/heads/other', first, null);
     expect(readFileSync(join(r.dir, '.git/HEAD'), 'utf8')).toBe(headFile);
     expect(r.git('rev-parse', 'HEAD')).toBe(second);
@@ -101,15 +101,15 @@ describe('updateRef', () => {
     const g = await openRepo(r.dir);
     for (const bad of ['refs/heads/a..b', 'refs/heads/x.lock', 'refs/heads/sp ace', 'refs/heads/', 'heads/main', 'refs/heads/.hidden', 'refs/heads/a@{1}']) {
       expect([bad, isValidRefName(bad)]).toEqual([bad, false]);
-      await expect(updateRef(g, bad, first, null)).rejects.toMatchObject({ code: 'bad-ref' });
+      await expect(updateRef(g, bad, first, null)).rejects.toMatchObject({ kind: 'bad-ref' });
     }
     expect(isValidRefName('refs/heads/scion/rename-logger/web')).toBe(true);
     r.git('branch', 'looseparent');
-    await expect(updateRef(g, 'refs/heads/looseparent/job', first, null)).rejects.toMatchObject({ code: 'bad-ref' });
-    await expect(updateRef(g, 'refs/heads/packedparent/job', first, null)).rejects.toMatchObject({ code: 'bad-ref' });
-    await expect(updateRef(g, 'refs/heads/deep', first, null)).rejects.toMatchObject({ code: 'bad-ref' });
-    await expect(updateRef(g, 'refs/heads/x', 'c'.repeat(40), null)).rejects.toMatchObject({ code: 'missing-object' });
-    await expect(updateRef(g, 'refs/heads/x', r.git('rev-parse', 'HEAD^{tree}'), null)).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(updateRef(g, 'refs/heads/looseparent/job', first, null)).rejects.toMatchObject({ kind: 'bad-ref' });
+    await expect(updateRef(g, 'refs/heads/packedparent/job', first, null)).rejects.toMatchObject({ kind: 'bad-ref' });
+    await expect(updateRef(g, 'refs/heads/deep', first, null)).rejects.toMatchObject({ kind: 'bad-ref' });
+    await expect(updateRef(g, 'refs/heads/x', 'c'.repeat(40), null)).rejects.toMatchObject({ kind: 'missing-object' });
+    await expect(updateRef(g, 'refs/heads/x', r.git('rev-parse', 'HEAD^{tree}'), null)).rejects.toMatchObject({ kind: 'invalid-argument' });
     expect(r.git('for-each-ref', '--format=%(refname)', 'refs/heads/x')).toBe('');
   });
 

@@ -178,10 +178,10 @@ describe('writeTreeWith', () => {
     expect(await writeTreeWith(g, base, new Map([['a.txt', null]]))).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
     const oid = await writeBlob(g, Buffer.from('x'));
     for (const bad of ['../up', 'a/./b', '.git/config', 'a//b', '/abs', 'dir/.GIT/x', '']) {
-      await expect(writeTreeWith(g, base, new Map([[bad, { oid, mode: '100644' }]]))).rejects.toMatchObject({ code: 'bad-path' });
+      await expect(writeTreeWith(g, base, new Map([[bad, { oid, mode: '100644' }]]))).rejects.toMatchObject({ kind: 'bad-path' });
     }
-    await expect(writeTreeWith(g, base, new Map([['b', { oid: 'e'.repeat(40), mode: '100644' }]]))).rejects.toMatchObject({ code: 'missing-object' });
-    await expect(writeTreeWith(g, base, new Map([['b', { oid, mode: '100600' }]]))).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(writeTreeWith(g, base, new Map([['b', { oid: 'e'.repeat(40), mode: '100644' }]]))).rejects.toMatchObject({ kind: 'missing-object' });
+    await expect(writeTreeWith(g, base, new Map([['b', { oid, mode: '100600' }]]))).rejects.toMatchObject({ kind: 'invalid-argument' });
   });
 });
 
@@ -245,7 +245,7 @@ describe('writeCommit / readCommit', () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
     const who = { name: 'a', email: 'a@b' };
-    await expect(writeCommit(g, { tree: 'a'.repeat(40), parents: [], message: 'm', author: who })).rejects.toMatchObject({ code: 'missing-object' });
-    await expect(writeCommit(g, { tree: await treeOfCommit(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({ code: 'missing-object' });
+    await expect(writeCommit(g, { tree: 'a'.repeat(40), parents: [], message: 'm', author: who })).rejects.toMatchObject({ kind: 'missing-object' });
+    await expect(writeCommit(g, { tree: await treeOfCommit(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({ kind: 'missing-object' });
   });
 });

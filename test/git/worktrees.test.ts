@@ -96,11 +96,11 @@ describe('addWorktree', () => {
     expect(r.git('worktree', 'list', '--porcelain')).toContain(`worktree ${wt.path}\nHEAD ${commit}\nbranch refs/heads/feature`);
     expect(runGit(wt.path, 'branch', '--show-current')).toBe('feature');
     expect(status(wt.path)).toBe('');
-    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'feature' })).rejects.toMatchObject({ code: 'in-use' });
-    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'main' })).rejects.toMatchObject({ code: 'in-use' });
+    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'feature' })).rejects.toMatchObject({ kind: 'in-use' });
+    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'main' })).rejects.toMatchObject({ kind: 'in-use' });
     r.git('commit', '-q', '--allow-empty', '-m', 'moves main');
     r.git('branch', 'other', 'HEAD');
-    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'other' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(addWorktree(g, { path: wtPath(), commit, branch: 'other' })).rejects.toMatchObject({ kind: 'invalid-argument' });
   });
 
   it('refuses a folder that is not empty, and gives each worktree its own admin id', async () => {
@@ -109,7 +109,7 @@ describe('addWorktree', () => {
     const busy = wtPath('busy');
     mkdirSync(busy);
     writeFileSync(join(busy, 'x'), 'x');
-    await expect(addWorktree(g, { path: busy, commit: r.head() })).rejects.toMatchObject({ code: 'in-use' });
+    await expect(addWorktree(g, { path: busy, commit: r.head() })).rejects.toMatchObject({ kind: 'in-use' });
     const a = await addWorktree(g, { path: wtPath('same'), commit: r.head() });
     const b = await addWorktree(g, { path: wtPath('same'), commit: r.head() });
     expect(a.id).toBe('same');
@@ -190,10 +190,10 @@ describe('listWorktrees / removeWorktree', () => {
     const r = await repo(FILES);
     const { g, wt } = await checkout(r);
     r.git('worktree', 'lock', '--reason', 'keep', wt.path);
-    await expect(removeWorktree(g, wt)).rejects.toMatchObject({ code: 'in-use' });
+    await expect(removeWorktree(g, wt)).rejects.toMatchObject({ kind: 'in-use' });
     r.git('worktree', 'unlock', wt.path);
     writeFileSync(join(wt.path, '.git'), 'gitdir: /somewhere/else\n');
-    await expect(removeWorktree(g, wt)).rejects.toMatchObject({ code: 'in-use' });
+    await expect(removeWorktree(g, wt)).rejects.toMatchObject({ kind: 'in-use' });
     expect(existsSync(join(wt.path, 'README.md'))).toBe(true);
   });
 
