@@ -60,6 +60,17 @@ export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from 
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
 export { defaultCacheDir, ensureClone, type CachedClone, type CloneOptions } from './campaign/clone-cache.js';
 
+// The API tier: one function per thing the command line does, each checking its options completely
+// before it acts and returning values (nothing is printed). The CLI is these, mapped from flags.
+export { run, plan, type RunOptions as RunCommandOptions, type RunResult, type PublishOptions } from './api/run.js';
+export type { RepositoriesOptions, RepoEvent } from './api/campaign.js';
+export { pullRequests, type PullRequestsOptions, type PullRequestsResult as PullRequestsCommandResult } from './api/publish.js';
+export { status, type StatusOptions as StatusCommandOptions, type StatusResult } from './api/status.js';
+export { branches, type BranchesOptions, type BranchesResult, type RepositoryBranches } from './api/branches.js';
+export { worktrees, type WorktreesOptions, type WorktreeEntry } from './api/worktrees.js';
+export { readReport, mergeReportFiles } from './api/reports.js';
+export { validate, listRecipes, loadRecipeFiles, recipeSchema, type Validation } from './api/recipes.js';
+
 /** A recipe to run: parsed (from loadRecipe) or as written (`defineRecipe({...})`); `file` names it in messages. */
 export interface RecipeSource {
   readonly recipe: Recipe | RecipeInput;

@@ -1,8 +1,7 @@
 // Exit statuses, and the one place that maps an error's kind to one of them and to the sentence the
 // user reads. Nothing below the CLI knows about exit codes; everything it throws is a ScionError whose
 // kind decides here.
-import { isJobKind, ScionError, type ScionErrorKind } from '../errors.js';
-import { fixHint } from '../report/hints.js';
+import { fixHint, isJobKind, ScionError, type ScionErrorKind } from '../api/errors.js';
 import { environmentError } from './files.js';
 import type { CliIo } from './io.js';
 

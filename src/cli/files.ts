@@ -5,9 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { failure, ScionError } from '../errors.js';
-import type { Redactor } from '../redact.js';
-import { refusalOf } from '../refusal.js';
+import { refusalOf, ScionError } from '../api/errors.js';
+import type { Redactor } from '../api/text.js';
 
 export async function writeOutputFile(file: string, text: string, redact: Redactor): Promise<void> {
   const dir = dirname(file);
@@ -27,5 +26,5 @@ export function environmentError(e: unknown, path?: string, verb: 'write' | 'use
   const refusal = refusalOf(e, { ...(path !== undefined ? { path } : {}), action: verb, userPath: true });
   if (refusal === null) return undefined;
   const data = { path: refusal.path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) };
-  return new ScionError(failure('environment', refusal.message, data));
+  return new ScionError('environment', refusal.message, { data });
 }

@@ -1,7 +1,6 @@
 // The process, as the CLI sees it: streams, environment, whether to colour. Injected so tests can
 // drive the CLI in process and read what it printed.
-import { makeRedactor, type Redactor } from '../redact.js';
-import { terminalText } from '../report/ansi.js';
+import { makeRedactor, terminalText, type Redactor } from '../api/text.js';
 
 export interface CliStream {
   write(s: string): unknown;

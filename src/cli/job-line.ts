@@ -1,5 +1,5 @@
 // One line per finished job, the same in the live view and in plain output.
-import type { JobReport } from '../model/types.js';
+import type { JobReport } from '../api/output.js';
 
 export function jobLine(r: JobReport): string {
   const where = r.head ? `${r.branch} @ ${r.head.slice(0, 12)}` : r.branch;

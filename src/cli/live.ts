@@ -8,9 +8,8 @@
 // every task in its tree (the 150-task frame taller than the screen that made runs 10× slower);
 // what is needed here is three escape sequences and a throttle.
 import cliTruncate from 'cli-truncate';
-import type { JobReport } from '../model/types.js';
-import type { RunEvent } from '../runner/types.js';
-import { visible } from '../report/ansi.js';
+import type { JobReport, RunEvent } from '../api/output.js';
+import { visible } from '../api/text.js';
 import { jobLine } from './job-line.js';
 
 export interface LiveStream {

@@ -1,156 +1,46 @@
-// Each command's module is imported when that command runs (start-up: `scion --help` and
-// `scion validate` load neither isomorphic-git, diff2html, the SDK nor tsx).
-// The CLI owns the process: it parses argv, runs one command, maps every error to an exit code and
-// one clear sentence. Nothing below it knows about argv, TTYs or exit codes.
+// The CLI owns the process: it parses argv over the command table (commands.ts: each command's module
+// is imported when that command runs), runs one command, and maps every error to an exit code and one
+// clear sentence (exit.ts). Nothing below it knows about argv, TTYs or exit codes.
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { ScionError } from '../errors.js';
+import { ScionError } from '../api/errors.js';
+import { COMMAND_NAMES, COMMANDS, EPILOG } from './commands.js';
 import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
-import { branchesFlags, prLifecycleFlags, statusFlags } from './publish-flags.js';
-import { planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
-const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job failed; 2 bad usage or an invalid recipe.
-Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
-
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
-  // Everything below prints and writes through the redacting edge (SPEC §7).
+  // Everything below prints and writes through the redacting edge.
   const io = atEdge(given);
-  let code = 0;
-  const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);
   const args = helpCommand(argv);
+  let code = 0;
+  let output = '';
+  try {
+    await parser(io, (c) => (code = c)).parseAsync([...args], {}, (_err, _args, out) => {
+      output = out;
+    });
+  } catch (e) {
+    if (e instanceof ScionError && fromArgv(e)) return usage(io, args, e);
+    const code = reportError(io, e);
+    return io.signal?.aborted ? EXIT_INTERRUPTED : code;
+  }
+  // --help and --version: yargs hands their text here instead of printing it.
+  if (output) io.stdout.write(`${output}\n`);
+  return code;
+}
 
-  const cli = yargs()
+/** yargs over the command table: each command's module is imported when it runs, and its exit status kept. */
+function parser(io: CliIo, exit: (code: number) => void) {
+  let cli = yargs()
     .scriptName('scion')
     // yargs words its messages in the locale of the process; usage.ts reads them in English.
     .locale('en')
-    .usage('$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.')
-    .command(
-      'run <recipe..>',
-      'Run recipes: one branch per job, one commit per file group',
-      (y) => prLifecycleFlags(runFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (.yaml, .yml, .json, .js, .mjs, .ts)' })))
-        .example('$0 run recipes/rename-logger.yaml', 'Run one recipe against the repository in the current folder')
-        .example('$0 run recipes/*.yaml --shard 2/4 --report out.json', 'Run the second of four CI shards and keep a JSON report')
-        .example('$0 run recipes/rename-logger.yaml --push --pr', 'Push the changed branches to origin and open their pull requests')
-          .epilog(EPILOG),
-      async (a) => {
-        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'run');
-      },
-    )
-    .command(
-      'plan <recipe..>',
-      'Same as run --dry-run: print the diffs, write nothing',
-      (y) =>
-        planFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files' }))
-          .example('$0 plan recipes/rename-logger.yaml', 'See the diff each job would commit')
-          .example('$0 plan recipes/rename-logger.yaml --patch > change.patch', 'Write one patch that git apply accepts')
-          .epilog(EPILOG),
-      async (a) => {
-        code = await (await import('./commands/run.js')).runCmd(io, recipesOf(a), a as unknown as RunFlags, 'plan');
-      },
-    )
-    .command(
-      'validate <recipe..>',
-      'Check recipes against the schema; print every problem with file:line:col',
-      (y) => y.positional('recipe', { type: 'string', describe: 'Recipe files' }),
-      async (a) => {
-        code = await (await import('./commands/validate.js')).validateCmd(io, recipesOf(a));
-      },
-    )
-    .command(
-      'list',
-      'List the recipes under ./recipes (name, description, jobs)',
-      (y) => y.option('dir', { type: 'string', default: '.', describe: 'Project folder whose recipes/ folder to list' }),
-      async (a) => {
-        code = await (await import('./commands/list.js')).listCmd(io, a.dir);
-      },
-    )
-    .command(
-      'worktrees',
-      "List scion's worktrees; --prune removes those of finished jobs",
-      (y) =>
-        y
-          .option('prune', { type: 'boolean', default: false, describe: 'Remove the worktrees of finished jobs' })
-          .option('repo', { type: 'string', default: '.', describe: 'The repository' }),
-      async (a) => {
-        code = await (await import('./commands/worktrees.js')).worktreesCmd(io, { repo: a.repo, prune: a.prune });
-      },
-    )
-    .command(
-      'merge-reports <reports..>',
-      'Merge the JSON reports of CI shards into one report and one PR body',
-      (y) =>
-        y
-          .positional('reports', { type: 'string', describe: 'Report files written by run --report' })
-          .option('report', { type: 'string', requiresArg: true, describe: 'Write the merged JSON report to FILE' })
-          .option('pr-body', { type: 'string', requiresArg: true, describe: 'Write the merged Markdown PR body to FILE' })
-          .option('html', { type: 'string', requiresArg: true, describe: 'Write the merged HTML report to FILE' }),
-      async (a) => {
-        const files = Array.isArray(a.reports) ? a.reports.map(String) : [String(a.reports)];
-        code = await (await import('./commands/merge-reports.js')).mergeReportsCmd(io, files, {
-          ...(a.report ? { report: a.report } : {}),
-          ...(a.prBody ? { prBody: a.prBody } : {}),
-          ...(a.html ? { html: a.html } : {}),
-        });
-      },
-    )
-    .command(
-      'pr [recipe..]',
-      'Create, update or close one pull request per job branch a run pushed (GitHub or GitLab, by the remote)',
-      (y) =>
-        prLifecycleFlags(
-          y
-            .positional('recipe', { type: 'string', describe: "Recipe files whose pr: blocks apply (default: the recipes under ./recipes, by name)" })
-            .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
-            .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub or GitLab repository' })
-            .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
-            .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
-            .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
-            .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
-            .option('cache-dir', { type: 'string', requiresArg: true, describe: "A campaign report's clones: the --cache-dir of its run (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)" }),
-        ).example('$0 pr --report out.json --label codemod', 'Open or update the pull requests of a run that pushed its branches'),
-      async (a) => {
-        code = await (await import('./commands/pr.js')).prCmd(io, {
-          report: a.report,
-          repo: a.repo,
-          ...(a.recipe !== undefined ? { recipes: recipesOf(a) } : {}),
-          ...(a.remote !== undefined ? { remote: a.remote } : {}),
-          ...(a.base !== undefined ? { base: a.base } : {}),
-          draft: a.draft,
-          ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),
-          prInterval: a.prInterval,
-          reopen: a.reopen,
-          ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
-        });
-      },
-    )
-    .command(
-      'status [recipe..]',
-      'One row per job: branch, pull request, state, checks, review, commits behind the base',
-      (y) => statusFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (instead of --report)' })),
-      async (a) => {
-        code = await (await import('./commands/status.js')).statusCmd(io, { ...a, recipes: a.recipe === undefined ? [] : recipesOf(a) });
-      },
-    )
-    .command(
-      'branches',
-      "List scion's branches; --prune deletes those whose pull request is merged or closed, or that hold no commit",
-      (y) => branchesFlags(y),
-      async (a) => {
-        code = await (await import('./commands/branches.js')).branchesCmd(io, a);
-      },
-    )
-    .command(
-      'schema',
-      'Print the JSON Schema of recipe files (point your editor at it)',
-      (y) => y,
-      async () => {
-        const { recipeJsonSchema } = await import('../recipe/index.js');
-        io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
-      },
-    )
-    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status or branches.')
+    .usage('$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.');
+  for (const c of COMMANDS) {
+    cli = cli.command(c.usage, c.describe, c.build, async (a) => exit(await (await c.load()).run(io, a)));
+  }
+  return cli
+    .demandCommand(1, `Name a command: ${COMMAND_NAMES.slice(0, -2).join(', ')} or ${COMMAND_NAMES.at(-2)!}.`)
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
@@ -166,42 +56,26 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
     .alias('help', 'h')
     .version(packageVersion())
     .alias('version', 'V');
-
-  let output = '';
-  try {
-    await cli.parseAsync([...args], {}, (_err, _args, out) => {
-      output = out;
-    });
-  } catch (e) {
-    if (e instanceof ScionError && fromArgv(e)) {
-      const command = args.find((a) => !a.startsWith('-'));
-      const msg = await shapeUsage(e instanceof Error ? e.message : String(e), {
-        argv: args,
-        command,
-        commands: COMMANDS,
-        flags: () => flagsOf(command),
-      });
-      io.stderr.write(`scion: ${msg}\nRun \`scion ${command !== undefined && COMMANDS.includes(command) ? `${command} ` : ''}--help\` for the options.\n`);
-      return EXIT_USAGE;
-    }
-    const code = reportError(io, e);
-    return io.signal?.aborted ? EXIT_INTERRUPTED : code;
-  }
-  // --help and --version: yargs hands their text here instead of printing it.
-  if (output) io.stdout.write(`${output}\n`);
-  return code;
 }
 
+/** A usage mistake on the command line: one sentence (with "did you mean"), where --help is, exit 2. */
+async function usage(io: CliIo, args: readonly string[], e: ScionError): Promise<number> {
+  const command = args.find((a) => !a.startsWith('-'));
+  const msg = await shapeUsage(e.message, { argv: args, command, commands: ALL_NAMES, flags: () => flagsOf(command) });
+  const known = command !== undefined && ALL_NAMES.includes(command);
+  io.stderr.write(`scion: ${msg}\nRun \`scion ${known ? `${command} ` : ''}--help\` for the options.\n`);
+  return EXIT_USAGE;
+}
 
-
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'branches', 'schema', 'help'];
+/** The commands' names and `help`. */
+const ALL_NAMES = [...COMMAND_NAMES, 'help'];
 
 /** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
 function helpCommand(argv: readonly string[]): readonly string[] {
   if (argv[0] !== 'help') return argv;
   if (argv.length === 1) return ['--help'];
   // An unknown name stays a command, so it gets "did you mean" and exit 2 instead of the general help.
-  return COMMANDS.includes(argv[1]!) ? [argv[1]!, '--help'] : argv.slice(1);
+  return ALL_NAMES.includes(argv[1]!) ? [argv[1]!, '--help'] : argv.slice(1);
 }
 
 /** The long flags of a command, read from its own --help text (so new flags need no second list). */

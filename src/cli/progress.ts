@@ -1,7 +1,7 @@
 // Progress of a run, always on stderr (stdout is for results): the live view on a terminal
 // (live.ts), plain line-per-event output elsewhere (CI logs), each line prefixed with `[done/total]`.
 import ciInfo from 'ci-info';
-import type { RunEvent } from '../runner/types.js';
+import type { RunEvent } from '../api/output.js';
 import { styled, type CliIo } from './io.js';
 import { jobLine } from './job-line.js';
 import { LiveView } from './live.js';

@@ -17,7 +17,7 @@ export { currentOwner, ownerAlive, ownerTag, parseOwnerTag, processStart, type L
 export { gitIdentity, type IdentityOptions } from './identity.js';
 export { commitSignatures, type Signatures, type SignatureOptions } from './signature.js';
 export { parseGitDate, type GitDate } from './git-date.js';
-export { listWorktrees, branchCheckedOut, type Worktree, type WorktreeInfo } from './worktree-admin.js';
+export { listWorktrees, branchCheckedOut, worktreeAdminRoot, type Worktree, type WorktreeInfo } from './worktree-admin.js';
 export { addWorktree, type AddWorktreeOptions } from './worktree-add.js';
 export { worktreeChanges, type WorktreeChange } from './worktree-changes.js';
 export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';

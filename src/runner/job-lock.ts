@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
-import { currentOwner, onDisk, ownerAlive, ownerTag, parseOwnerTag, sweepRefLocks, type LockOwner, type Repo } from '../git/index.js';
+import { currentOwner, onDisk, ownerAlive, ownerTag, parseOwnerTag, sweepRefLocks, worktreeAdminRoot, type LockOwner, type Repo } from '../git/index.js';
 
 export type { LockOwner } from '../git/index.js';
 export { currentOwner, ownerAlive, processStart } from '../git/index.js';
@@ -37,6 +37,19 @@ export function markerOwner(text: string | null): LockOwner | 'stale' | null {
   if (text === null) return null;
   const o = parseOwner(text);
   return o !== null && ownerAlive(o) ? o : 'stale';
+}
+
+/**
+ * Who holds the linked worktree `id` (its `locked` marker, written by the run that made it): a live
+ * owner, 'stale' when the run is gone, null when it is not locked.
+ */
+export function worktreeOwner(repo: Repo, id: string): LockOwner | 'stale' | null {
+  return markerOwner(readText(join(worktreeAdminRoot(repo), id, 'locked')));
+}
+
+/** Removes the `locked` marker of worktree `id` (a stale one: its run is gone). */
+export function clearWorktreeMarker(repo: Repo, id: string): void {
+  unlinkQuietly(join(worktreeAdminRoot(repo), id, 'locked'));
 }
 
 export function locksDir(repo: Repo): string {

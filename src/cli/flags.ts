@@ -1,7 +1,9 @@
-// The flags of `run` and `plan` (SPEC §1), described once as data: yargs reads them for parsing and
-// --help, and the usage checks read the same names for "did you mean".
+// Every flag of every command and every rule about them, in one module: described once as data (yargs
+// reads them for parsing and --help, the usage checks read the same names for "did you mean"), and
+// checked inside yargs' parse, so a mistake ends the parse before any command runs or anything is
+// pushed. A new flag is a line in its command's table below, and its rule a line in that command's check.
 import type { Argv, Options } from 'yargs';
-import { usageError, type ScionError } from '../errors.js';
+import { usageError, type ScionError } from '../api/errors.js';
 
 /** A flag that takes a value: given without one (`--report` at the end, `--report=`) is bad usage. */
 const valued = (o: Options): Options => ({ ...o, requiresArg: true });
@@ -68,12 +70,86 @@ export const PLAN_ONLY_OPTIONS = {
   stat: { type: 'boolean', default: false, describe: 'Print `git diff --stat`-style lines per job instead of the diffs', group: 'Output:' },
 } as const satisfies Record<string, Options>;
 
+/** The flags `scion pr` and `run --pr` share beyond --draft/--label. */
+export const PR_LIFECYCLE_OPTIONS = {
+  'pr-interval': { type: 'number', default: 1000, describe: "Milliseconds between two pull requests, to stay under the host's secondary rate limits" },
+  reopen: { type: 'boolean', default: false, describe: 'Open a pull request again where a person closed one holding the same change' },
+} as const satisfies Record<string, Options>;
+
+const CACHE_DIR = "A campaign report's clones: the --cache-dir of its run (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)";
+
+/** `scion pr`: the pull requests of a report. */
+export const PR_OPTIONS = {
+  report: { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' },
+  repo: { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub or GitLab repository' },
+  remote: { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' },
+  base: { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" },
+  draft: { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' },
+  label: { type: 'string', describe: 'Add this label to every pull request (repeat for several)' },
+  'cache-dir': valued({ type: 'string', describe: CACHE_DIR }),
+} as const satisfies Record<string, Options>;
+
+export const STATUS_OPTIONS = {
+  report: { type: 'string', describe: 'The JSON report of a run: one row per job in it' },
+  repo: { type: 'string', default: '.', describe: 'The repository' },
+  remote: { type: 'string', describe: 'The remote whose host holds the pull requests (default: the one the report names, else origin)' },
+  json: { type: 'boolean', default: false, describe: 'Print the rows as a JSON array' },
+  'cache-dir': valued({ type: 'string', describe: CACHE_DIR }),
+} as const satisfies Record<string, Options>;
+
+export const BRANCHES_OPTIONS = {
+  prune: { type: 'boolean', default: false, describe: 'Delete scion branches whose pull request is merged or closed, or that hold no commit' },
+  remote: { type: 'string', describe: 'Prune the branches on this remote too (and ask its host about pull requests)' },
+  repo: { type: 'string', default: '.', describe: 'The repository' },
+  report: valued({ type: 'string', describe: "A campaign's JSON report: prune in each of its repositories" }),
+  'cache-dir': valued({ type: 'string', describe: CACHE_DIR }),
+} as const satisfies Record<string, Options>;
+
+export const WORKTREES_OPTIONS = {
+  prune: { type: 'boolean', default: false, describe: 'Remove the worktrees of finished jobs' },
+  repo: { type: 'string', default: '.', describe: 'The repository' },
+} as const satisfies Record<string, Options>;
+
+export const LIST_OPTIONS = {
+  dir: { type: 'string', default: '.', describe: 'Project folder whose recipes/ folder to list' },
+} as const satisfies Record<string, Options>;
+
+export const MERGE_REPORTS_OPTIONS = {
+  report: valued({ type: 'string', describe: 'Write the merged JSON report to FILE' }),
+  'pr-body': valued({ type: 'string', describe: 'Write the merged Markdown PR body to FILE' }),
+  html: valued({ type: 'string', describe: 'Write the merged HTML report to FILE' }),
+} as const satisfies Record<string, Options>;
+
 export function runFlags<T>(y: Argv<T>) {
-  return y.options(COMMON_RUN_OPTIONS).options(RUN_ONLY_OPTIONS).check(checkRunFlags);
+  return y.options(COMMON_RUN_OPTIONS).options(RUN_ONLY_OPTIONS).options(PR_LIFECYCLE_OPTIONS).check(checkRunFlags);
 }
 
 export function planFlags<T>(y: Argv<T>) {
   return y.options(COMMON_RUN_OPTIONS).options(PLAN_ONLY_OPTIONS).check(checkRunFlags);
+}
+
+export function prFlags<T>(y: Argv<T>) {
+  return y.options(PR_OPTIONS).options(PR_LIFECYCLE_OPTIONS).check(checkPrFlags);
+}
+
+export const statusFlags = <T>(y: Argv<T>) => y.options(STATUS_OPTIONS);
+export const branchesFlags = <T>(y: Argv<T>) => y.options(BRANCHES_OPTIONS);
+export const worktreesFlags = <T>(y: Argv<T>) => y.options(WORKTREES_OPTIONS);
+export const listFlags = <T>(y: Argv<T>) => y.options(LIST_OPTIONS);
+export const mergeReportsFlags = <T>(y: Argv<T>) => y.options(MERGE_REPORTS_OPTIONS);
+
+/** `scion pr`: --pr-interval must be a pause, and the labels names. */
+export function checkPrFlags(a: Record<string, unknown>): true {
+  checkLifecycleFlags(a);
+  return true;
+}
+
+/** The rules of the flags `run --pr` and `scion pr` share: checked before anything is pushed. */
+function checkLifecycleFlags(a: Record<string, unknown>): void {
+  const v = a['pr-interval'];
+  if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
+    throw flagError('pr-interval', `--pr-interval ${String(v)} must be a whole number of milliseconds, 0 or more.`);
+  }
 }
 
 export interface RunFlags {
@@ -119,9 +195,9 @@ function flagError(flag: string, message: string): ScionError {
 }
 
 /**
- * Everything about the flags that can be known without the repository, checked inside yargs so a
- * mistake ends the parse before any command handler runs (SPEC §1: usage is checked before
- * anything runs). Throws a FlagError whose message is the one sentence the user reads.
+ * Everything about the flags of `run` and `plan` that can be known without the repository, checked
+ * inside yargs so a mistake ends the parse before any command handler runs: usage is checked before
+ * anything runs. Throws a usage error naming the flag, whose message is the one sentence the user reads.
  */
 export function checkRunFlags(a: Record<string, unknown>): true {
   for (const name of ['repo', 'base', 'report', 'pr-body', 'html', 'shard', 'pr-base', 'label', 'repos', 'github-org', 'topic', 'github-search', 'gitlab-group', 'cache-dir'] as const) {
@@ -140,6 +216,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
     throw flagError('concurrency', `--concurrency${shown} must be a whole number of at least 1 (for example --concurrency 4).`);
   }
   checkCampaignFlags(a);
+  checkLifecycleFlags(a);
   if (a['patch'] === true && a['stat'] === true) throw flagError('patch', '--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
     throw flagError(a['patch'] === true ? 'patch' : 'stat', `--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
@@ -203,4 +280,9 @@ export function parseShard(s: string): { index: number; count: number } | null {
   const index = Number(m[1]);
   const count = Number(m[2]);
   return count >= 1 && index >= 1 && index <= count ? { index, count } : null;
+}
+
+/** `--label a --label b` (yargs gives a string for one, an array for several). */
+export function labelsOf(v: string | readonly string[] | undefined): string[] {
+  return (v === undefined ? [] : typeof v === 'string' ? [v] : [...v]).map((l) => l.trim()).filter((l) => l !== '');
 }

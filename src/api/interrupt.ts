@@ -1,8 +1,8 @@
-// What the CLI does with an interrupt once the run has been told (RunOptions.signal): wait for the
+// What a run does with an interrupt once it has been told (RunOptions.signal): wait for the
 // run's own result — the runner ends child processes, removes unfinished worktrees and reports the
 // jobs it stopped as `interrupted` — and only if the run does not settle within a grace period (or
 // throws instead of reporting), build the report from what the progress events said, so an
-// interrupted run always leaves a report and exits 130.
+// interrupted run always leaves a report (the CLI then exits 130).
 import { failure } from '../errors.js';
 import { failedJob } from '../model/failed-job.js';
 import type { JobReport, RunReport } from '../model/types.js';

@@ -1,10 +1,10 @@
 // What `status` and `branches` need from a repository's remote, resolved once: the host (when a token
 // is there to ask it), the push target (when scion can reach the remote), and the base branch's tip.
-import { fetchBranch, readRef, remoteHeadBranch, resolveCommit, type Repo } from '../../git/index.js';
-import { isScionError } from '../../errors.js';
-import { openHost } from '../../host/open.js';
-import { resolvePushTarget, type PushTarget } from '../../publish/push.js';
-import type { Host } from '../../host/types.js';
+import { fetchBranch, readRef, remoteHeadBranch, resolveCommit, type Repo } from '../git/index.js';
+import { isScionError } from '../errors.js';
+import { openHost } from '../host/open.js';
+import { resolvePushTarget, type PushTarget } from '../publish/push.js';
+import type { Host } from '../host/types.js';
 
 export interface RemoteContext {
   readonly host: Host | null;
