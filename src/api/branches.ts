@@ -49,7 +49,9 @@ export async function branches(o: BranchesOptions = {}): Promise<BranchesResult>
   if (o.report === undefined) return { repositories: [await pruneIn(o, env, here, o.remote, null, new Map())], problems: [] };
   const report = await readReport(o.report, cwd);
   // One repository's report: the repository it names.
-  if (!isCampaignReport(report)) return { repositories: [await pruneIn(o, env, report.repo ?? here, o.remote, null, namedBranches(report.jobs))], problems: [] };
+  if (!isCampaignReport(report)) {
+    return { repositories: [await pruneIn(o, env, report.repo ?? here, o.remote, null, namedBranches(report.jobs))], problems: [] };
+  }
   const { repos, problems } = await campaignRepos(report, { ...(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {}), cwd, env });
   const out: RepositoryBranches[] = [];
   for (const ref of repos) {
@@ -65,7 +67,14 @@ function namedBranches(jobs: readonly JobReport[]): Map<string, ScionJobRef> {
   return new Map(jobs.map((j) => [j.branch, { recipe: j.recipe, job: j.name }]));
 }
 
-async function pruneIn(o: BranchesOptions, env: Env, dir: string, remote: string | undefined, id: string | null, named: ReadonlyMap<string, ScionJobRef>): Promise<RepositoryBranches> {
+async function pruneIn(
+  o: BranchesOptions,
+  env: Env,
+  dir: string,
+  remote: string | undefined,
+  id: string | null,
+  named: ReadonlyMap<string, ScionJobRef>,
+): Promise<RepositoryBranches> {
   const repo = await openRepo(dir);
   try {
     // A named remote must work; without one, origin's host is asked when it can be.

@@ -87,11 +87,13 @@ async function listedTargets(list: string, cwd: string, env: Env, readStdin?: ()
     }
   }
   const shown = fromStdin ? '<stdin>' : list;
-  const parsed = parseRepoList(text, { cwd: file === null ? cwd : dirname(file), ...(env['GITHUB_SERVER_URL'] ? { githubServer: env['GITHUB_SERVER_URL'] } : {}) });
+  const githubServer = env['GITHUB_SERVER_URL'] ? { githubServer: env['GITHUB_SERVER_URL'] } : {};
+  const parsed = parseRepoList(text, { cwd: file === null ? cwd : dirname(file), ...githubServer });
   const problems = [...parsed.problems, ...(await localTargetProblems(parsed))].sort((a, b) => lineOf(a) - lineOf(b));
   if (problems.length > 0) {
+    const lines = problems.length === 1 ? 'a line' : `${problems.length} lines`;
     throw usageError(
-      `The repository list ${shown} has ${problems.length === 1 ? 'a line' : `${problems.length} lines`} scion cannot read; fix ${problems.length === 1 ? 'it' : 'them'} (nothing was run):`,
+      `The repository list ${shown} has ${lines} scion cannot read; fix ${problems.length === 1 ? 'it' : 'them'} (nothing was run):`,
       problems.map((p) => p.replace(/^line (\d+): /, `${shown}:$1: `)),
     );
   }

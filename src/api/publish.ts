@@ -128,7 +128,9 @@ async function campaignPulls(o: PullRequestsOptions, s: PublishSettings, report:
 async function recipesFor(o: PullRequestsOptions, report: RunReport, cwd: string): Promise<Recipe[]> {
   const wanted = new Set(report.jobs.map((j) => j.recipe));
   const named = o.recipes !== undefined && o.recipes.length > 0;
-  const files = named ? o.recipes!.map((f) => resolve(cwd, f)) : [...new Set([...(await findRecipes(resolve(cwd, o.repo ?? '.'))), ...(await findRecipes(cwd))])];
+  const files = named
+    ? o.recipes!.map((f) => resolve(cwd, f))
+    : [...new Set([...(await findRecipes(resolve(cwd, o.repo ?? '.'))), ...(await findRecipes(cwd))])];
   const out: Recipe[] = [];
   for (const file of files) {
     const r = await loadRecipe(file);

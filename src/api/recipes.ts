@@ -3,6 +3,7 @@
 // the JSON Schema editors check recipe files with.
 import { join, resolve } from 'node:path';
 import { recipeError } from '../errors.js';
+import { plural } from '../util/plural.js';
 import { findRecipes, formatProblem, loadRecipe, recipeJsonSchema, type Problem, type Recipe } from '../recipe/index.js';
 import { duplicateRecipeName } from '../recipe/parse-recipe.js';
 import type { LoadedRecipe } from '../runner/run-recipes.js';
@@ -20,8 +21,10 @@ export async function loadRecipeFiles(files: readonly string[], cwd: string = pr
   }
   if (problems.length > 0) {
     const bad = results.filter((r) => !r.ok).length;
+    const which = bad === 1 ? 'A recipe is' : `${bad} recipes are`;
+    const fix = problems.length === 1 ? 'it' : 'them';
     throw recipeError(
-      `${bad === 1 ? 'A recipe is' : `${bad} recipes are`} invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}); fix ${problems.length === 1 ? 'it' : 'them'} and run again (\`scion validate\` checks without running).`,
+      `${which} invalid (${plural(problems.length, 'problem')}); fix ${fix} and run again (\`scion validate\` checks without running).`,
       problems,
     );
   }
@@ -30,7 +33,9 @@ export async function loadRecipeFiles(files: readonly string[], cwd: string = pr
   return loaded;
 }
 
-export type Validation = { readonly file: string; readonly ok: true; readonly recipe: Recipe } | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
+export type Validation =
+  | { readonly file: string; readonly ok: true; readonly recipe: Recipe }
+  | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
 
 /** Each recipe file checked against the schema and the rules: every problem, with file:line:col. */
 export async function validate(files: readonly string[], cwd: string = process.cwd()): Promise<Validation[]> {

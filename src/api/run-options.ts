@@ -96,7 +96,9 @@ export function checkRunOptions(o: RunOptions): void {
   if (s !== undefined && !(Number.isInteger(s.index) && Number.isInteger(s.count) && s.index >= 1 && s.index <= s.count)) {
     throw usageError(`shard ${s.index}/${s.count} is not I/N with 1 <= I <= N.`, [], 'shard');
   }
-  if (o.repo !== undefined && o.repositories !== undefined) throw usageError('repo names one repository and repositories those of a campaign; choose one.', [], 'repo');
+  if (o.repo !== undefined && o.repositories !== undefined) {
+    throw usageError('repo names one repository and repositories those of a campaign; choose one.', [], 'repo');
+  }
   if (o.publish !== undefined) {
     if (o.dryRun === true) throw usageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.', [], 'push');
     if (o.publish.remote.trim() === '') throw usageError('--push needs a remote name (for example --push origin).', [], 'push');

@@ -15,7 +15,15 @@ export const EXIT_INTERRUPTED = 130;
  * Kinds that mean nothing was run because of how scion was called: a flag, a recipe, a plan, a glob,
  * a --repo that is no repository, a base that names no commit, a repository layout scion cannot read.
  */
-const USAGE_KINDS: ReadonlySet<ScionErrorKind> = new Set<ScionErrorKind>(['usage', 'recipe', 'plan', 'bad-glob', 'not-a-repository', 'bad-revision', 'unsupported']);
+const USAGE_KINDS: ReadonlySet<ScionErrorKind> = new Set<ScionErrorKind>([
+  'usage',
+  'recipe',
+  'plan',
+  'bad-glob',
+  'not-a-repository',
+  'bad-revision',
+  'unsupported',
+]);
 
 /** Kinds that are scion's own mistake (a caller inside scion broke a rule): reported as a bug. */
 const BUG_KINDS: ReadonlySet<ScionErrorKind> = new Set<ScionErrorKind>(['invalid-argument']);
@@ -48,7 +56,8 @@ export function reportError(io: CliIo, e: unknown): number {
     return code;
   }
   const msg = e instanceof Error ? e.message : String(e);
-  io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)'}.\n`);
+  const debug = io.env['SCION_DEBUG'] ? '' : ' (set SCION_DEBUG=1 for a stack trace)';
+  io.stderr.write(`scion: internal error: ${msg}\nThis is a bug in scion; please report it with the command you ran${debug}.\n`);
   if (io.env['SCION_DEBUG'] && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
   return EXIT_FAILED;
 }
@@ -61,4 +70,15 @@ function networkError(e: unknown): ScionError | undefined {
   return new ScionError('remote', `Could not reach the server (${msg}); check the network and the remote's URL, then run again.`, { data: { code } });
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
