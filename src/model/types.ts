@@ -133,6 +133,11 @@ export interface JobReport {
   readonly repoUrl?: string;
   /** What the failing `verify` command reported (SPEC §10). */
   readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
+   * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
+   */
+  readonly unmatched?: readonly string[];
 }
 
 export interface RunReport {

@@ -4,7 +4,7 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
-import { formatUsage, jobCounts, jobLabel, statusLine } from './summary-data.js';
+import { formatUsage, idleSteps as idleStepsOf, jobCounts, jobLabel, statusLine } from './summary-data.js';
 import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -67,11 +67,12 @@ function cell(text: string, width: number): string {
 function idleSteps(report: RunReport): string[] {
   const byStep = new Map<string, { recipe: string; step: number; kind: string; idle: number; ran: number }>();
   for (const job of report.jobs) {
+    const idle = new Set(idleStepsOf(job).map((s) => s.step));
     for (const s of job.steps ?? []) {
       const key = `${job.recipe}\0${s.step}`;
       const e = byStep.get(key) ?? { recipe: job.recipe, step: s.step, kind: s.kind, idle: 0, ran: 0 };
       e.ran += 1;
-      if (s.changed === 0 && s.alreadyApplied === 0) e.idle += 1;
+      if (idle.has(s.step)) e.idle += 1;
       byStep.set(key, e);
     }
   }
@@ -90,8 +91,14 @@ function facts(job: JobReport, p: Paint): string {
     plural(job.commits.length, 'commit'),
     plural(c.files, 'file'),
     `${p.green(`+${c.added}`)} ${p.red(`-${c.removed}`)}`,
-    ...(job.skipped.length > 0 ? [`${job.skipped.length} already applied`] : []),
+    ...alreadyApplied(job),
   ].join(', ');
+}
+
+/** "2 already applied": only the files found with the change in them, not those skipped for another reason. */
+function alreadyApplied(job: JobReport): string[] {
+  const n = job.skipped.filter((s) => s.reason === 'already-applied').length;
+  return n > 0 ? [`${n} already applied`] : [];
 }
 
 function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undefined): string[] {
@@ -105,6 +112,10 @@ function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undef
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');
     out.push(wrap(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`, width, '    '));
     out.push(wrap(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`, width, '      '));
+  }
+  if (job.unmatched && job.unmatched.length > 0) {
+    const globs = job.unmatched.map((g) => `"${visible(g)}"`).join(', ');
+    out.push(wrap(`  ${p.yellow(`files: ${globs} matched no file`)} ${p.dim('(check the glob against `git ls-files`)')}`, width, '    '));
   }
   if (job.worktree !== null) out.push(`  ${p.dim(`worktree: ${visible(job.worktree)}`)}`);
   return out;

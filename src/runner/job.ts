@@ -1,7 +1,7 @@
 // One job, start to end: its workspace, then steps → verify/fix → commit → report, each phase a
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
-import type { JobSpec, Recipe } from '../recipe/index.js';
+import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport } from '../model/types.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
@@ -90,6 +90,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       // A kept worktree ends at the branch head, clean under `git status`.
       await ws.close({ keep, head: committed.head === null ? null : { branch: job.branch, commit: committed.head } });
     }
+    const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
     const report: JobReport = redactDeep({
       recipe: recipe.name,
       name: job.name,
@@ -106,6 +107,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       steps: steps.steps,
       usage: jc.usage(),
       ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+      ...(unmatched.length > 0 ? { unmatched } : {}),
       durationMs: Date.now() - started,
     } satisfies JobReport, ctx.redact);
     return end(report);

@@ -114,4 +114,30 @@ describe('renderSummaryText on a terminal', () => {
     expect(out).toContain('rename-logger step 1 (replace) changed nothing in 1 of its 3 jobs.');
     expect(out).toContain('rename-logger step 2 (run) changed nothing in any of its 3 jobs.');
   });
+
+  it('does not call a step that failed one that changed nothing', () => {
+    const r = sampleReport();
+    const failedJob = {
+      ...r.jobs[1]!,
+      steps: [{ step: 0, kind: 'replace', changed: 0, alreadyApplied: 0 }],
+      errors: [{ step: 0, file: 'src/a.ts', kind: 'not-found' as const, message: 'String to replace not found in file.' }],
+    };
+    const out = renderSummaryText({ ...r, jobs: [failedJob] }, { color: false });
+    expect(out).toContain('not-found step 1, src/a.ts');
+    expect(out).not.toContain('changed nothing');
+  });
+
+  it('counts as already applied only the files found with the change, not those put back', () => {
+    const r = sampleReport();
+    const job = {
+      ...r.jobs[0]!,
+      skipped: [
+        { step: 0, file: 'src/a.ts', reason: 'already-applied' as const },
+        { step: 1, file: 'dist/out.js', reason: 'outside-selection' as const },
+      ],
+    };
+    const out = renderSummaryText({ ...r, jobs: [job] }, { color: false });
+    expect(out).toContain('+5 -4, 1 already applied');
+    expect(renderSummaryText({ ...r, jobs: [{ ...job, skipped: [job.skipped[1]!] }] }, { color: false })).not.toContain('already applied');
+  });
 });
