@@ -27,13 +27,14 @@ const STATUS_COLOUR: Readonly<Record<JobStatus, keyof Paint>> = {
 /** The human summary after a run: one line per job, its errors under it, totals last. */
 export function renderSummaryText(report: RunReport, opts: TerminalOptions): string {
   const p = paint(opts.color);
-  const labelWidth = Math.max(0, ...report.jobs.map((j) => jobLabel(j).length));
+  const labelWidth = Math.max(0, ...report.jobs.map((j) => stringWidth(summaryLabel(j))));
   const branchWidth = Math.max(0, ...report.jobs.map((j) => j.branch.length));
   const factsWidth = Math.max(0, ...report.jobs.map((j) => stringWidth(facts(j, paint(false)))));
   const cols = columnsFor(labelWidth, branchWidth, factsWidth, opts.width);
   const lines: string[] = [];
   for (const job of report.jobs) lines.push(...jobLines(job, p, cols, opts.width));
   lines.push(...idleSteps(report));
+  lines.push(...failureRecap(report, p, opts.width));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
   lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
@@ -52,6 +53,32 @@ function columnsFor(label: number, branch: number, factsWidth: number, width: nu
   if (label + branch <= room) return { label, branch };
   const b = Math.max(12, Math.min(branch, room - Math.min(label, Math.max(12, Math.floor(room / 2)))));
   return { label: Math.max(12, Math.min(label, room - b)), branch: b };
+}
+
+/**
+ * The job as the summary names it: in a run over many repositories, the repository (its path on the
+ * host: `acme/app`) before the job, so the same recipe in nine repositories is nine distinct lines.
+ */
+function summaryLabel(job: JobReport): string {
+  if (job.repo === undefined) return jobLabel(job);
+  const path = job.repo.split('/').slice(1).join('/') || job.repo;
+  return `${path} ${jobLabel(job)}`;
+}
+
+/** Runs of more than a screenful name their failed jobs again at the end, one line each. */
+const RECAP_AFTER = 5;
+
+/** "Failed (2 of 40):" then one line per failed job with its first error's kind, step and file. */
+function failureRecap(report: RunReport, p: Paint, width: number | undefined): string[] {
+  const failed = report.jobs.filter((j) => j.status === 'failed');
+  if (failed.length === 0 || report.jobs.length <= RECAP_AFTER) return [];
+  const out = [p.bold(`Failed (${failed.length} of ${report.jobs.length}):`)];
+  for (const job of failed) {
+    const e = job.errors[0];
+    const why = e === undefined ? '' : `: ${p.red(e.kind)} step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
+    out.push(wrap(`  ${visible(summaryLabel(job))}${why}${job.errors.length > 1 ? ` (+${plural(job.errors.length - 1, 'more error')})` : ''}`, width, '    '));
+  }
+  return out;
 }
 
 function cell(text: string, width: number): string {
@@ -103,7 +130,7 @@ function alreadyApplied(job: JobReport): string[] {
 
 function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undefined): string[] {
   const status = p[STATUS_COLOUR[job.status]](job.status.padEnd(9));
-  const head = `${status} ${cell(visible(jobLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
+  const head = `${status} ${cell(visible(summaryLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
   const out = [wrap(head, width, ' '.repeat(10))];
   for (const e of job.errors) {
     // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).

@@ -115,6 +115,28 @@ describe('renderSummaryText on a terminal', () => {
     expect(out).toContain('rename-logger step 2 (run) changed nothing in any of its 3 jobs.');
   });
 
+  it('names the repository of each job in a run over many repositories', () => {
+    const r = sampleReport();
+    const jobs = ['app', 'web'].map((name) => ({ ...r.jobs[0]!, repo: `github.com/acme/${name}`, name: r.jobs[0]!.recipe }));
+    const lines = renderSummaryText({ ...r, repo: null, jobs }, { color: false }).split('\n');
+    expect(lines[0]).toMatch(/^changed   acme\/app rename-logger +scion\/rename-logger\/core/);
+    expect(lines[1]).toMatch(/^changed   acme\/web rename-logger +scion\/rename-logger\/core/);
+  });
+
+  it('recaps the failed jobs at the end of a long run, and not of a short one', () => {
+    const r = sampleReport();
+    const ok = r.jobs[0]!;
+    const bad = r.jobs[1]!;
+    const jobs = [...Array.from({ length: 6 }, (_, i) => ({ ...ok, name: `ok${i}` })), { ...bad, repo: 'github.com/acme/api' }];
+    const out = renderSummaryText({ ...r, jobs }, { color: false });
+    const tail = out.trimEnd().split('\n').slice(-4);
+    expect(tail[0]).toBe('Failed (1 of 7):');
+    expect(tail[1]).toBe('  acme/api rename-logger/api: not-unique step 2, packages/api/server.ts (+1 more error)');
+    expect(tail[2]).toMatch(/^Agent usage: /);
+    expect(tail[3]).toBe('7 jobs: 6 changed, 1 failed');
+    expect(renderSummaryText(r, { color: false })).not.toContain('Failed (');
+  });
+
   it('does not call a step that failed one that changed nothing', () => {
     const r = sampleReport();
     const failedJob = {
