@@ -25,8 +25,11 @@ export function jobPullRequestBody(report: RunReport, job: JobReport, opts: JobB
   const segments: Segment[] = [];
   if (opts.title !== undefined) segments.push(`## ${mdText(opts.title)}\n\n`);
   if (job.description !== undefined) segments.push(`${mdText(job.description)}\n\n`);
+  // The pull request is the change: whether this run found the branch already up to date
+  // (`unchanged`) is the run's business, and a new pull request saying "unchanged" reads as nothing to review.
+  const badge = job.status === 'changed' || job.status === 'unchanged' ? '' : `${statusBadge(job.status)} · `;
   segments.push(
-    `**${mdText(jobLabel(job))}** · ${mdCode(job.branch)} · ${statusBadge(job.status)} · ${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}` +
+    `**${mdText(jobLabel(job))}** · ${mdCode(job.branch)} · ${badge}${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}` +
       ` · base ${mdCode(job.base.slice(0, 12))}${job.repo === undefined ? '' : ` · ${mdCode(job.repo)}`}\n\n`,
   );
   segments.push(dryRunNote(report), null);

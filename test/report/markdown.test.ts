@@ -138,7 +138,11 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
   it('describes that job alone: its files, its commits, its diffs', () => {
     const body = jobPullRequestBody(r, core);
     expect(body.split('\n')[0]).toBe('Move to the new logger');
-    expect(body).toContain('**rename-logger/core** · `scion/rename-logger/core` · ✅ changed · 3 files, +5 −4 · base `bbbbbbbbbbbb`');
+    expect(body).toContain('**rename-logger/core** · `scion/rename-logger/core` · 3 files, +5 −4 · base `bbbbbbbbbbbb`');
+    // A rerun that found the branch up to date opens or updates the same pull request: no "unchanged" in it.
+    const rerun = jobPullRequestBody(r, { ...core, status: 'unchanged' });
+    expect(rerun).toBe(body);
+    expect(rerun).not.toMatch(/unchanged|✅/);
     expect(body).toContain('### Group `core`: 2 files, +4 −3');
     expect(diffBlocks(body)).toHaveLength(3);
     expect(body).not.toContain('rename-logger/api');
