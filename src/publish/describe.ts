@@ -1,6 +1,6 @@
 // What a job's pull request says: title and body from the recipe's `pr` block (templates) or the
 // defaults, and a fingerprint of the job's change, kept in the body, by which a later run knows
-// whether a closed pull request held the same result (SPEC §8: a person's decision stands).
+// whether a closed pull request held the same result (a person's decision to close it stands).
 import { createHash } from 'node:crypto';
 import type { JobReport, RunReport } from '../model/types.js';
 import { renderTemplate } from '../recipe/templates.js';
@@ -9,7 +9,7 @@ import { reportTitle } from '../report/summary-data.js';
 import type { MergeMethod } from '../host/types.js';
 import { compareCodeUnits } from '../util/compare.js';
 
-/** The recipe's `pr` block with the CLI's flags added (SPEC §8). */
+/** The recipe's `pr` block with the CLI's flags added. */
 export interface PrSettings {
   readonly title?: string;
   readonly body?: string;

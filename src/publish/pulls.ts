@@ -1,4 +1,4 @@
-// The life of each job's pull request (SPEC §8): create or update it while the job has a change,
+// The life of each job's pull request: create or update it while the job has a change,
 // close it with a comment when the job ends empty (deleting the branch when only scion wrote it),
 // leave closed what a person closed while the result stays the same, enable auto-merge.
 import { deleteRemoteBranch, listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';

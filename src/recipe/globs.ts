@@ -23,7 +23,7 @@ export function matcher(sel: SelectionLike): (path: string) => boolean {
  * groups, jobs, schemas, --job, the agent's glob and grep tools). A glob means what picomatch says
  * (its regular expression); its cost is bounded by construction (glob-machine.ts): V8 runs the
  * expressions whose shape bounds its backtracking, a state machine runs every other one. The expression is read with the `s`
- * flag: `.` also takes a newline or a tab, which git allows in a path (SPEC §7). A glob that carries
+ * flag: `.` also takes a newline or a tab, which git allows in a path. A glob that carries
  * a back-reference or lookbehind throws GlobSyntaxError (`globProblem` says so up front).
  */
 export function globTest(globs: readonly string[], opts: { dot: boolean }): (path: string) => boolean {

@@ -94,7 +94,7 @@ function jobDetails(job: JobReport): Segment[] {
   ];
 }
 
-/** Diagnostics listed per job in a PR body at most (SPEC §10); the JSON and HTML reports hold all. */
+/** Diagnostics listed per job in a PR body at most; the JSON and HTML reports hold all. */
 const PR_DIAGNOSTICS = 20;
 
 function diagnosticsList(job: JobReport): string {

@@ -133,7 +133,7 @@ function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undef
   const head = `${status} ${cell(visible(summaryLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
   const out = [wrap(head, width, ' '.repeat(10))];
   for (const e of job.errors) {
-    // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).
+    // People count steps from 1; the JSON report's `step` stays 0-based.
     const where = `step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
     // A multi-line message (a command's output) stays multi-line, indented under its error.
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');

@@ -37,7 +37,7 @@ export interface JobInput {
 
 export async function runJob(input: JobInput): Promise<JobReport> {
   const { repo, recipe, job, options } = input;
-  // Secrets out of everything the job says (SPEC §7): its events and its report pass one redactor.
+  // Secrets out of everything the job says: its events and its report pass one redactor.
   const ctx = redacting(input.ctx);
   const started = Date.now();
   const id = jobId(job);

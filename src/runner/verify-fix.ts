@@ -1,4 +1,4 @@
-// One verify command of a job (SPEC §10): it runs (through the step cache); a failure is
+// One verify command of a job: it runs (through the step cache); a failure is
 // parsed into diagnostics, and with `fix` a conversation gets them and the job's files, after which
 // the command runs again, at most maxRounds times. What a command writes is not part of the result
 // (each run is undone); what the fix writes is, and the runner commits it as the group `fix`.

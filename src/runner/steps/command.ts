@@ -72,7 +72,7 @@ export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failu
   ctx.log(`$ ${step.command}`);
   const env = commandEnv(ctx, step.env);
   const exec = () => execShell(step.command, root, env, ctx.signal);
-  // A run step goes through the step cache (SPEC §10); verify commands go through runVerify.
+  // A run step goes through the step cache; verify commands go through runVerify.
   const r = ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
   if (r.code === 0 && !r.aborted) return null;
   if (r.aborted) {
