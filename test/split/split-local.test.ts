@@ -1,6 +1,10 @@
 // A job split by owner through the CLI, in real repositories without a remote: `maxFiles` cuts a piece
 // by folder the same way every run, a recipe that edits CODEOWNERS is split by the base's rules, and a
 // repository without CODEOWNERS makes one piece, `unowned`, and says so. Native git judges the branches.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
@@ -16,8 +20,8 @@ async function repo(files: Record<string, string>): Promise<TestRepo> {
   return r;
 }
 
-async function run(r: TestRepo, recipe: string, command = 'run'): Promise<{ report: RunReport; stderr: string }> {
-  const res = await scion([command, recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
+async function run(r: TestRepo, recipe: string, command = 'run', more: string[] = []): Promise<{ report: RunReport; stderr: string }> {
+  const res = await scion([command, recipe, '--repo', r.dir, '--json', ...more], { cwd: r.dir });
   expect(res.stderr).not.toContain('internal error');
   expect(res.code, res.stderr).toBe(0);
   return { report: JSON.parse(res.stdout) as RunReport, stderr: res.stderr };
@@ -67,11 +71,19 @@ describe('split: CODEOWNERS is read from the base commit', () => {
       '{ by: owners }',
       '  - write: { file: .github/CODEOWNERS, content: "* @acme/core\\n/web/ @acme/other\\n/api/ @acme/api\\n" }\n',
     );
-    const { report } = await run(r, recipe);
+    const out = mkdtempSync(join(tmpdir(), 'scion-split-out-'));
+    cleanups.push(() => rm(out, { recursive: true, force: true }));
+    const { report } = await run(r, recipe, 'run', ['--html', join(out, 'r.html'), '--pr-body', join(out, 'pr.md')]);
     expect(report.jobs.map((j) => [j.name, j.owners, j.files.map((f) => f.path)])).toEqual([
       ['bump/core', ['@acme/core'], ['.github/CODEOWNERS', 'api/b.ts']],
       ['bump/web', ['@acme/web'], ['web/a.ts']],
     ]);
+    // The HTML report and the run's description group the pieces under their job, with their owners.
+    const html = readFileSync(join(out, 'r.html'), 'utf8');
+    expect(html).toContain('<tr class="split-row"><th colspan="8">bump <span class="muted">split by owner into 2 pieces (by .github/CODEOWNERS)</span></th></tr>');
+    expect(html).toContain('<code>.github/CODEOWNERS:2</code> <code>/web/</code>: 1 file');
+    const body = readFileSync(join(out, 'pr.md'), 'utf8');
+    expect(body).toContain('- **bump**: 2 pieces\n  - `core` · `@acme/core` · `scion/bump/core`');
     expect(r.git('show', 'scion/bump/core:.github/CODEOWNERS')).toBe('* @acme/core\n/web/ @acme/other\n/api/ @acme/api');
     expect(report.jobs[1]!.split!.rules).toEqual([{ line: 2, pattern: '/web/', section: null, files: 1 }]);
   });
