@@ -28,18 +28,20 @@ export async function codeownersInTree(repo: Repo, tree: string, dialect: Dialec
 
 /**
  * The CODEOWNERS file of commit `ref` (default HEAD) of the repository holding folder `repo`, read as
- * `dialect`'s host reads it; undefined when that commit has none. A ref that names no commit is a UsageError.
+ * `dialect`'s host reads it (default: GitLab's when the repository's origin is a GitLab host, as `env`
+ * names GitLab hosts, else GitHub's); undefined when that commit has none. A ref that names no commit is
+ * a UsageError. Ask it with the result's `ownersOf(paths)` and `ownerOf(path)`.
  *
  * @example
  *   const co = await codeownersAt('.', 'main', 'github');
  *   co?.ownersOf(['src/app.ts']); // [{ path: 'src/app.ts', owners: ['@acme/web'], rules: [{ line: 3, pattern: '/src/', section: null }] }]
  */
-export async function codeownersAt(repo: string, ref: string, dialect: Dialect): Promise<Codeowners | undefined> {
+export async function codeownersAt(repo: string, ref = 'HEAD', dialect?: Dialect, env: Env = {}): Promise<Codeowners | undefined> {
   const r = await openRepo(repo);
   try {
     const sha = await resolveCommit(r, ref);
     if (sha === null) throw new UsageError(`"${ref}" is not a commit in ${r.workTree ?? r.commonDir}; pass --base with a branch, tag or commit it has.`);
-    return await codeownersInTree(r, await treeOfCommit(r, sha), dialect);
+    return await codeownersInTree(r, await treeOfCommit(r, sha), dialect ?? defaultDialect(r, env));
   } finally {
     closeRepo(r);
   }
