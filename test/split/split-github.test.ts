@@ -118,5 +118,23 @@ describe('split by owner, published on GitHub', () => {
     expect(s.remote.git('for-each-ref', 'refs/heads/scion/bump/docs')).toBe('');
     expect(s.remote.git('show', 'scion/bump/team-web:docs/d.md')).toBe('v2');
     expect(s.github.pulls.filter((p) => p.state === 'open')).toHaveLength(3);
+
+    // status reads a piece like any job: one row per piece of the report, the closed one too.
+    writeFileSync(join(s.work.dir, '..', 'r.json'), JSON.stringify(second));
+    const status = await scion(['status', '--report', join(s.work.dir, '..', 'r.json'), '--repo', s.work.dir, '--json'], { cwd: s.work.dir, env: s.env });
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { branch: string; state: string }[]).map((r) => [r.branch, r.state])).toEqual([
+      ['scion/bump/alice+team-api', 'open'],
+      ['scion/bump/core', 'open'],
+      ['scion/bump/team-web', 'open'],
+      ['scion/bump/docs', 'closed'],
+    ]);
+    // branches --prune deletes the local branch of the piece whose pull request closed, and only it.
+    const pruned = await scion(['branches', '--prune', '--repo', s.work.dir], { cwd: s.work.dir, env: s.env });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain('deleted scion/bump/docs');
+    expect(s.work.git('branch', '--list', 'scion/*').split('\n').map((b) => b.trim())).toEqual(['scion/bump/alice+team-api', 'scion/bump/core', 'scion/bump/team-web']);
+    // With that branch gone, the next run no longer reports the docs piece.
+    expect((await runPr(s)).jobs.map((j) => j.name)).toEqual(['bump/alice+team-api', 'bump/core', 'bump/team-web']);
   });
 });
