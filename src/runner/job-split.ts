@@ -4,7 +4,7 @@
 // under its own job name, `<job>/<piece>`, so the rerun rule, publishing, status and pruning treat it
 // as any job; the job's own branch is not written. A piece an earlier run left that this run does not
 // make (its files were merged, or moved to other owners) is reported `empty`, so its pull request closes.
-import { listBranches, readCommit, readRef, type Repo } from '../git/index.js';
+import { listRefs, readCommit, readRef, type Repo } from '../git/index.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
 import type { OwnerRuleReport, SplitReport } from '../model/types.js';
 import { codeownersInTree, defaultDialect, splitByOwners, type Codeowners, type Dialect, type Piece } from '../owners/index.js';
@@ -91,20 +91,23 @@ function splitReport(job: JobSpec, piece: Piece, dialect: Dialect, file: string 
 }
 
 /**
- * The pieces an earlier run of this job left as local branches (`<job branch>/<piece>` whose head is a
- * scion commit of this recipe and of `<job>/<piece>`) that this run does not make.
+ * The pieces an earlier run of this job left that this run does not make: local branches, and the
+ * origin's branches as the last fetch saw them (a CI checkout may hold only those), named
+ * `<job branch>/<piece>` whose head is a scion commit of this recipe and of `<job>/<piece>`.
  */
 async function earlierPieces(repo: Repo, recipe: string, job: JobSpec, made: ReadonlySet<string>): Promise<string[]> {
   const prefix = `${job.branch}/`;
-  const found: string[] = [];
-  for (const branch of listBranches(repo)) {
-    if (!branch.startsWith(prefix)) continue;
-    const name = branch.slice(prefix.length);
-    if (name.includes('/') || made.has(name)) continue;
-    const head = await readRef(repo, `refs/heads/${branch}`);
-    if (head === null) continue;
-    const t = parseTrailers((await readCommit(repo, head)).message);
-    if (t['Scion-Recipe'] === recipe && t['Scion-Job'] === `${job.name}/${name}`) found.push(name);
+  const found = new Set<string>();
+  for (const namespace of ['refs/heads/', 'refs/remotes/origin/']) {
+    for (const branch of listRefs(repo, namespace)) {
+      if (!branch.startsWith(prefix)) continue;
+      const name = branch.slice(prefix.length);
+      if (name.includes('/') || made.has(name) || found.has(name)) continue;
+      const head = await readRef(repo, `${namespace}${branch}`);
+      if (head === null) continue;
+      const t = parseTrailers((await readCommit(repo, head)).message);
+      if (t['Scion-Recipe'] === recipe && t['Scion-Job'] === `${job.name}/${name}`) found.add(name);
+    }
   }
-  return found.sort(compareCodeUnits);
+  return [...found].sort(compareCodeUnits);
 }

@@ -137,4 +137,27 @@ describe('split by owner, published on GitHub', () => {
     // With that branch gone, the next run no longer reports the docs piece.
     expect((await runPr(s)).jobs.map((j) => j.name)).toEqual(['bump/alice+team-api', 'bump/core', 'bump/team-web']);
   });
+
+  it('a fresh clone (as CI checks out) finds the pieces of earlier runs on the remote and closes the one that disappeared', async () => {
+    const s = await githubRemote(server, FILES, cleanups);
+    await runPr(s);
+    const other = await s.remote.clone();
+    writeFileSync(join(other.dir, '.github/CODEOWNERS'), CODEOWNERS.replace('/docs/ docs@example.com\n', ''));
+    other.git('commit', '-qam', 'docs have no owner of their own');
+    await other.gitAsync(...server.authArgs(), 'push', '-q', 'origin', 'main');
+
+    const fresh = await s.remote.clone();
+    const res = await scion(['run', RECIPE, '--repo', fresh.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: fresh.dir, env: s.env });
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(res.stdout) as RunReport;
+    expect(report.jobs.map((j) => [j.name, j.status, j.files.map((f) => f.path), j.pullRequest?.action])).toEqual([
+      // The base moved, so every piece is rewritten on it.
+      ['bump/alice+team-api', 'changed', ['api/c.ts'], 'updated'],
+      ['bump/core', 'changed', ['README.md', 'docs/d.md'], 'updated'],
+      ['bump/team-web', 'changed', ['web/a.ts', 'web/b.ts'], 'updated'],
+      ['bump/docs', 'empty', [], 'closed'],
+    ]);
+    expect(s.github.pulls.find((p) => p.head === 'scion/bump/docs')!.state).toBe('closed');
+    expect(s.github.pulls).toHaveLength(4);
+  });
 });
