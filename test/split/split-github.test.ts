@@ -79,6 +79,8 @@ describe('split by owner, published on GitHub', () => {
     expect(pullOf(s, first.jobs[2]!).body).toContain('docs@example.com');
     expect(pullOf(s, first.jobs[2]!).body).toContain('a review cannot be requested from an address');
     expect(pullOf(s, first.jobs[1]!).body).toContain('`.github/CODEOWNERS:1` `*`');
+    // Each piece's title says whose part it is.
+    expect(first.jobs.map((j) => pullOf(s, j).title)).toEqual(['Move to v2 (alice+team-api)', 'Move to v2 (core)', 'Move to v2 (docs)', 'Move to v2 (team-web)']);
 
     const pushes = server.requests.filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length;
     const second = await runPr(s);
