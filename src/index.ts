@@ -102,6 +102,26 @@ export {
   type EngineResult,
 } from './core/index.js';
 export { ERROR_KINDS, SEED_CODES, ScionError, UsageError, type ErrorKind, type Failure, type Result } from './errors.js';
+// Code owners: CODEOWNERS read as GitHub or GitLab reads it, and a change divided by owner.
+export {
+  codeownersAt as codeownersFor,
+  ownersAt,
+  parseCodeowners,
+  splitByOwners,
+  slugOf,
+  ownerKinds,
+  type Codeowners,
+  type Dialect,
+  type PathOwners,
+  type RuleRef,
+  type SkippedLine,
+  type OwnersReport,
+  type OwnersAnswer,
+  type OwnersQuery,
+  type Piece,
+  type SplitOptions,
+} from './owners/index.js';
+export type { SplitReport, OwnerRuleReport } from './model/types.js';
 export { renderJson } from './report/json.js';
 export { renderPrBody, renderSummary } from './report/markdown.js';
 export { renderHtml } from './report/html.js';

@@ -106,6 +106,33 @@ export interface PullRequestReport {
 
 export type PullRequestAction = 'created' | 'updated' | 'closed' | 'declined';
 
+/** A rule of CODEOWNERS that gave files of a piece their owners. */
+export interface OwnerRuleReport {
+  /** 1-based line in the CODEOWNERS file. */
+  readonly line: number;
+  readonly pattern: string;
+  /** GitLab's section of the rule; null outside sections and on GitHub. */
+  readonly section: string | null;
+  /** How many of the piece's files this rule decided. */
+  readonly files: number;
+}
+
+/** How a piece of a job split by owner (`split: { by: owners }`) came to be. */
+export interface SplitReport {
+  /** The recipe's job the piece was cut from. */
+  readonly job: string;
+  /** The piece's name: the owners' slug, with a hash part when needed (`team-web`, `unowned`). */
+  readonly piece: string;
+  /** Whose reading of CODEOWNERS decided: github or gitlab. */
+  readonly codeowners: 'github' | 'gitlab';
+  /** The CODEOWNERS file of the base commit that decided; null when it has none (every file is `unowned`). */
+  readonly file: string | null;
+  /** For a piece cut by `maxFiles`: the deepest folder holding its files ('' for the root); else null. */
+  readonly directory: string | null;
+  /** The rules that decided its files' owners, in file order; empty for files no rule owns. */
+  readonly rules: readonly OwnerRuleReport[];
+}
+
 export interface JobReport {
   readonly recipe: string;
   readonly name: string;
@@ -138,6 +165,10 @@ export interface JobReport {
    * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
    */
   readonly unmatched?: readonly string[];
+  /** A piece of a job split by owner: the owners its pull request asks for review (as CODEOWNERS writes them). */
+  readonly owners?: readonly string[];
+  /** A piece of a job split by owner: which job, which CODEOWNERS rules. */
+  readonly split?: SplitReport;
 }
 
 export interface RunReport {

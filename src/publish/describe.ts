@@ -75,7 +75,9 @@ export function describeJob(report: RunReport, job: JobReport, s: PrSettings, o:
   const firstLine = job.commits[0]?.message.split('\n')[0]?.trim();
   const fallback = job.name === job.recipe ? reportTitle(one) : `${reportTitle(one)} [${job.name}]`;
   const vars = { recipe: job.recipe, job: job.name, description: job.description ?? '', branch: job.branch };
-  const title = s.title !== undefined ? renderTemplate(s.title, vars).trim() || fallback : firstLine || fallback;
+  // The pull requests of a job split by owner would share one subject: each says whose part it is.
+  const generated = firstLine && job.split !== undefined ? `${firstLine} (${job.split.piece})` : firstLine;
+  const title = s.title !== undefined ? renderTemplate(s.title, vars).trim() || fallback : generated || fallback;
   const fingerprint = changeFingerprint(job);
   const mark = `\n<!-- scion:result ${fingerprint} -->\n`;
   const max = (o.maxChars ?? 65_536) - mark.length;

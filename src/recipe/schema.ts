@@ -6,6 +6,7 @@ import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
 import { prSchema } from './schema-pr.js';
+import { splitSchema } from './schema-split.js';
 import { BRANCH_PLACEHOLDERS, MESSAGE_PLACEHOLDERS } from './templates.js';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -144,6 +145,7 @@ function buildBaseSchema(withTransform: boolean) {
       .prefault([])
       .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
     pr: prSchema.optional(),
+    split: splitSchema.optional(),
     schemas: z
       .array(
         z.strictObject({

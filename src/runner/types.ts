@@ -39,7 +39,8 @@ export type RunEvent =
   | { readonly type: 'job-start'; readonly job: string }
   | { readonly type: 'step-start'; readonly job: string; readonly step: number; readonly label: string }
   | { readonly type: 'step-end'; readonly job: string; readonly step: number; readonly files: number; readonly errors: number }
-  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport }
+  /** `pieces`: a job split by owner ended as these jobs (`report` sums them up for a progress line). */
+  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport; readonly pieces?: readonly JobReport[] }
   | { readonly type: 'log'; readonly job: string; readonly message: string };
 
 /** Everything impure the runner needs, passed in (no process globals below the CLI). */
