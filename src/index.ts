@@ -54,7 +54,7 @@ export {
   type ReviewState,
   type MergeMethod,
 } from './host/index.js';
-// Campaigns (SPEC §9): one recipe across many repositories.
+// Campaigns: one recipe across many repositories.
 export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
@@ -90,7 +90,7 @@ function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
   return out;
 }
 
-/** Run recipes against a repository: one report (SPEC §5) for all their jobs. */
+/** Run recipes against a repository: one report for all their jobs. */
 export async function runRecipes(recipes: readonly RecipeSource[], options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
   return runLoaded(loaded(recipes), options, ctx);
 }
@@ -125,11 +125,31 @@ export {
   type Failure,
   type Result,
 } from './errors.js';
+// Code owners: CODEOWNERS read as GitHub or GitLab reads it, and a change divided by owner.
+export {
+  codeownersAt as codeownersFor,
+  ownersAt,
+  parseCodeowners,
+  splitByOwners,
+  slugOf,
+  ownerKinds,
+  type Codeowners,
+  type Dialect,
+  type PathOwners,
+  type RuleRef,
+  type SkippedLine,
+  type OwnersReport,
+  type OwnersAnswer,
+  type OwnersQuery,
+  type Piece,
+  type SplitOptions,
+} from './owners/index.js';
+export type { SplitReport, OwnerRuleReport } from './model/types.js';
 export { renderJson } from './report/json.js';
 export { renderPrBody, renderSummary } from './report/markdown.js';
 export { renderHtml } from './report/html.js';
 
-/** Run one loaded recipe against a repository; the JSON report (SPEC §5) as a value. */
+/** Run one loaded recipe against a repository; the JSON report as a value. */
 export function runRecipe(recipe: RecipeSource, options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
   return runRecipes([recipe], options, ctx);
 }

@@ -1,4 +1,4 @@
-// The fix conversation of a failing verify command (SPEC §10): one per-job conversation through the
+// The fix conversation of a failing verify command: one per-job conversation through the
 // same tools, engine, cache and usage meter as the agent step, started from the command's diagnostics
 // with the lines around them already read. The runner reruns the command after it stops.
 import type { Usage } from '../model/types.js';

@@ -1,4 +1,4 @@
-// The agent step (SPEC §6): Claude edits the job's files through the same gate and engine as every
+// The agent step: Claude edits the job's files through the same gate and engine as every
 // other step. This wrapper checks what can be checked before any request, builds the step's shared
 // state, and hands over to the per-file or per-job worker.
 import type { Failure } from '../errors.js';

@@ -142,7 +142,7 @@ function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => voi
   const id = (job: string) => `${repo} ${job}`;
   return (e) => {
     if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })) });
-    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo } });
+    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo }, ...(e.pieces ? { pieces: e.pieces.map((p) => ({ ...p, repo })) } : {}) });
     else sink({ ...e, job: id(e.job) });
   };
 }

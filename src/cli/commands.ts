@@ -2,7 +2,7 @@
 // runs it, imported only when that command runs (start-up: `scion --help` loads no command, no git,
 // no host client, no renderer). A new command is one entry here and one module under commands/.
 import type { Argv } from 'yargs';
-import { branchesFlags, listFlags, mergeReportsFlags, planFlags, prFlags, runFlags, statusFlags, worktreesFlags } from './flags.js';
+import { branchesFlags, listFlags, mergeReportsFlags, ownersFlags, planFlags, prFlags, runFlags, statusFlags, worktreesFlags } from './flags.js';
 import type { CommandModule } from './args.js';
 
 export interface Command {
@@ -86,6 +86,16 @@ export const COMMANDS: readonly Command[] = [
     describe: "List scion's branches; --prune deletes those whose pull request is merged or closed, or that hold no commit",
     build: branchesFlags,
     load: () => import('./commands/branches.js'),
+  },
+  {
+    usage: 'owners [path..]',
+    describe: 'Owners of each path by CODEOWNERS at a commit, the line that decided, and every line skipped (--json)',
+    build: (y) =>
+      ownersFlags(y.positional('path', { type: 'string', describe: 'Repository-relative paths (default: every file of the commit)' })).example(
+        '$0 owners src/app.ts docs/',
+        'Who owns these paths, and which CODEOWNERS line says so',
+      ),
+    load: () => import('./commands/owners.js'),
   },
   {
     usage: 'schema',

@@ -114,6 +114,13 @@ export const LIST_OPTIONS = {
   dir: { type: 'string', default: '.', describe: 'Project folder whose recipes/ folder to list' },
 } as const satisfies Record<string, Options>;
 
+export const OWNERS_OPTIONS = {
+  repo: { type: 'string', default: '.', describe: 'The repository' },
+  base: valued({ type: 'string', describe: 'The commit whose CODEOWNERS decides (default: HEAD)' }),
+  codeowners: { choices: ['github', 'gitlab'] as const, describe: 'Whose reading of CODEOWNERS (default: gitlab when origin is a GitLab host, else github)' },
+  json: { type: 'boolean', default: false, describe: 'Print {file, paths: [{path, owners, rules}], skipped: [{line, text, reason}]}' },
+} as const satisfies Record<string, Options>;
+
 export const MERGE_REPORTS_OPTIONS = {
   report: valued({ type: 'string', describe: 'Write the merged JSON report to FILE' }),
   'pr-body': valued({ type: 'string', describe: 'Write the merged Markdown PR body to FILE' }),
@@ -137,6 +144,7 @@ export const branchesFlags = <T>(y: Argv<T>) => y.options(BRANCHES_OPTIONS);
 export const worktreesFlags = <T>(y: Argv<T>) => y.options(WORKTREES_OPTIONS);
 export const listFlags = <T>(y: Argv<T>) => y.options(LIST_OPTIONS);
 export const mergeReportsFlags = <T>(y: Argv<T>) => y.options(MERGE_REPORTS_OPTIONS);
+export const ownersFlags = <T>(y: Argv<T>) => y.options(OWNERS_OPTIONS);
 
 /** `scion pr`: --pr-interval must be a pause, and the labels names. */
 export function checkPrFlags(a: Record<string, unknown>): true {

@@ -1,4 +1,4 @@
-// The run report (SPEC §5). Renderers (json, markdown, html, terminal) read only these types.
+// The run report. Renderers (json, markdown, html, terminal) read only these types.
 import type { ErrorKind } from '../errors.js';
 import type { Hunk } from '../core/types.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -94,7 +94,7 @@ export interface PushReport {
 }
 
 /**
- * What `run --pr` / `scion pr` did with the pull request of the job's branch (SPEC §8): `created`,
+ * What `run --pr` / `scion pr` did with the pull request of the job's branch: `created`,
  * `updated`, `closed` (the job ended empty), `declined` (a person closed it unmerged and the result
  * is the same: left closed). The one record publishing returns and the report keeps.
  */
@@ -105,6 +105,33 @@ export interface PullRequestReport {
 }
 
 export type PullRequestAction = 'created' | 'updated' | 'closed' | 'declined';
+
+/** A rule of CODEOWNERS that gave files of a piece their owners. */
+export interface OwnerRuleReport {
+  /** 1-based line in the CODEOWNERS file. */
+  readonly line: number;
+  readonly pattern: string;
+  /** GitLab's section of the rule; null outside sections and on GitHub. */
+  readonly section: string | null;
+  /** How many of the piece's files this rule decided. */
+  readonly files: number;
+}
+
+/** How a piece of a job split by owner (`split: { by: owners }`) came to be. */
+export interface SplitReport {
+  /** The recipe's job the piece was cut from. */
+  readonly job: string;
+  /** The piece's name: the owners' slug, with a hash part when needed (`team-web`, `unowned`). */
+  readonly piece: string;
+  /** Whose reading of CODEOWNERS decided: github or gitlab. */
+  readonly codeowners: 'github' | 'gitlab';
+  /** The CODEOWNERS file of the base commit that decided; null when it has none (every file is `unowned`). */
+  readonly file: string | null;
+  /** For a piece cut by `maxFiles`: the deepest folder holding its files ('' for the root); else null. */
+  readonly directory: string | null;
+  /** The rules that decided its files' owners, in file order; empty for files no rule owns. */
+  readonly rules: readonly OwnerRuleReport[];
+}
 
 export interface JobReport {
   readonly recipe: string;
@@ -127,12 +154,21 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
-  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  /** `<host>/<owner>/<name>` in a run over many repositories. */
   readonly repo?: string;
   /** The URL that repository was cloned from (no credentials): where `scion pr` finds it again. */
   readonly repoUrl?: string;
-  /** What the failing `verify` command reported (SPEC §10). */
+  /** What the failing `verify` command reported. */
   readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
+   * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
+   */
+  readonly unmatched?: readonly string[];
+  /** A piece of a job split by owner: the owners its pull request asks for review (as CODEOWNERS writes them). */
+  readonly owners?: readonly string[];
+  /** A piece of a job split by owner: which job, which CODEOWNERS rules. */
+  readonly split?: SplitReport;
 }
 
 export interface RunReport {

@@ -29,6 +29,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
     '<div class="job-body">',
   ];
   if (job.repo !== undefined) parts.push(`<p>Repository <code>${esc(job.repo)}</code></p>`);
+  parts.push(ownersPart(job));
   if (job.pullRequest) parts.push(`<p>Pull request <a href="${esc(safeUrl(job.pullRequest.url))}">#${job.pullRequest.number}</a> (${esc(job.pullRequest.action)})</p>`);
   if (job.status === 'unchanged') parts.push('<p>The branch already holds this change; nothing was rewritten.</p>');
   if (job.status === 'empty' && job.errors.length === 0) parts.push('<p>Nothing to change on this base.</p>');
@@ -56,12 +57,30 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
   return parts.filter((p) => p !== '').join('\n');
 }
 
+/** A piece of a job split by owner: its owners and the CODEOWNERS lines that made them its owners. */
+function ownersPart(job: JobReport): string {
+  const split = job.split;
+  if (split === undefined) return '';
+  const owners = (job.owners ?? []).length === 0 ? 'nobody' : (job.owners ?? []).map((o) => `<code>${esc(o)}</code>`).join(', ');
+  const head = `<p>Piece <code>${esc(split.piece)}</code> of job <code>${esc(split.job)}</code>, owned by ${owners}${split.directory === null ? '' : `, files under <code>${esc(split.directory || '/')}</code>`}.</p>`;
+  if (split.file === null) return `${head}<p class="muted">The base commit has no CODEOWNERS file: every changed file is in the piece <code>unowned</code>.</p>`;
+  if (split.rules.length === 0) return `${head}<p class="muted">No line of <code>${esc(split.file)}</code> owns these files.</p>`;
+  const rules = split.rules.map(
+    (r) => `<li><code>${esc(`${split.file}:${r.line}`)}</code> <code>${esc(r.pattern)}</code>${r.section === null ? '' : ` [${esc(r.section)}]`}: ${plural(r.files, 'file')}</li>`,
+  );
+  return `${head}<h3>Why these owners</h3><ul class="owner-rules">${rules.join('')}</ul>`;
+}
+
 /** What each step did; a step that changed nothing is marked, since it usually means a recipe drifted. */
 function steps(job: JobReport): string {
   if (job.steps === undefined || job.steps.length === 0) return '';
+  const failed = new Set(job.errors.map((e) => e.step));
   const items = job.steps.map((s) => {
     const did = [s.changed > 0 ? plural(s.changed, 'file') + ' changed' : '', s.alreadyApplied > 0 ? `${num(s.alreadyApplied)} already applied` : ''].filter((x) => x !== '');
-    return `<li${did.length === 0 ? ' class="warn"' : ''}>${stepLabel(s.step)} <code>${esc(s.kind)}</code>: ${did.length === 0 ? 'changed nothing' : did.join(', ')}</li>`;
+    // A failed step is not one that "changed nothing": its error is listed with the job's failures.
+    const idle = did.length === 0 && !failed.has(s.step);
+    const what = did.length > 0 ? did.join(', ') : idle ? 'changed nothing' : 'failed';
+    return `<li${did.length === 0 ? ' class="warn"' : ''}>${stepLabel(s.step)} <code>${esc(s.kind)}</code>: ${what}</li>`;
   });
   return `<h3>Steps</h3><ul class="steps">${items.join('')}</ul>`;
 }

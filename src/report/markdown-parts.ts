@@ -20,7 +20,7 @@ export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
 }
 
-/** A person reads steps 1-based; the JSON report keeps them 0-based (SPEC §5). */
+/** A person reads steps 1-based; the JSON report keeps them 0-based. */
 export function stepLabel(step: number): string {
   return `step ${step + 1}`;
 }

@@ -13,6 +13,7 @@ import {
   totalUsageLine,
 } from './markdown-parts.js';
 import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
+import { ownersText, splitJobsSection } from './markdown-owners.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdText } from './md.js';
 import { jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
@@ -65,6 +66,7 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
     segments.push(`### Jobs that changed or failed (${num(jobs.length)})\n\n`, jobsTable(jobs, MAX_ROWS), '\n');
   }
   if (hidden > 0) segments.push(`${plural(hidden, 'other job')} (unchanged or empty) ${pluralWord(hidden, 'is', 'are')} not listed.\n\n`);
+  segments.push(splitJobsSection(report.jobs, '###'));
   segments.push(groupedFailures(report, '###'), idleStepsSection(report, '###'));
   if (jobs.length > 0) segments.push('### Changes by job\n\n');
   for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job));
@@ -87,6 +89,7 @@ function jobDetails(job: JobReport): Segment[] {
   const where = job.repo === undefined ? '' : `${htmlText(job.repo)} · `;
   return [
     `<details>\n<summary>${where}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ${htmlText(facts.join(' · '))}</summary>\n\n`,
+    ...(job.owners !== undefined ? [`Owners: ${ownersText(job.owners)}\n\n`] : []),
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
     ...jobFileSegments(job, '####'),
@@ -94,7 +97,7 @@ function jobDetails(job: JobReport): Segment[] {
   ];
 }
 
-/** Diagnostics listed per job in a PR body at most (SPEC §10); the JSON and HTML reports hold all. */
+/** Diagnostics listed per job in a PR body at most; the JSON and HTML reports hold all. */
 const PR_DIAGNOSTICS = 20;
 
 function diagnosticsList(job: JobReport): string {

@@ -91,10 +91,12 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
 
 /**
  * The steps of a job that ran and found nothing to do: no file changed and none already applied (a
- * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
+ * `replace` whose old_string matches nothing, a glob with a typo), and did not fail. Empty when the report has no `steps`.
  */
 export function idleSteps(job: JobReport): { step: number; kind: string }[] {
-  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+  // A step that failed did not "change nothing": its error says what happened.
+  const failed = new Set(job.errors.map((e) => e.step));
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0 && !failed.has(s.step)).map((s) => ({ step: s.step, kind: s.kind }));
 }
 
 const SKIP_REASONS: Readonly<Record<string, string>> = {

@@ -65,7 +65,7 @@ function changedBetween(before: Changes, after: Changes): number {
   return n;
 }
 
-/** SPEC §2 `expect`: files changed plus those found already applied must lie in [min, max]. */
+/** A step's `expect`: files changed plus those found already applied must lie in [min, max]. */
 function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number }): Failure | null {
   const e = step.expect;
   if (!e) return null;

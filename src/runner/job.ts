@@ -1,15 +1,17 @@
 // One job, start to end: its workspace, then steps → verify/fix → commit → report, each phase a
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
-import type { JobSpec, Recipe } from '../recipe/index.js';
-import type { JobReport } from '../model/types.js';
+import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
+import type { JobReport, SplitReport } from '../model/types.js';
+import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
 import { fixCommit } from './fix-commit.js';
 import { interruptedReport, unfinishedReport } from './interrupt.js';
-import { commitJob } from './job-commit.js';
+import { commitJob, type Committed } from './job-commit.js';
+import { commitPieces } from './job-split.js';
 import { jobContext, jobId } from './job-context.js';
 import { runSteps } from './job-steps.js';
 import { runVerifyPhase } from './job-verify.js';
@@ -35,17 +37,20 @@ export interface JobInput {
   readonly sinks: ObjectSinks;
 }
 
-export async function runJob(input: JobInput): Promise<JobReport> {
+export async function runJob(input: JobInput): Promise<JobReport[]> {
   const { repo, recipe, job, options } = input;
-  // Secrets out of everything the job says (SPEC §7): its events and its report pass one redactor.
+  // Secrets out of everything the job says: its events and its report pass one redactor.
   const ctx = redacting(input.ctx);
   const started = Date.now();
   const id = jobId(job);
   const dryRun = options.dryRun ?? false;
   const keep = (options.keepWorktrees ?? false) && !dryRun;
-  const end = (report: JobReport): JobReport => {
-    ctx.onEvent?.({ type: 'job-end', job: id, report });
-    return report;
+  // One report per piece of a split job: the progress event carries a summary of them all and the pieces.
+  const end = (given: JobReport | readonly JobReport[]): JobReport[] => {
+    const reports = Array.isArray(given) ? [...given] : [given as JobReport];
+    const report = reports.length === 1 && reports[0]!.split === undefined ? reports[0]! : summaryOf(job, reports);
+    ctx.onEvent?.({ type: 'job-end', job: id, report, ...(report === reports[0] ? {} : { pieces: reports }) });
+    return reports;
   };
   ctx.onEvent?.({ type: 'job-start', job: id });
 
@@ -73,43 +78,96 @@ export async function runJob(input: JobInput): Promise<JobReport> {
 
     const changes = ws.changes();
     const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
-    const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
-    const committed = await commitJob({
-      repo, recipe, job, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, plan, dryRun,
+    const fixChanges = await changesBetween(beforeFix, changes, jc.baseState);
+    const common = {
+      repo, recipe, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, dryRun,
       force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    };
+    const whole = { job, files: null, owners: null, split: null };
+    const pieces: Committing[] = [];
+    if (recipe.split) {
+      const split = await commitPieces({ ...common, job, split: recipe.split, beforeFix, fixChanges, env: ctx.env });
+      if (split.file === null && split.pieces.length > 0) {
+        ctx.onEvent?.({ type: 'log', job: id, message: `no CODEOWNERS file in the base commit (${split.dialect}'s locations): every changed file is in the piece \`unowned\`` });
+      }
+      pieces.push(...split.pieces);
+    } else {
+      const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, fixChanges)];
+      pieces.push({ ...whole, committed: await commitJob({ ...common, job, plan }) });
+    }
     // Interrupted at the last moment, before the branch was written: reported as any interrupted job.
-    if (committed.failure?.kind === 'interrupted') {
+    if (pieces.some((p) => p.committed.failure?.kind === 'interrupted')) {
       const step = recipe.steps.length + recipe.verify.length;
       return end(redactDeep(interruptedReport({ job, base: input.base, step, started, errors, skipped: steps.skipped, usage: jc.usage() }), ctx.redact));
     }
-    if (committed.failure) errors.push(errorReport(recipe.steps.length + recipe.verify.length, { file: null, failure: committed.failure }));
     if (keep) {
       closed = true;
-      // A kept worktree ends at the branch head, clean under `git status`.
-      await ws.close({ keep, head: committed.head === null ? null : { branch: job.branch, commit: committed.head } });
+      // A kept worktree ends at the branch head, clean under `git status` (a split job has no branch of its own).
+      const head = pieces.length === 1 && pieces[0]!.split === null ? pieces[0]!.committed.head : null;
+      await ws.close({ keep, head: head === null ? null : { branch: job.branch, commit: head } });
     }
-    const report: JobReport = redactDeep({
-      recipe: recipe.name,
-      name: job.name,
-      ...(recipe.description ? { description: recipe.description } : {}),
-      base: input.base,
-      branch: job.branch,
-      status: errors.length > 0 ? 'failed' : committed.outcome,
-      head: committed.head,
-      worktree: keep && worktree ? worktree.path : null,
-      commits: committed.commits,
-      files,
-      errors,
-      skipped: steps.skipped,
-      steps: steps.steps,
-      usage: jc.usage(),
-      ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
-      durationMs: Date.now() - started,
-    } satisfies JobReport, ctx.redact);
-    return end(report);
+    const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
+    // A split job that changed nothing (and left no pieces before) is reported as itself, empty.
+    if (pieces.length === 0) pieces.push({ ...whole, committed: { head: null, commits: [], outcome: 'empty', failure: null } });
+    const reports = pieces.map((p, i): JobReport => {
+      const own = p.committed.failure ? [errorReport(recipe.steps.length + recipe.verify.length, { file: null, failure: p.committed.failure })] : [];
+      const mine = (path: string) => p.files === null || p.files.has(path);
+      // Skips of files in no piece, and the job's usage, are told once: on its first piece.
+      const skipped = p.files === null ? steps.skipped : steps.skipped.filter((k) => mine(k.file) || (i === 0 && !pieces.some((q) => q.files?.has(k.file))));
+      const jobErrors = [...errors, ...own];
+      return redactDeep({
+        recipe: recipe.name,
+        name: p.job.name,
+        ...(recipe.description ? { description: recipe.description } : {}),
+        base: input.base,
+        branch: p.job.branch,
+        status: jobErrors.length > 0 ? 'failed' : p.committed.outcome,
+        head: p.committed.head,
+        worktree: keep && worktree ? worktree.path : null,
+        commits: p.committed.commits,
+        files: files.filter((f) => mine(f.path)),
+        errors: jobErrors,
+        skipped,
+        steps: steps.steps,
+        usage: i === 0 ? jc.usage() : ZERO_USAGE,
+        ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+        ...(unmatched.length > 0 ? { unmatched } : {}),
+        durationMs: Date.now() - started,
+        ...(p.owners !== null ? { owners: p.owners } : {}),
+        ...(p.split !== null ? { split: p.split } : {}),
+      } satisfies JobReport, ctx.redact);
+    });
+    return end(reports);
   } finally {
     if (!closed) await ws.close({ keep: false });
   }
+}
+
+/** What one branch of the job commits: the whole job, or one piece of a split. */
+interface Committing {
+  readonly job: JobSpec;
+  /** The piece's paths; null for the whole job. */
+  readonly files: ReadonlySet<string> | null;
+  readonly owners: readonly string[] | null;
+  readonly split: SplitReport | null;
+  readonly committed: Committed;
+}
+
+/** A split job as one line of progress: its pieces' files, commits and usage, failed when any piece failed. */
+function summaryOf(job: JobSpec, pieces: readonly JobReport[]): JobReport {
+  const { owners: _owners, split: _split, ...first } = pieces[0]!;
+  const status = pieces.some((p) => p.status === 'failed') ? 'failed' : pieces.some((p) => p.status === 'changed') ? 'changed' : pieces.some((p) => p.status === 'unchanged') ? 'unchanged' : 'empty';
+  return {
+    ...first,
+    name: job.name,
+    // The pieces' branches at a glance: scion/x/{team-api,team-web}.
+    branch: `${job.branch}/{${pieces.map((p) => p.split?.piece ?? p.name).join(',')}}`,
+    status,
+    head: null,
+    commits: pieces.flatMap((p) => p.commits),
+    files: pieces.flatMap((p) => p.files),
+    errors: [...new Map(pieces.flatMap((p) => p.errors).map((e) => [`${e.step}\0${e.kind}\0${e.message}`, e] as const)).values()],
+    usage: sumUsage(pieces.map((p) => p.usage)),
+  };
 }

@@ -91,11 +91,11 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
-      queue.add(async (): Promise<JobReport> => {
+      queue.add(async (): Promise<JobReport[]> => {
         // Once the run is interrupted no job starts; those still queued report `interrupted`. The
         // turn of the event loop first lets a signal sent during the previous (synchronous) job in.
         await yieldToSignals();
-        if (options.signal?.aborted) return interruptedReport({ job, base: base.sha, step: 0, started: Date.now() });
+        if (options.signal?.aborted) return [interruptedReport({ job, base: base.sha, step: 0, started: Date.now() })];
         return guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
@@ -112,7 +112,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
       }),
     ),
   );
-  return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports };
+  return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports.flat() };
 }
 
 /**

@@ -26,7 +26,7 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
-  /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
+  /** The step cache for `run` steps; absent: commands always run. */
   readonly commands?: CommandCache;
   /**
    * Fires when the step runs past its `timeout` (reason: a `timeout` ScionError) or the run is aborted

@@ -30,7 +30,7 @@ export interface PlannedJob {
   readonly name: string;
   readonly branch: string;
   readonly steps: readonly string[];
-  /** The repository, in a campaign over many (SPEC §9): `<host>/<owner>/<name>` or a local path. */
+  /** The repository, in a campaign over many: `<host>/<owner>/<name>` or a local path. */
   readonly repo?: string;
 }
 
@@ -39,7 +39,8 @@ export type RunEvent =
   | { readonly type: 'job-start'; readonly job: string }
   | { readonly type: 'step-start'; readonly job: string; readonly step: number; readonly label: string }
   | { readonly type: 'step-end'; readonly job: string; readonly step: number; readonly files: number; readonly errors: number }
-  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport }
+  /** `pieces`: a job split by owner ended as these jobs (`report` sums them up for a progress line). */
+  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport; readonly pieces?: readonly JobReport[] }
   | { readonly type: 'log'; readonly job: string; readonly message: string };
 
 /** Everything impure the runner needs, passed in (no process globals below the CLI). */
@@ -47,6 +48,6 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly onEvent?: (e: RunEvent) => void;
   readonly now?: () => Date;
-  /** Masks secrets in command output before it enters a report (SPEC §7). Default: built from `env`. */
+  /** Masks secrets in command output before it enters a report. Default: built from `env`. */
   readonly redact?: Redactor;
 }

@@ -1,4 +1,4 @@
-// The step table (src/runner/steps/index.ts): one entry per kind, SPEC §2's default time limits, and
+// The step table (src/runner/steps/index.ts): one entry per kind, the default time limits, and
 // each kind's findings returned as a value (errors and skips), not written into the job's lists.
 import { describe, expect, it } from 'vitest';
 import { closeRepo, treeOfCommit, listTree, openRepo } from '../../src/git/index.js';
@@ -39,7 +39,7 @@ describe('the step table', () => {
       'run make',
     ]);
     expect(r.steps.map(needsDisk)).toEqual([false, false, false, false, true, false, false, true]);
-    // SPEC §2: 600 s for run, agent and transform; none otherwise; the step's own timeout wins.
+    // 600 s for run, agent and transform; none otherwise; the step's own timeout wins.
     expect(r.steps.map(stepLimitMs)).toEqual([null, null, null, null, 600_000, 600_000, 600_000, 5_000]);
   });
 
