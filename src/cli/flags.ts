@@ -62,6 +62,9 @@ export const RUN_ONLY_OPTIONS = {
   label: valued({ type: 'string', describe: 'With --pr: add this label to every pull request (repeat for several)', group: 'Push and pull requests:' }),
 } as const satisfies Record<string, Options>;
 
+/** Flags of `run` that a dry run cannot honour: said as such when given to `plan`. */
+export const PLAN_REFUSES: ReadonlySet<string> = new Set(Object.keys(RUN_ONLY_OPTIONS).filter((f) => f !== 'dry-run'));
+
 /** `plan` only: the shapes its diff can take. */
 export const PLAN_ONLY_OPTIONS = {
   // plan is a dry run already; `plan --dry-run` is accepted (and not listed) rather than refused.

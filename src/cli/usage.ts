@@ -1,5 +1,6 @@
 // Usage mistakes, said as one sentence with the fix: yargs finds them (strict parsing, missing
 // values, checks), this module words them and adds "did you mean" for close flag and command names.
+import { PLAN_REFUSES } from './flags.js';
 
 export interface UsageContext {
   readonly argv: readonly string[];
@@ -48,8 +49,6 @@ function distance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
-/** Flags of `run` that a dry run cannot honour: said as such when given to `plan`. */
-const RUN_ONLY = new Set(['push', 'push-failed', 'pr', 'pr-base', 'draft', 'label', 'keep-worktrees']);
 
 /** The sentence for a usage mistake yargs reported as `msg` (yargs' English wording, locale pinned). */
 export async function shapeUsage(msg: string, ctx: UsageContext): Promise<string> {
@@ -63,7 +62,7 @@ export async function shapeUsage(msg: string, ctx: UsageContext): Promise<string
     const sentences = names.map((name) => {
       const given = ctx.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`) || a === `-${name}`);
       if (given === undefined) return `scion ${cmd} takes no argument "${name}" here`;
-      if (cmd === 'plan' && RUN_ONLY.has(name)) return `--${name} cannot go with plan or --dry-run: a dry run writes no branch to push and keeps no worktree; use scion run, or drop --${name}`;
+      if (cmd === 'plan' && PLAN_REFUSES.has(name)) return `--${name} cannot go with plan or --dry-run: a dry run writes no branch to push and keeps no worktree; use scion run, or drop --${name}`;
       const near = closest(name, flagNames);
       return `scion ${cmd} has no option ${given.split('=')[0]}${near === undefined ? '' : `: did you mean --${near}?`}`;
     });
