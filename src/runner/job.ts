@@ -101,10 +101,13 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
       const step = recipe.steps.length + recipe.verify.length;
       return end(redactDeep(interruptedReport({ job, base: input.base, step, started, errors, skipped: steps.skipped, usage: jc.usage() }), ctx.redact));
     }
-    if (keep) {
+    // A kept worktree ends at the branch head, clean under `git status`. A split job has no branch of
+    // its own, and no one worktree could be clean at every piece's head: it keeps none, and says so.
+    const kept = keep && !recipe.split;
+    if (keep && recipe.split) ctx.onEvent?.({ type: 'log', job: id, message: 'a job split by owner keeps no worktree: its change is on the branches of its pieces' });
+    if (kept) {
       closed = true;
-      // A kept worktree ends at the branch head, clean under `git status` (a split job has no branch of its own).
-      const head = pieces.length === 1 && pieces[0]!.split === null ? pieces[0]!.committed.head : null;
+      const head = pieces[0]!.committed.head;
       await ws.close({ keep, head: head === null ? null : { branch: job.branch, commit: head } });
     }
     const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
@@ -124,7 +127,7 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
         branch: p.job.branch,
         status: jobErrors.length > 0 ? 'failed' : p.committed.outcome,
         head: p.committed.head,
-        worktree: keep && worktree ? worktree.path : null,
+        worktree: kept && worktree ? worktree.path : null,
         commits: p.committed.commits,
         files: files.filter((f) => mine(f.path)),
         errors: jobErrors,
