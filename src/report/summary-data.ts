@@ -47,6 +47,11 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${num(n)} ${n === 1 ? word : many}`;
 }
 
+/** What a file list says after a file's counts: new, and the matches of the structural steps that changed it. */
+export function fileNotes(f: { readonly created?: boolean; readonly matches?: number }): string {
+  return `${f.created ? ' (new file)' : ''}${f.matches === undefined ? '' : ` (${plural(f.matches, 'match', 'matches')})`}`;
+}
+
 export function statusCounts(report: RunReport): Record<JobStatus, number> {
   const counts: Record<JobStatus, number> = { changed: 0, unchanged: 0, empty: 0, failed: 0 };
   for (const j of report.jobs) counts[j.status] += 1;
@@ -101,7 +106,8 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
  * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
  */
 export function idleSteps(job: JobReport): { step: number; kind: string }[] {
-  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+  // A step without a fix that found matches did what it is for (it counts).
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0 && !s.found).map((s) => ({ step: s.step, kind: s.kind }));
 }
 
 const SKIP_REASONS: Readonly<Record<string, string>> = {
@@ -112,6 +118,7 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
   submodule: 'submodule',
   gitlink: 'submodule',
   symlink: 'symbolic link',
+  'syntax-error': 'had syntax errors already (not rewritten)',
 };
 
 /** Why a file was skipped, in words; a reason this list does not know is shown as the report has it. */

@@ -66,6 +66,7 @@ export function jobContext(input: JobInput, run: RunContext, ws: Workspace): Job
     gitDir: repo.commonDir,
     noCache: options.noCache ?? false,
     commands: { cache: stepCache, baseTree: input.baseTree, baseState },
+    ...(input.structural ? { structural: input.structural } : {}),
     log: (message) => run.onEvent?.({ type: 'log', job: id, message }),
     addUsage: (u) => {
       usage = sumUsage([usage, u]);

@@ -17,6 +17,8 @@ export interface StepsResult {
   readonly stopped: boolean;
   /** The last step begun (the one an interrupt caught). */
   readonly reached: number;
+  /** Matches of the kept structural steps per file (for the report's file entries). */
+  readonly matches: ReadonlyMap<string, number>;
 }
 
 export async function runSteps(jc: JobContext): Promise<StepsResult> {
@@ -24,6 +26,7 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
   const errors: ErrorReport[] = [];
   const skipped: SkipReport[] = [];
   const steps: StepReport[] = [];
+  const matches = new Map<string, number>();
   let reached = 0;
   for (const [index, step] of recipe.steps.entries()) {
     reached = index;
@@ -35,7 +38,11 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const ran = await jc.bounded(label, stepLimitMs(step), (c) => runStep(c, step));
     // A stopped step's own findings go with it: it is undone whole.
     const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [] };
-    const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };
+    const count = {
+      changed: changedBetween(before, ws.changes()),
+      alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size,
+      found: found.found ?? 0,
+    };
     const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count) : null;
     const own = missed ? [{ file: null, failure: missed }] : found.errors;
     errors.push(...own.map((p) => errorReport(index, p)));
@@ -44,11 +51,20 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const cut = ran.ended !== 'done' || own.some((p) => p.failure.kind === 'timeout');
     const undone = failed && (recipe.onError === 'stop' || cut);
     if (undone) await undo();
-    steps.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
+    const matched = undone ? 0 : [...(found.matches?.values() ?? [])].reduce((a, b) => a + b, 0);
+    if (!undone) for (const [path, n] of found.matches ?? []) matches.set(path, (matches.get(path) ?? 0) + n);
+    steps.push({
+      step: index,
+      kind: stepKind(step),
+      changed: undone ? 0 : count.changed,
+      alreadyApplied: undone ? 0 : count.alreadyApplied,
+      ...(found.matches !== undefined ? { matches: matched } : {}),
+      ...(count.found > 0 && !undone ? { found: count.found } : {}),
+    });
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
-    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached };
+    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, matches };
   }
-  return { errors, skipped, steps, stopped: false, reached };
+  return { errors, skipped, steps, stopped: false, reached, matches };
 }
 
 /** Paths whose state (content, mode, presence) differs between two views of a job's changes. */
@@ -64,17 +80,22 @@ function changedBetween(before: Changes, after: Changes): number {
   return n;
 }
 
-/** SPEC §2 `expect`: files changed plus those found already applied must lie in [min, max]. */
-function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number }): Failure | null {
+/**
+ * `expect`: files changed plus those found already applied (and, for a structural step without a
+ * fix, the files it found matching) must lie in [min, max].
+ */
+function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number; found: number }): Failure | null {
   const e = step.expect;
   if (!e) return null;
-  const n = c.changed + c.alreadyApplied;
+  const n = c.changed + c.alreadyApplied + c.found;
   if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
   const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
   const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
-  return failure('expectation', `The step ${label} changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}; its expect wants ${range}.`, {
+  const what = c.found > 0 ? `found matches in ${c.found} file${c.found === 1 ? '' : 's'}` : `changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}`;
+  return failure('expectation', `The step ${label} ${what}; its expect wants ${range}.`, {
     changed: c.changed,
     alreadyApplied: c.alreadyApplied,
+    ...(c.found > 0 ? { found: c.found } : {}),
     ...(e.min === undefined ? {} : { min: e.min }),
     ...(e.max === undefined ? {} : { max: e.max }),
   });

@@ -2,7 +2,8 @@
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
-import type { JobReport } from '../model/types.js';
+import type { FileReport, JobReport } from '../model/types.js';
+import type { StructuralPool } from '../structural/index.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
@@ -33,6 +34,8 @@ export interface JobInput {
   readonly options: RunOptions;
   readonly ctx: RunContext;
   readonly store: ObjectStore;
+  /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
+  readonly structural?: () => StructuralPool;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport> {
@@ -72,7 +75,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     }
 
     const changes = ws.changes();
-    const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
+    const files = withMatches(await fileReports(repo, input.entries, changes, groupMatcher(recipe)), steps.matches);
     const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
     const committed = await commitJob({
       repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
@@ -112,4 +115,12 @@ export async function runJob(input: JobInput): Promise<JobReport> {
   } finally {
     if (!closed) await ws.close({ keep: false });
   }
+}
+
+/** The structural steps' match counts on the file entries they belong to. */
+function withMatches(files: readonly FileReport[], matches: ReadonlyMap<string, number>): FileReport[] {
+  return files.map((f) => {
+    const n = matches.get(f.path);
+    return n === undefined ? f : { ...f, matches: n };
+  });
 }

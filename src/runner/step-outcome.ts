@@ -17,6 +17,10 @@ export interface StepSkip {
 export interface StepOutcome {
   readonly errors: readonly StepProblem[];
   readonly skipped: readonly StepSkip[];
+  /** Structural steps: matches per file, rewritten (or found, by a rule without a fix). */
+  readonly matches?: ReadonlyMap<string, number>;
+  /** Files a step without a fix found matching: they count toward its `expect` as changed files would. */
+  readonly found?: number;
 }
 
 export const NOTHING: StepOutcome = { errors: [], skipped: [] };
@@ -29,6 +33,8 @@ export function failed(file: string | null, f: Failure): StepOutcome {
 export class Findings {
   private readonly errors: StepProblem[] = [];
   private readonly skipped: StepSkip[] = [];
+  private readonly matches = new Map<string, number>();
+  private found = 0;
 
   error(file: string | null, f: Failure): void {
     this.errors.push({ file, failure: f });
@@ -38,8 +44,20 @@ export class Findings {
     this.skipped.push({ file, reason });
   }
 
+  /** `n` matches in `file`; `counted`: the step has no fix, so the file counts toward `expect`. */
+  match(file: string, n: number, counted = false): void {
+    if (n <= 0) return;
+    this.matches.set(file, (this.matches.get(file) ?? 0) + n);
+    if (counted) this.found++;
+  }
+
   outcome(): StepOutcome {
-    return { errors: [...this.errors], skipped: [...this.skipped] };
+    return {
+      errors: [...this.errors],
+      skipped: [...this.skipped],
+      ...(this.matches.size > 0 ? { matches: new Map(this.matches) } : {}),
+      ...(this.found > 0 ? { found: this.found } : {}),
+    };
   }
 }
 

@@ -46,6 +46,11 @@ export function languageOf(program: AstgrepProgram, path: string): string | null
   return program.extensions.get(extensionOf(path)) ?? null;
 }
 
+/** The program with only the rules at these indexes (in their order): a file some rules' own globs leave out. */
+export function onlyRules(program: AstgrepProgram, indexes: readonly number[]): AstgrepProgram {
+  return { ...program, rules: indexes.flatMap((i) => (program.rules[i] ? [program.rules[i]] : [])) };
+}
+
 /** Cheap test on the bytes: false means no rule of the program can match this file. */
 export function mayMatch(program: AstgrepProgram, path: string, bytes: Uint8Array): boolean {
   const language = languageOf(program, path);

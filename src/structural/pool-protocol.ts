@@ -5,7 +5,13 @@ import type { AstgrepSource } from './load.js';
 
 /** What a worker needs to rebuild the step's engine: plain data, loaded once per worker. */
 export type PoolJob =
-  | { readonly kind: 'astgrep'; readonly source: AstgrepSource; readonly fromDir: string }
+  | {
+      readonly kind: 'astgrep';
+      readonly source: AstgrepSource;
+      readonly fromDir: string;
+      /** Only these rules of the program (by index), for a file that a rule file's own `files`/`ignores` leave to some rules; default all. */
+      readonly rules?: readonly number[];
+    }
   | {
       readonly kind: 'jscodeshift';
       readonly specifier: string;

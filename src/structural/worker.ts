@@ -2,7 +2,7 @@
 // it is sent, one at a time. Everything crossing the process boundary is plain data (Node's
 // "advanced" serialization carries the Uint8Arrays).
 import { failure, fail, type Result } from '../errors.js';
-import { rewriteFile, type AstgrepProgram } from './astgrep.js';
+import { onlyRules, rewriteFile, type AstgrepProgram } from './astgrep.js';
 import { loadTransform, runTransformOn, type LoadedTransform } from './jscodeshift.js';
 import { loadAstgrep } from './load.js';
 import type { PoolRequest, PoolReply } from './pool-protocol.js';
@@ -21,7 +21,7 @@ async function handle(req: PoolRequest): Promise<Result<unknown>> {
     }
     const program = await p;
     if (typeof program === 'string') return fail(failure('unsupported', `The astgrep rule could not be loaded in a worker: ${program}`));
-    return rewriteFile(program, file);
+    return rewriteFile(job.rules ? onlyRules(program, job.rules) : program, file);
   }
   const key = JSON.stringify([job.specifier, job.fromDir]);
   let t = transforms.get(key);
