@@ -39,6 +39,7 @@
  *   new StructuralPool(size?) — child processes holding the step's engine.
  *   pool.run(job, { path, bytes }, { timeoutMs?, signal? }) → Promise<Result<FileOutcome | TransformOutcome>>
  *     job: { kind: 'astgrep', source, fromDir, rules? } | { kind: 'jscodeshift', specifier, fromDir, parser?, options? }
+ *        | { kind: 'search', pattern, language }   (the agent's astgrep_search: SearchHit[] per file, search.ts)
  *     Past the deadline (or on abort) the child is killed and the file answers `timeout`
  *     (`interrupted`); the other files go on in fresh children. pool.close() when the step ends.
  *   Call rewriteFile/runTransformOn directly when no deadline is needed: neither can be interrupted
@@ -59,3 +60,4 @@ export { PARSERS, loadTransform, parserExtensions, runTransformOn } from './jsco
 export type { LoadedTransform, ParserName, RunOptions, TransformOutcome } from './jscodeshift.js';
 export { StructuralPool, type PoolFile, type PoolJob, type PoolOutcome, type RunLimits } from './pool.js';
 export type { PathSegment } from './problems.js';
+export { searchFile, searchLanguage, type SearchHit } from './search.js';

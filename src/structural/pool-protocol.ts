@@ -9,9 +9,11 @@ export type PoolJob =
       readonly kind: 'astgrep';
       readonly source: AstgrepSource;
       readonly fromDir: string;
-      /** Only these rules of the program (by index), for a file that a rule file's own `files`/`ignores` leave to some rules; default all. */
+      /** Only these rules of the program (by index): a file that a rule file's own `files`/`ignores` leave to some rules. Default: all. */
       readonly rules?: readonly number[];
     }
+  /** The agent's structural search: one pattern in one built-in language (search.ts). */
+  | { readonly kind: 'search'; readonly pattern: string; readonly language: string }
   | {
       readonly kind: 'jscodeshift';
       readonly specifier: string;

@@ -5,6 +5,8 @@ import { failure, fail, type Result } from '../errors.js';
 import { onlyRules, rewriteFile, type AstgrepProgram } from './astgrep.js';
 import { loadTransform, runTransformOn, type LoadedTransform } from './jscodeshift.js';
 import { loadAstgrep } from './load.js';
+import { loadNapi } from './napi.js';
+import { searchFile } from './search.js';
 import type { PoolRequest, PoolReply } from './pool-protocol.js';
 
 const programs = new Map<string, Promise<AstgrepProgram | string>>();
@@ -23,6 +25,7 @@ async function handle(req: PoolRequest): Promise<Result<unknown>> {
     if (typeof program === 'string') return fail(failure('unsupported', `The astgrep rule could not be loaded in a worker: ${program}`));
     return rewriteFile(job.rules ? onlyRules(program, job.rules) : program, file);
   }
+  if (job.kind === 'search') return searchFile(await loadNapi(), job.language, job.pattern, file);
   const key = JSON.stringify([job.specifier, job.fromDir]);
   let t = transforms.get(key);
   if (!t) {
