@@ -74,7 +74,7 @@ export interface StepReport {
   readonly alreadyApplied: number;
   /** Structural steps: matches rewritten (or found, by a rule without a fix) over all files. */
   readonly matches?: number;
-  /** A structural step without a fix: files in which it found matches (what its `expect` counts). */
+  /** Set for a structural step that only counts (no fix): the files in which it found matches (what its `expect` counts). */
   readonly found?: number;
 }
 

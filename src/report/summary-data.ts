@@ -106,8 +106,8 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
  * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
  */
 export function idleSteps(job: JobReport): { step: number; kind: string }[] {
-  // A step without a fix that found matches did what it is for (it counts).
-  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0 && !s.found).map((s) => ({ step: s.step, kind: s.kind }));
+  // A step that only counts (an astgrep rule without a fix) changes nothing by design: never idle.
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0 && s.found === undefined).map((s) => ({ step: s.step, kind: s.kind }));
 }
 
 const SKIP_REASONS: Readonly<Record<string, string>> = {

@@ -70,7 +70,7 @@ function idleSteps(report: RunReport): string[] {
       const key = `${job.recipe}\0${s.step}`;
       const e = byStep.get(key) ?? { recipe: job.recipe, step: s.step, kind: s.kind, idle: 0, ran: 0 };
       e.ran += 1;
-      if (s.changed === 0 && s.alreadyApplied === 0 && !s.found) e.idle += 1;
+      if (s.changed === 0 && s.alreadyApplied === 0 && s.found === undefined) e.idle += 1;
       byStep.set(key, e);
     }
   }

@@ -43,6 +43,7 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
       alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size,
       found: found.found ?? 0,
     };
+    const countOnly = found.found !== undefined;
     const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count) : null;
     const own = missed ? [{ file: null, failure: missed }] : found.errors;
     errors.push(...own.map((p) => errorReport(index, p)));
@@ -59,7 +60,7 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
       changed: undone ? 0 : count.changed,
       alreadyApplied: undone ? 0 : count.alreadyApplied,
       ...(found.matches !== undefined ? { matches: matched } : {}),
-      ...(count.found > 0 && !undone ? { found: count.found } : {}),
+      ...(countOnly ? { found: undone ? 0 : count.found } : {}),
     });
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
     if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, matches };

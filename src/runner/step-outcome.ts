@@ -19,7 +19,7 @@ export interface StepOutcome {
   readonly skipped: readonly StepSkip[];
   /** Structural steps: matches per file, rewritten (or found, by a rule without a fix). */
   readonly matches?: ReadonlyMap<string, number>;
-  /** Files a step without a fix found matching: they count toward its `expect` as changed files would. */
+  /** Set by a step that only counts (no fix): the files it found matching, which its `expect` counts as changed files. */
   readonly found?: number;
 }
 
@@ -34,7 +34,8 @@ export class Findings {
   private readonly errors: StepProblem[] = [];
   private readonly skipped: StepSkip[] = [];
   private readonly matches = new Map<string, number>();
-  private found = 0;
+  /** null until the step says it only counts (a rule without a fix). */
+  private found: number | null = null;
 
   error(file: string | null, f: Failure): void {
     this.errors.push({ file, failure: f });
@@ -44,11 +45,16 @@ export class Findings {
     this.skipped.push({ file, reason });
   }
 
-  /** `n` matches in `file`; `counted`: the step has no fix, so the file counts toward `expect`. */
-  match(file: string, n: number, counted = false): void {
+  /** The step only counts (a rule without a fix): the files it finds matching are what its `expect` counts. */
+  counting(): void {
+    this.found ??= 0;
+  }
+
+  /** `n` matches in `file` (rewritten, or found by a step that only counts). */
+  match(file: string, n: number): void {
     if (n <= 0) return;
     this.matches.set(file, (this.matches.get(file) ?? 0) + n);
-    if (counted) this.found++;
+    if (this.found !== null) this.found++;
   }
 
   outcome(): StepOutcome {
@@ -56,7 +62,7 @@ export class Findings {
       errors: [...this.errors],
       skipped: [...this.skipped],
       ...(this.matches.size > 0 ? { matches: new Map(this.matches) } : {}),
-      ...(this.found > 0 ? { found: this.found } : {}),
+      ...(this.found !== null ? { found: this.found } : {}),
     };
   }
 }

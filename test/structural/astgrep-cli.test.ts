@@ -173,6 +173,21 @@ describe('counts', () => {
     expect(counted.job.steps).toEqual([{ step: 0, kind: 'astgrep', changed: 0, alreadyApplied: 0, matches: 4, found: 2 }]);
   });
 
+  it('a count-only guard that finds nothing reports found: 0 and is not said to have changed nothing', async () => {
+    const files = { 'a.js': 'logger.info(1);\n' };
+    const guard = 'name: clean\nsteps:\n  - astgrep: { rule: { pattern: "console.log($$$A)" } }\n    expect: { max: 0 }\n';
+    const quiet = await run(files, guard);
+    expect(quiet.code).toBe(0);
+    expect(quiet.job.steps).toEqual([{ step: 0, kind: 'astgrep', changed: 0, alreadyApplied: 0, found: 0 }]);
+    const r = await repo(files);
+    const text = await scion(['run', recipeDir(guard), '--repo', r.dir], { cwd: r.dir });
+    expect(text.code).toBe(0);
+    expect(text.stdout + text.stderr).not.toContain('changed nothing');
+    // A fix that matches nothing is still idle, and said so.
+    const idle = await scion(['run', recipeDir(CONSOLE_TO_LOGGER), '--repo', r.dir], { cwd: r.dir });
+    expect(idle.stdout + idle.stderr).toContain('c2l step 1 (astgrep) changed nothing');
+  });
+
   it('expect counts files: a count-only guard that still finds matches, or a fix that changes too few, fails with kind expectation', async () => {
     const files = { 'a.js': 'console.log(1);\n', 'b.js': 'console.log(2);\n' };
     const guard = await run(files, 'name: guard\nsteps:\n  - astgrep: { rule: { pattern: "console.log($$$A)" } }\n    expect: { max: 0 }\n');

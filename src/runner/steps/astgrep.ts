@@ -15,8 +15,8 @@ export async function runAstgrep(ctx: StepContext, step: AstgrepPayload): Promis
   if (!loaded) return failed(null, notLoaded());
   const { program, source, fromDir } = loaded;
   const found = new Findings();
-  // A rule without a fix counts: the files it finds are what its `expect` counts.
-  const countOnly = program.rules.every((r) => r.rule.fix === null);
+  // Rules without a fix count: the files they find are what the step's `expect` counts.
+  if (program.rules.every((r) => r.rule.fix === null)) found.counting();
   const rulesFor = ruleSelector(program);
   const paths = offeredPaths(ctx, step.files, (p) => languageOf(program, p) !== null, found);
   const { pool, done } = poolFor(ctx);
@@ -40,7 +40,7 @@ export async function runAstgrep(ctx: StepContext, step: AstgrepPayload): Promis
         if (!answer.ok) return settleFailure(found, file.path, answer.error);
         const out = answer.value;
         if (out.status === 'skipped') found.skip(file.path, 'syntax-error');
-        else if (out.status === 'unchanged') found.match(file.path, out.matches, countOnly);
+        else if (out.status === 'unchanged') found.match(file.path, out.matches);
         else if (await writeChanged(ctx, found, file, out.changes)) found.match(file.path, out.matches);
         return 'go';
       },
