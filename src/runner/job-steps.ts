@@ -44,7 +44,8 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
       found: found.found ?? 0,
     };
     const countOnly = found.found !== undefined;
-    const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count) : null;
+    const foundIn = countOnly ? [...(found.matches?.keys() ?? [])] : null;
+    const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count, foundIn) : null;
     const own = missed ? [{ file: null, failure: missed }] : found.errors;
     errors.push(...own.map((p) => errorReport(index, p)));
     skipped.push(...found.skipped.map((s) => skipReport(index, s)));
@@ -83,21 +84,30 @@ function changedBetween(before: Changes, after: Changes): number {
 
 /**
  * `expect`: files changed plus those found already applied (and, for a structural step without a
- * fix, the files it found matching) must lie in [min, max].
+ * fix, the files it found matching, `foundIn`) must lie in [min, max]. A guard that finds too many
+ * names the first files it found, so the message says where to look.
  */
-function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number; found: number }): Failure | null {
+function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number; found: number }, foundIn: readonly string[] | null): Failure | null {
   const e = step.expect;
   if (!e) return null;
   const n = c.changed + c.alreadyApplied + c.found;
   if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
   const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
   const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
-  const what = c.found > 0 ? `found matches in ${c.found} file${c.found === 1 ? '' : 's'}` : `changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}`;
+  const what = foundIn !== null ? `found matches in ${filesNamed(c.found, foundIn)}` : `changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}`;
   return failure('expectation', `The step ${label} ${what}; its expect wants ${range}.`, {
     changed: c.changed,
     alreadyApplied: c.alreadyApplied,
-    ...(c.found > 0 ? { found: c.found } : {}),
+    ...(foundIn !== null ? { found: c.found } : {}),
     ...(e.min === undefined ? {} : { min: e.min }),
     ...(e.max === undefined ? {} : { max: e.max }),
   });
+}
+
+/** "2 files (a.ts, b.ts)", "7 files (a.ts, b.ts, c.ts and 4 more)", "0 files". */
+function filesNamed(n: number, paths: readonly string[]): string {
+  const head = [...paths].sort().slice(0, 3);
+  const more = n - head.length;
+  const list = head.length === 0 ? '' : ` (${head.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+  return `${n} file${n === 1 ? '' : 's'}${list}`;
 }

@@ -193,7 +193,9 @@ describe('counts', () => {
     const guard = await run(files, 'name: guard\nsteps:\n  - astgrep: { rule: { pattern: "console.log($$$A)" } }\n    expect: { max: 0 }\n');
     expect(guard.code).toBe(1);
     expect(guard.job.errors.map((e) => e.kind)).toEqual(['expectation']);
-    expect(guard.job.errors[0]!.message).toMatch(/found matches in 2 files; its expect wants at most 0/);
+    expect(guard.job.errors[0]!.message).toMatch(/found matches in 2 files \(a\.js, b\.js\); its expect wants at most 0/);
+    const none = await run({ 'c.js': 'quiet();\n' }, 'name: none\nsteps:\n  - astgrep: { rule: { pattern: "console.log($$$A)" } }\n    expect: { min: 1 }\n');
+    expect(none.job.errors[0]!.message).toMatch(/found matches in 0 files; its expect wants at least 1\./);
     const few = await run(files, `${CONSOLE_TO_LOGGER}    expect: { min: 3 }\n`);
     expect(few.code).toBe(1);
     expect(few.job.errors[0]!.message).toMatch(/changed 2 files; its expect wants at least 3/);
