@@ -101,8 +101,11 @@ function expectationMiss(step: Step, label: string, c: { changed: number; alread
     ...(foundIn !== null ? { found: c.found } : {}),
     ...(e.min === undefined ? {} : { min: e.min }),
     ...(e.max === undefined ? {} : { max: e.max }),
-  });
+  }, foundIn !== null ? GUARD_HINT : undefined);
 }
+
+const GUARD_HINT =
+  'The rule without a fix found more or fewer files than its `expect` allows: change the files it names (by hand or with a rule that fixes them), or its rule.';
 
 /** "2 files (a.ts, b.ts)", "7 files (a.ts, b.ts, c.ts and 4 more)", "0 files". */
 function filesNamed(n: number, paths: readonly string[]): string {

@@ -103,6 +103,7 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
         `The fix would leave ${file.path} with a syntax error (it parsed as ${language} before); the file was left as it was. ` +
           'Check the fix template against the code it replaces.',
         { path: file.path, language },
+        'The fix template would break the syntax of this file: check it against the code the rule matches here, or narrow the rule.',
       ),
     );
   }

@@ -147,6 +147,7 @@ describe('files that do not parse', () => {
     );
     expect(code).toBe(1);
     expect(job.errors.map((e) => [e.step, e.file, e.kind, e.code])).toEqual([[0, 'bad.js', 'invalid-result', 10]]);
+    expect(job.errors[0]!.hint).toMatch(/fix template would break the syntax/);
     expect(job.errors[0]!.message).toContain('bad.js');
     expect(job.files.map((f) => f.path)).toEqual(['good.js']);
     expect(showBytes(r, 'scion/breaks', 'bad.js').toString()).toBe('foo(1);\n');

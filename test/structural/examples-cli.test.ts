@@ -94,6 +94,21 @@ describe('the structural example recipes on the sample project', () => {
     expect(again.job.files).toEqual([]);
   });
 
+  it('the HTML report and the step summary show the match count beside the file', async () => {
+    const { dir } = sampleRepo();
+    const out = tempDir('scion-reports-');
+    const html = join(out, 'report.html');
+    const summary = join(out, 'summary.md');
+    writeFileSync(summary, '');
+    const res = await scion(['run', join(RECIPES, 'console-to-logger.yaml'), '--repo', dir, '--html', html], {
+      cwd: dir,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(res.code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/<code>packages\/api\/src\/jobs\.ts<\/code> <span class="muted">\(3 matches\)<\/span>/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/`packages\/api\/src\/jobs\.ts` \+3 −2 \(3 matches\)/);
+  });
+
   it('its guard fails the job, naming the file, when console.log is left as a value the rules do not rewrite', async () => {
     const { dir, git } = sampleRepo();
     const path = 'packages/api/src/jobs.ts';
@@ -103,6 +118,7 @@ describe('the structural example recipes on the sample project', () => {
     expect(code).toBe(1);
     expect(job.errors.map((e) => [e.step, e.kind])).toEqual([[1, 'expectation']]);
     expect(job.errors[0]!.message).toContain(`found matches in 1 file (${path}); its expect wants at most 0`);
+    expect(job.errors[0]!.hint).toMatch(/rule without a fix found more or fewer files/);
     // onError is stop: the job ends failed, and the branch keeps what the first step did.
     expect(job.status).toBe('failed');
     expect(git('show', `scion/console-to-logger:${path}`)).toContain('log(`api: nightly job ${job}`, {');
