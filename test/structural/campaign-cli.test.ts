@@ -1,6 +1,6 @@
-// A campaign with a structural step: the recipe's rule file is loaded once, beside the recipe, and
-// the astgrep step runs in each repository's cached clone (object level: no worktree); the nightly
-// rerun over unchanged repositories writes nothing. Native git judges the clones' branches.
+// A campaign with structural steps: the recipe's rule file and transform are loaded once, beside the
+// recipe, and the astgrep and jscodeshift steps run in each repository's cached clone (object level:
+// no worktree); the nightly rerun over unchanged repositories writes nothing. Native git judges the clones' branches.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,21 @@ import { gitRepo, runGit } from '../support/git-repo.js';
 
 const NAMES = ['alpha', 'beta'];
 const RULE = 'id: c2l\nlanguage: typescript\nrule: { pattern: "console.log($$$A)" }\nfix: "logger.info($$$A)"\n';
+// The JavaScript files get the same rename from a jscodeshift transform.
+const TRANSFORM = [
+  'export default function (file, api) {',
+  '  const j = api.jscodeshift;',
+  '  const root = j(file.source);',
+  "  root.find(j.MemberExpression, { object: { name: 'console' }, property: { name: 'log' } }).forEach((p) => {",
+  "    p.node.object.name = 'logger';",
+  "    p.node.property.name = 'info';",
+  '  });',
+  '  return root.toSource();',
+  '}',
+  '',
+].join('\n');
 
-describe('a campaign with an astgrep step', () => {
+describe('a campaign with astgrep and jscodeshift steps', () => {
   let server: GitServer;
   let work: string;
   const id = (name: string) => `${new URL(server.url).host}/acme/${name}`;
@@ -35,7 +48,11 @@ describe('a campaign with an astgrep step', () => {
     }
     await mkdir(join(work, 'rules'));
     writeFileSync(join(work, 'rules', 'c2l.yml'), RULE);
-    writeFileSync(join(work, 'recipe.yaml'), 'name: c2l\nsteps:\n  - astgrep: { ruleFile: rules/c2l.yml }\n    expect: { min: 1 }\n');
+    writeFileSync(join(work, 'c2l.mjs'), TRANSFORM);
+    writeFileSync(
+      join(work, 'recipe.yaml'),
+      'name: c2l\nsteps:\n  - astgrep: { ruleFile: rules/c2l.yml }\n    expect: { min: 1 }\n  - jscodeshift: { transform: ./c2l.mjs }\n',
+    );
     writeFileSync(join(work, 'repos.txt'), `${urls.join('\n')}\n`);
   });
   afterAll(async () => {
@@ -48,12 +65,12 @@ describe('a campaign with an astgrep step', () => {
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(work, 'first.json'), 'utf8')) as RunReport;
     expect(report.jobs.map((j) => [j.repo, j.status, j.worktree, j.files.map((f) => [f.path, f.matches])])).toEqual(
-      NAMES.map((n) => [id(n), 'changed', null, [['src/a.ts', 1]]]),
+      NAMES.map((n) => [id(n), 'changed', null, [['src/a.ts', 1], ['src/b.js', undefined]]]),
     );
     for (const name of NAMES) {
       const dir = cloneOf(name);
       expect(runGit(dir, 'show', 'scion/c2l:src/a.ts')).toBe(`logger.info('${name}',\n  1);`);
-      expect(runGit(dir, 'show', 'scion/c2l:src/b.js')).toBe('console.log(2);');
+      expect(runGit(dir, 'show', 'scion/c2l:src/b.js')).toBe('logger.info(2);');
       // Object level: the bare clone never got a worktree.
       expect(runGit(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
       runGit(dir, 'fsck', '--strict', '--no-dangling');
