@@ -53,7 +53,8 @@ export interface SkipReport {
   readonly step: number;
   readonly file: string;
   /**
-   * already-applied: the change is in the file already. binary: a binary file without the match.
+   * already-applied: the change is in the file already. binary: a binary file (NUL bytes), passed by:
+   * without the match by `replace`, whatever it holds by the structural steps.
    * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
    * outside-selection: a `run` command changed a file outside the job's `files` selection, and the
    * change was put back (not committed). syntax-error: a structural step left a file that did not
