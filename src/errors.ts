@@ -1,4 +1,4 @@
-// Every failure scion reports has a `kind` (SPEC §4) and, where the seed numbers it, a `code` (0–10).
+// Every failure scion reports has a `kind` and, where the seed numbers it, a `code` (0–10).
 // Expected failures travel as `Failure` values; `ScionError` wraps one when it must be thrown
 // (across a process boundary, or out of the library to a caller).
 
@@ -51,7 +51,7 @@ export const SEED_CODES: Readonly<Partial<Record<ErrorKind, number>>> = {
   'not-found': 8,
   'not-unique': 9,
   'too-large': 10,
-  // The seed's step 14 (a JSON or schema check of the result) carries 10 too (SPEC §4).
+  // The seed's step 14 (a JSON or schema check of the result) carries 10 too.
   'invalid-result': 10,
 };
 

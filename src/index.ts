@@ -9,6 +9,7 @@ import { loadStructural } from './recipe/structural.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
+import { plural } from './util/plural.js';
 
 export { defineRecipe, loadRecipe, recipeJsonSchema, formatProblem, type Recipe, type RecipeInput, type Step, type TransformFn, type Problem } from './recipe/index.js';
 export { parseRecipe, type ParseResult } from './recipe/parse-recipe.js';
@@ -23,11 +24,6 @@ export {
   pushReport,
   resolvePushTarget,
   publishPullRequests,
-  openHost,
-  hostForUrl,
-  GitHubHost,
-  GitLabHost,
-  HostError,
   pullRequestStatus,
   renderStatusTable,
   pruneBranches,
@@ -39,23 +35,30 @@ export {
   type PullRequestOptions,
   type PullRequestsResult,
   type PrSettings,
+  type StatusRow,
+  type StatusJob,
+  type PruneEntry,
+  type PruneOptions,
+  publishCampaign,
+  type PublishCampaignOptions,
+  type PublishCampaignResult,
+} from './publish/index.js';
+export {
+  openHost,
+  hostForUrl,
+  GitHubHost,
+  GitLabHost,
+  HostError,
   type Host,
   type HostPull,
   type HostOptions,
   type GitHubOptions,
   type GitLabOptions,
-  type StatusRow,
-  type StatusJob,
-  type PruneEntry,
-  type PruneOptions,
   type ChecksState,
   type ReviewState,
   type MergeMethod,
-  publishCampaign,
-  type PublishCampaignOptions,
-  type PublishCampaignResult,
-} from './publish/index.js';
-// Campaigns (SPEC §9): one recipe across many repositories.
+} from './host/index.js';
+// Campaigns: one recipe across many repositories.
 export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
@@ -90,10 +93,10 @@ async function loaded(sources: readonly RecipeSource[]): Promise<LoadedRecipe[]>
 }
 
 function invalid(file: string, problems: readonly string[]): UsageError {
-  return new UsageError(`${file} is not a valid recipe (${problems.length} problem${problems.length === 1 ? '' : 's'}).`, [...problems]);
+  return new UsageError(`${file} is not a valid recipe (${plural(problems.length, 'problem')}).`, [...problems]);
 }
 
-/** Run recipes against a repository: one report (SPEC §5) for all their jobs. */
+/** Run recipes against a repository: one report for all their jobs. */
 export async function runRecipes(recipes: readonly RecipeSource[], options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
   return runLoaded(await loaded(recipes), options, ctx);
 }
@@ -119,7 +122,7 @@ export { renderJson } from './report/json.js';
 export { renderPrBody, renderSummary } from './report/markdown.js';
 export { renderHtml } from './report/html.js';
 
-/** Run one loaded recipe against a repository; the JSON report (SPEC §5) as a value. */
+/** Run one loaded recipe against a repository; the JSON report as a value. */
 export function runRecipe(recipe: RecipeSource, options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
   return runRecipes([recipe], options, ctx);
 }

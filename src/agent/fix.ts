@@ -1,7 +1,8 @@
-// The fix conversation of a failing verify command (SPEC §10): one per-job conversation through the
+// The fix conversation of a failing verify command: one per-job conversation through the
 // same tools, engine, cache and usage meter as the agent step, started from the command's diagnostics
 // with the lines around them already read. The runner reruns the command after it stops.
 import type { Usage } from '../model/types.js';
+import { ZERO_USAGE } from '../model/usage.js';
 import type { Failure } from '../errors.js';
 import { cacheKey } from './cache.js';
 import { Conversation } from './conversation.js';
@@ -35,7 +36,6 @@ export interface FixOutcome {
   readonly summary: string;
 }
 
-const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export async function runFix(config: FixConfig, failed: FailedCommand, files: AgentFiles, env: AgentEnv): Promise<FixOutcome> {
   const step: AgentStepConfig = {
@@ -49,7 +49,7 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
   };
   const made = makeRun(step, files, env);
-  if (!made.ok) return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: made.error }], summary: '' };
+  if (!made.ok) return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: made.error }], summary: '' };
   const { run } = made.value;
   try {
     const reads = new ReadStates();

@@ -1,8 +1,8 @@
-// The agent step (SPEC §6): Claude edits the job's files through the same gate and engine as every
+// The agent step: Claude edits the job's files through the same gate and engine as every
 // other step. This wrapper checks what can be checked before any request, builds the step's shared
 // state, and hands over to the per-file or per-job worker.
 import type { Failure } from '../errors.js';
-import type { Usage } from '../model/types.js';
+import { ZERO_USAGE } from '../model/usage.js';
 import { makeRun } from './make-run.js';
 import { runPerFile } from './per-file.js';
 import { runPerJob } from './per-job.js';
@@ -14,7 +14,6 @@ export { TOOLSET_VERSION } from './tools/schemas.js';
 
 export { DEFAULT_MODEL, MAX_INTERACTIVE_TOKENS } from './make-run.js';
 
-const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env: AgentEnv): Promise<AgentOutcome> {
   const made = makeRun(step, files, env);
@@ -33,5 +32,5 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
 }
 
 function refuse(f: Failure): AgentOutcome {
-  return { errors: [{ file: null, failure: f }], usage: NO_USAGE };
+  return { errors: [{ file: null, failure: f }], usage: ZERO_USAGE };
 }

@@ -10,7 +10,7 @@ import { converse } from './interactive.js';
 import { fileMessage } from './prompt.js';
 import { ReadStates } from './read-state.js';
 import { entryOf, replay } from './replay.js';
-import { timeoutFailure, type AgentRun } from './run.js';
+import { timeoutFailure, type AgentRun } from './agent-run.js';
 import { toolContext } from './tool-context.js';
 import { catN } from './tools/cat-n.js';
 

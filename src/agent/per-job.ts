@@ -7,7 +7,7 @@ import { converse } from './interactive.js';
 import { close, type StepError } from './per-file.js';
 import { jobMessage } from './prompt.js';
 import { replay } from './replay.js';
-import type { AgentRun } from './run.js';
+import type { AgentRun } from './agent-run.js';
 import { toolContext } from './tool-context.js';
 
 export async function runPerJob(run: AgentRun): Promise<StepError[]> {

@@ -1,4 +1,4 @@
-// The contract between the runner and the agent step (SPEC §6). The runner owns the workspace and
+// The contract between the runner and the agent step. The runner owns the workspace and
 // the job's rules; the agent sees files only through `AgentFiles`, so every edit the model makes
 // passes the same gate and the same engine as a recipe's edits.
 import type { EngineOptions } from '../core/types.js';
@@ -45,7 +45,7 @@ export interface AgentEnv {
   readonly cacheReadOnly: boolean;
   readonly noCache: boolean;
   readonly log: (message: string) => void;
-  /** The run's redaction pass (SPEC §7); default: one built from `env`. */
+  /** The run's redaction pass; default: one built from `env`. */
   readonly redact?: Redactor;
   /**
    * The run's abort (SIGINT/SIGTERM) or the step's own deadline (the runner's step signal): when it

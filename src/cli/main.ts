@@ -19,7 +19,7 @@ const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job fa
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
 
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
-  // Everything below prints and writes through the redacting edge (SPEC §7).
+  // Everything below prints and writes through the redacting edge.
   const io = atEdge(given);
   let code = 0;
   const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);

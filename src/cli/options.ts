@@ -1,4 +1,4 @@
-// The flags of `run` and `plan` (SPEC §1), described once as data: yargs reads them for parsing and
+// The flags of `run` and `plan`, described once as data: yargs reads them for parsing and
 // --help, and the usage checks read the same names for "did you mean".
 import type { Argv, Options } from 'yargs';
 
@@ -117,7 +117,7 @@ export class FlagError extends Error {}
 
 /**
  * Everything about the flags that can be known without the repository, checked inside yargs so a
- * mistake ends the parse before any command handler runs (SPEC §1: usage is checked before
+ * mistake ends the parse before any command handler runs (usage is checked before
  * anything runs). Throws a FlagError whose message is the one sentence the user reads.
  */
 export function checkRunFlags(a: Record<string, unknown>): true {

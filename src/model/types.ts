@@ -1,6 +1,7 @@
-// The run report (SPEC §5). Renderers (json, markdown, html, terminal) read only these types.
+// The run report. Renderers (json, markdown, html, terminal) read only these types.
 import type { ErrorKind } from '../errors.js';
 import type { Hunk } from '../core/types.js';
+import type { Diagnostic } from './diagnostic.js';
 
 export type JobStatus = 'changed' | 'unchanged' | 'empty' | 'failed';
 
@@ -79,17 +80,6 @@ export interface StepReport {
   readonly found?: number;
 }
 
-/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
-export interface DiagnosticReport {
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly severity: string;
-  readonly message: string;
-  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
-  readonly source?: string;
-}
-
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -115,7 +105,7 @@ export interface PushReport {
 }
 
 /**
- * What `run --pr` / `scion pr` did with the pull request of the job's branch (SPEC §8): `created`,
+ * What `run --pr` / `scion pr` did with the pull request of the job's branch: `created`,
  * `updated`, `closed` (the job ended empty), `declined` (a person closed it unmerged and the result
  * is the same: left closed). The one record publishing returns and the report keeps.
  */
@@ -148,12 +138,17 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
-  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  /** `<host>/<owner>/<name>` in a run over many repositories. */
   readonly repo?: string;
   /** The URL that repository was cloned from (no credentials): where `scion pr` finds it again. */
   readonly repoUrl?: string;
-  /** What the failing `verify` command reported (SPEC §10). */
-  readonly diagnostics?: readonly DiagnosticReport[];
+  /** What the failing `verify` command reported. */
+  readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
+   * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
+   */
+  readonly unmatched?: readonly string[];
 }
 
 export interface RunReport {

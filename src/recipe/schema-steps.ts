@@ -157,7 +157,7 @@ export const transformStep = z
   })
   .describe('Module recipes only: ({ path, content }) => new content, or undefined to leave the file alone; may be async.');
 
-/** `expect` and `timeout`: allowed beside the kind on every step (SPEC §2). */
+/** `expect` and `timeout`: allowed beside the kind on every step. */
 const stepExtras = {
   expect: z
     .strictObject({

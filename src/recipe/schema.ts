@@ -135,7 +135,7 @@ function buildBaseSchema(withTransform: boolean) {
                   maxTurns: z.number().int().positive().default(12).describe('Model round trips per round. Default: 12.'),
                   maxTokens: z.number().int().positive().default(8192).describe('max_tokens of each model request. Default: 8192.'),
                 })
-                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools (SPEC §10).'),
+                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools.'),
             })
             .optional()
             .describe('On failure, fix what the command reports and run it again; the fix\'s edits are committed as the group "fix".'),

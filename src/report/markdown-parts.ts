@@ -3,7 +3,8 @@
 import { groupFailures } from './failure-groups.js';
 import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 
@@ -19,7 +20,7 @@ export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
 }
 
-/** A person reads steps 1-based; the JSON report keeps them 0-based (SPEC §5). */
+/** A person reads steps 1-based; the JSON report keeps them 0-based. */
 export function stepLabel(step: number): string {
   return `step ${step + 1}`;
 }

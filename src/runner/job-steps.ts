@@ -8,6 +8,7 @@ import type { Changes } from '../workspace/types.js';
 import type { JobContext } from './job-context.js';
 import { errorReport, skipReport, type StepOutcome } from './step-outcome.js';
 import { runStep, stepLabel, stepLimitMs } from './steps/index.js';
+import { plural } from '../util/plural.js';
 
 export interface StepsResult {
   readonly errors: readonly ErrorReport[];
@@ -94,7 +95,7 @@ function expectationMiss(step: Step, label: string, c: { changed: number; alread
   if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
   const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
   const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
-  const what = foundIn !== null ? `found matches in ${filesNamed(c.found, foundIn)}` : `changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}`;
+  const what = foundIn !== null ? `found matches in ${filesNamed(c.found, foundIn)}` : `changed ${plural(c.changed, 'file')}${applied}`;
   return failure('expectation', `The step ${label} ${what}; its expect wants ${range}.`, {
     changed: c.changed,
     alreadyApplied: c.alreadyApplied,
@@ -112,5 +113,5 @@ function filesNamed(n: number, paths: readonly string[]): string {
   const head = [...paths].sort().slice(0, 3);
   const more = n - head.length;
   const list = head.length === 0 ? '' : ` (${head.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
-  return `${n} file${n === 1 ? '' : 's'}${list}`;
+  return `${plural(n, 'file')}${list}`;
 }

@@ -1,4 +1,4 @@
-// The verify commands of a job, after its steps (SPEC §10): each under the verify time limit, the
+// The verify commands of a job, after its steps: each under the verify time limit, the
 // first that fails ends the phase with its diagnostics. A command stopped by its limit or an
 // interrupt keeps no fix edit.
 import type { Diagnostic } from '../model/diagnostic.js';

@@ -1,7 +1,7 @@
 // One job, start to end: its workspace, then steps → verify/fix → commit → report, each phase a
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
-import type { JobSpec, Recipe } from '../recipe/index.js';
+import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { FileReport, JobReport } from '../model/types.js';
 import type { StructuralPool } from '../structural/index.js';
 import { redactDeep, redacting } from '../redact.js';
@@ -14,7 +14,7 @@ import { commitJob } from './job-commit.js';
 import { jobContext, jobId } from './job-context.js';
 import { runSteps } from './job-steps.js';
 import { runVerifyPhase } from './job-verify.js';
-import type { ObjectStore } from './objects.js';
+import type { ObjectSinks } from './objects.js';
 import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -33,14 +33,14 @@ export interface JobInput {
   readonly schemaFor: (path: string) => object | undefined;
   readonly options: RunOptions;
   readonly ctx: RunContext;
-  readonly store: ObjectStore;
+  readonly sinks: ObjectSinks;
   /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
   readonly structural?: () => StructuralPool;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport> {
   const { repo, recipe, job, options } = input;
-  // Secrets out of everything the job says (SPEC §7): its events and its report pass one redactor.
+  // Secrets out of everything the job says: its events and its report pass one redactor.
   const ctx = redacting(input.ctx);
   const started = Date.now();
   const id = jobId(job);
@@ -78,7 +78,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const files = withMatches(await fileReports(repo, input.entries, changes, groupMatcher(recipe)), steps.matches);
     const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
     const committed = await commitJob({
-      repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
+      repo, recipe, job, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, plan, dryRun,
       force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -93,6 +93,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       // A kept worktree ends at the branch head, clean under `git status`.
       await ws.close({ keep, head: committed.head === null ? null : { branch: job.branch, commit: committed.head } });
     }
+    const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
     const report: JobReport = redactDeep({
       recipe: recipe.name,
       name: job.name,
@@ -109,6 +110,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       steps: steps.steps,
       usage: jc.usage(),
       ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+      ...(unmatched.length > 0 ? { unmatched } : {}),
       durationMs: Date.now() - started,
     } satisfies JobReport, ctx.redact);
     return end(report);

@@ -2,7 +2,7 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
+import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import { StructuralPool } from '../structural/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
@@ -10,7 +10,7 @@ import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport, yieldToSignals } from './interrupt.js';
-import { hashingStore, writingStore } from './objects.js';
+import { hashingSinks, writingSinks } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 
@@ -97,7 +97,7 @@ async function runIn(
   };
   // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
   if (!options.dryRun) sweepLeftovers(repo);
-  const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
+  const sinks = options.dryRun ? hashingSinks(repo) : writingSinks(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
@@ -117,7 +117,7 @@ async function runIn(
           schemaFor: schemaLookup(job.recipe),
           options,
           ctx,
-          store,
+          sinks,
           structural,
         }));
       }),
@@ -164,7 +164,7 @@ function namedFiles(recipe: Recipe): string[] | null {
 }
 
 async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {
-  const tree = await commitTree(repo, sha);
+  const tree = await treeOfCommit(repo, sha);
   const list = await listTree(repo, tree, { prefixes });
   const entries = new Map(list.map((e) => [e.path, e] as const));
   const dirs = new Set<string>();

@@ -29,7 +29,7 @@ export interface StepContext {
   readonly noCache: boolean;
   /** The run's structural workers (astgrep, jscodeshift steps); absent: the step starts its own. */
   readonly structural?: () => StructuralPool;
-  /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
+  /** The step cache for `run` steps; absent: commands always run. */
   readonly commands?: CommandCache;
   /**
    * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted

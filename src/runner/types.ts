@@ -30,7 +30,7 @@ export interface PlannedJob {
   readonly name: string;
   readonly branch: string;
   readonly steps: readonly string[];
-  /** The repository, in a campaign over many (SPEC §9): `<host>/<owner>/<name>` or a local path. */
+  /** The repository, in a campaign over many: `<host>/<owner>/<name>` or a local path. */
   readonly repo?: string;
 }
 
@@ -47,6 +47,6 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly onEvent?: (e: RunEvent) => void;
   readonly now?: () => Date;
-  /** Masks secrets in command output before it enters a report (SPEC §7). Default: built from `env`. */
+  /** Masks secrets in command output before it enters a report. Default: built from `env`. */
   readonly redact?: Redactor;
 }

@@ -1,4 +1,4 @@
-// One verify command of a job (SPEC §10): it runs (through the step cache); a failure is
+// One verify command of a job: it runs (through the step cache); a failure is
 // parsed into diagnostics, and with `fix` a conversation gets them and the job's files, after which
 // the command runs again, at most maxRounds times. What a command writes is not part of the result
 // (each run is undone); what the fix writes is, and the runner commits it as the group `fix`.
@@ -14,7 +14,8 @@ import { agentEnv, agentFiles } from './agent-files.js';
 import type { StepContext } from './step-context.js';
 import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
-import { execShell } from './steps/run.js';
+import { commandEnv, execShell } from './steps/command.js';
+import { plural } from '../util/plural.js';
 
 export interface FixSpec {
   readonly agent: { readonly prompt?: string; readonly maxRounds: number; readonly model?: string; readonly maxTurns?: number; readonly maxTokens?: number };
@@ -48,7 +49,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   const root = ctx.ws.root;
   if (root === null) throw new Error('verify needs a workspace on disk');
   const redact = ctx.run.redact ?? makeRedactor(ctx.run.env);
-  const env = { ...ctx.run.env, ...v.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
+  const env = commandEnv(ctx, v.env);
   const fix = v.fix?.agent;
 
   const exec = async (): Promise<CommandRun> => {
@@ -111,7 +112,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
     return { passed: false, diagnostics: [], errors: fixErrors };
   }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
-  const after = result.rounds > 0 ? ` after ${result.rounds} fix round${result.rounds === 1 ? '' : 's'}` : '';
+  const after = result.rounds > 0 ? ` after ${plural(result.rounds, 'fix round')}` : '';
   const tail = r.output.trim().slice(-TAIL);
   const failed = failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
     command: v.run,

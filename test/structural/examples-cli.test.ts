@@ -12,6 +12,7 @@ import type { JobReport, RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { runGit } from '../support/git-repo.js';
+import { SCION_COMMAND } from '../support/spawn-cli.js';
 import { ROOT } from './oracle.js';
 
 const cleanups = cleanupAfterEach();
@@ -153,8 +154,14 @@ describe('the structural example recipes on the sample project', () => {
     expect(git('branch', '--list', 'scion/*')).toBe('');
   });
 
-  it('fixtures/example.sh runs a named example on a fresh copy (the built CLI) and shows the branch it left', () => {
-    const out = execFileSync('bash', [join(ROOT, 'fixtures', 'example.sh'), 'react-lifecycles'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+  it('fixtures/example.sh runs a named example on a fresh copy and shows the branch it left', () => {
+    const cli = SCION_COMMAND.map((a) => `'${a}'`).join(' ');
+    const out = execFileSync('bash', [join(ROOT, 'fixtures', 'example.sh'), 'react-lifecycles'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: { ...process.env, SCION_CLI: cli },
+    });
     const demo = /== sample repository: (\S+)/.exec(out)?.[1];
     expect(demo).toBeDefined();
     cleanups.push(() => rmSync(demo!, { recursive: true, force: true }), () => rmSync(`${demo!}.report.json`, { force: true }));

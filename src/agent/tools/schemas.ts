@@ -1,4 +1,4 @@
-// The six tools of SPEC §6: exact names and input fields. The descriptions carry the seed's rules
+// The agent's six tools: exact names and input fields, as the model is told them. The descriptions carry the seed's rules
 // (read first, keep indentation after the line-number prefix, prefer edit over write, unique
 // old_string or replace_all): the model learns them here, and the engine enforces them anyway.
 import type Anthropic from '@anthropic-ai/sdk';

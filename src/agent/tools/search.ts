@@ -32,7 +32,7 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
   if (typeof inScope === 'string') return badGlob(ctx, 'grep', inScope);
   const out: string[] = [];
   let total = 0;
-  // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job (SPEC §7).
+  // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job.
   const runner = new RegexRunner();
   const deadline = Date.now() + limitMs;
   try {

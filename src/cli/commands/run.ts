@@ -171,7 +171,7 @@ export async function writeOutcome(
     (path, data) => appendOutput(path, redact(data)),
   );
 
-  // Under GitHub Actions these lines become annotations on the files verify complained about (SPEC §10);
+  // Under GitHub Actions these lines become annotations on the files verify complained about;
   // stdout stays the JSON or the patch alone when one of those was asked for.
   if (io.env['GITHUB_ACTIONS'] === 'true') {
     const lines = runAnnotations(report.jobs);

@@ -10,7 +10,7 @@ import { runJscodeshift } from './jscodeshift.js';
 import { runEdit } from './edit.js';
 import { runNotebook } from './notebook.js';
 import { runReplace } from './replace.js';
-import { runRunStep } from './run.js';
+import { runRunStep } from './command.js';
 import { runTransform } from './transform.js';
 import { runWrite } from './write.js';
 
@@ -21,7 +21,7 @@ export interface StepDef<K extends StepKind> {
   readonly label: (payload: StepPayload<K>) => string;
   /** Runs a shell command, so the job needs a real worktree. */
   readonly needsDisk: boolean;
-  /** SPEC §2's default for the whole step when it names no `timeout`; null: no limit. */
+  /** The default limit for the whole step when it names no `timeout`; null: no limit. */
   readonly defaultSeconds: number | null;
   /** The one file the step reads and writes, when it names one (edit, write, notebook); else null. */
   readonly file: (payload: StepPayload<K>) => string | null;

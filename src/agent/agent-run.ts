@@ -36,7 +36,7 @@ export function account(run: AgentRun, conversation: UsageMeter, u: ApiUsage, ba
 
 const who = (file: string | null): string => (file === null ? 'the job' : file);
 
-/** The abort reason of the step's own `timeoutMs` (kind `agent`, as SPEC §6 has it). */
+/** The abort reason of the step's own `timeoutMs` (kind `agent`: the model's conversation ran out of time). */
 export class AgentTimeout extends Error {
   constructor() {
     super('the agent step ran past its timeoutMs');
