@@ -24,6 +24,11 @@ export interface FileReport {
   readonly created?: boolean;
   /** True when the job removed the file. */
   readonly deleted?: boolean;
+  /**
+   * Structural steps (astgrep, jscodeshift's none): matches the job's kept steps rewrote in this file,
+   * plus those a rule without a fix found in it. Absent when no structural step matched it.
+   */
+  readonly matches?: number;
   /** The file's git mode after the job, when it is not 100644 (an executable, a symlink). */
   readonly mode?: string;
   /** The file's mode at the base, when the job changed it. */
@@ -43,16 +48,18 @@ export interface ErrorReport {
   readonly hint?: string;
 }
 
-export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
+export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink' | 'syntax-error';
 
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
   /**
-   * already-applied: the change is in the file already. binary: a binary file without the match.
+   * already-applied: the change is in the file already. binary: a binary file (NUL bytes), passed by:
+   * without the match by `replace`, whatever it holds by the structural steps.
    * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
    * outside-selection: a `run` command changed a file outside the job's `files` selection, and the
-   * change was put back (not committed).
+   * change was put back (not committed). syntax-error: a structural step left a file that did not
+   * parse before it (its rewrite could not be checked).
    */
   readonly reason: SkipReason;
 }
@@ -61,12 +68,16 @@ export interface SkipReport {
 export interface StepReport {
   /** 0-based index in `steps`. */
   readonly step: number;
-  /** The step's kind: edit, replace, write, notebook, run, agent or transform. */
+  /** The step's kind: edit, replace, write, notebook, run, agent, astgrep, jscodeshift or transform. */
   readonly kind: string;
   /** Files whose content or mode the step changed. */
   readonly changed: number;
   /** Files the step found already applied (see `skipped`). */
   readonly alreadyApplied: number;
+  /** Structural steps: matches rewritten (or found, by a rule without a fix) over all files. */
+  readonly matches?: number;
+  /** Set for a structural step that only counts (no fix): the files in which it found matches (what its `expect` counts). */
+  readonly found?: number;
 }
 
 export interface Usage {

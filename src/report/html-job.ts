@@ -111,7 +111,7 @@ function skipped(job: JobReport): string {
 function filesTable(files: readonly FileReport[], leftOut: ReadonlySet<FileReport>): string {
   const rows = files.map(
     (f) =>
-      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: <a href="#not-rendered">large run</a>)</span>` : ''}</td>` +
+      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}${f.matches === undefined ? '' : ` <span class="muted">(${plural(f.matches, 'match', 'matches')})</span>`}${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: <a href="#not-rendered">large run</a>)</span>` : ''}</td>` +
       `<td>${esc(f.group)}</td><td class="n"><span class="add">+${num(f.added)}</span> <span class="del">−${num(f.removed)}</span></td></tr>`,
   );
   return `<h3>Files (${num(files.length)})</h3>

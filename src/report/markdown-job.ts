@@ -3,7 +3,7 @@
 import { diagnosticsList, dryRunNote, idleStepsLine, jobFailures, skippedList, statusBadge, usageLine } from './markdown-parts.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdFence, mdText } from './md.js';
-import { filesByGroup, jobCounts, jobLabel } from './summary-data.js';
+import { fileNotes, filesByGroup, jobCounts, jobLabel } from './summary-data.js';
 import { num, plural, pluralWord } from '../util/plural.js';
 import type { CommitReport, FileReport, JobReport, RunReport } from '../model/types.js';
 import { unifiedDiff } from './unified.js';
@@ -60,7 +60,7 @@ function groupSegments(group: string, files: readonly FileReport[], commits: rea
   const removed = files.reduce((n, f) => n + f.removed, 0);
   const out: Segment[] = [`${heading} Group ${mdCode(group)}: ${plural(files.length, 'file')}, +${num(added)} −${num(removed)}\n\n`];
   for (const k of commits) out.push(`Commit ${k.sha === null ? '(dry run)' : mdCode(k.sha.slice(0, 12))}: ${mdText(firstLine(k.message))}\n\n`);
-  out.push(files.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${f.created ? ' (new file)' : ''}\n`).join(''), '\n');
+  out.push(files.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${fileNotes(f)}\n`).join(''), '\n');
 
   const withDiff = files.filter((f) => (f.hunks?.length ?? 0) > 0);
   if (withDiff.length === 0) return out;

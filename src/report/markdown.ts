@@ -16,7 +16,7 @@ import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
 import { ownersText, splitJobsSection } from './markdown-owners.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdText } from './md.js';
-import { jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { fileNotes, jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
 import { num, plural, pluralWord } from '../util/plural.js';
 import type { JobReport, RunReport } from '../model/types.js';
 
@@ -151,7 +151,7 @@ function changedFiles(report: RunReport): string {
     out.push(
       `<details>\n<summary>${job.repo === undefined ? '' : `${htmlText(job.repo)} · `}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ` +
         `${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}</summary>\n\n`,
-      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${f.created ? ' (new file)' : ''}\n`).join(''),
+      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${fileNotes(f)}\n`).join(''),
       more > 0 ? `- … and ${plural(more, 'more file')}\n` : '',
       '\n</details>\n\n',
     );

@@ -2,8 +2,9 @@
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
 import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
-import type { JobReport, SplitReport } from '../model/types.js';
+import type { FileReport, JobReport, SplitReport } from '../model/types.js';
 import { sumUsage, ZERO_USAGE } from '../model/usage.js';
+import type { StructuralPool } from '../structural/index.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
@@ -35,6 +36,8 @@ export interface JobInput {
   readonly options: RunOptions;
   readonly ctx: RunContext;
   readonly sinks: ObjectSinks;
+  /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
+  readonly structural?: () => StructuralPool;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport[]> {
@@ -77,7 +80,7 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     }
 
     const changes = ws.changes();
-    const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
+    const files = withMatches(await fileReports(repo, input.entries, changes, groupMatcher(recipe)), steps.matches);
     const fixChanges = await changesBetween(beforeFix, changes, jc.baseState);
     const common = {
       repo, recipe, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, dryRun,
@@ -173,4 +176,12 @@ function summaryOf(job: JobSpec, pieces: readonly JobReport[]): JobReport {
     errors: [...new Map(pieces.flatMap((p) => p.errors).map((e) => [`${e.step}\0${e.kind}\0${e.message}`, e] as const)).values()],
     usage: sumUsage(pieces.map((p) => p.usage)),
   };
+}
+
+/** The structural steps' match counts on the file entries they belong to. */
+function withMatches(files: readonly FileReport[], matches: ReadonlyMap<string, number>): FileReport[] {
+  return files.map((f) => {
+    const n = matches.get(f.path);
+    return n === undefined ? f : { ...f, matches: n };
+  });
 }

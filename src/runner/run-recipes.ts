@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import PQueue from 'p-queue';
 import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
+import { StructuralPool } from '../structural/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
@@ -31,14 +32,23 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   const repo = await openRepo(options.repo, { env: ctx.env });
   // The repository's packs and caches go when its jobs are done: a campaign over a long list opens
   // one repository after another, and memory must not grow with the list.
+  // The child processes of structural steps, shared by the run's jobs, started at the first one.
+  const structural: { pool: StructuralPool | null } = { pool: null };
   try {
-    return await runIn(repo, recipes, options, ctx);
+    return await runIn(repo, recipes, options, ctx, () => (structural.pool ??= new StructuralPool()));
   } finally {
+    structural.pool?.close();
     closeRepo(repo);
   }
 }
 
-async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
+async function runIn(
+  repo: Repo,
+  recipes: readonly LoadedRecipe[],
+  options: RunOptions,
+  ctx: RunContext,
+  structural: () => StructuralPool,
+): Promise<RunReport> {
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 
@@ -108,6 +118,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           options,
           ctx,
           sinks,
+          structural,
         }));
       }),
     ),

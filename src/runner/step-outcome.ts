@@ -17,6 +17,10 @@ export interface StepSkip {
 export interface StepOutcome {
   readonly errors: readonly StepProblem[];
   readonly skipped: readonly StepSkip[];
+  /** Structural steps: matches per file, rewritten (or found, by a rule without a fix). */
+  readonly matches?: ReadonlyMap<string, number>;
+  /** Set by a step that only counts (no fix): the files it found matching, which its `expect` counts as changed files. */
+  readonly found?: number;
 }
 
 export const NOTHING: StepOutcome = { errors: [], skipped: [] };
@@ -29,6 +33,9 @@ export function failed(file: string | null, f: Failure): StepOutcome {
 export class Findings {
   private readonly errors: StepProblem[] = [];
   private readonly skipped: StepSkip[] = [];
+  private readonly matches = new Map<string, number>();
+  /** null until the step says it only counts (a rule without a fix). */
+  private found: number | null = null;
 
   error(file: string | null, f: Failure): void {
     this.errors.push({ file, failure: f });
@@ -38,8 +45,25 @@ export class Findings {
     this.skipped.push({ file, reason });
   }
 
+  /** The step only counts (a rule without a fix): the files it finds matching are what its `expect` counts. */
+  counting(): void {
+    this.found ??= 0;
+  }
+
+  /** `n` matches in `file` (rewritten, or found by a step that only counts). */
+  match(file: string, n: number): void {
+    if (n <= 0) return;
+    this.matches.set(file, (this.matches.get(file) ?? 0) + n);
+    if (this.found !== null) this.found++;
+  }
+
   outcome(): StepOutcome {
-    return { errors: [...this.errors], skipped: [...this.skipped] };
+    return {
+      errors: [...this.errors],
+      skipped: [...this.skipped],
+      ...(this.matches.size > 0 ? { matches: new Map(this.matches) } : {}),
+      ...(this.found !== null ? { found: this.found } : {}),
+    };
   }
 }
 
