@@ -6,6 +6,7 @@ import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
 import { prSchema } from './schema-pr.js';
+import { guardsSchema } from './schema-guards.js';
 import { BRANCH_PLACEHOLDERS, MESSAGE_PLACEHOLDERS } from './templates.js';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -157,6 +158,7 @@ function buildBaseSchema(withTransform: boolean) {
       )
       .prefault([])
       .describe('JSON Schemas changed JSON files must still satisfy (else kind "invalid-result"); a file uses the first entry whose globs match. Default: [].'),
+    guards: guardsSchema,
   });
 }
 

@@ -4,6 +4,7 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
+import { agentSummaryLines, refusalLines } from './terminal-agent.js';
 import { formatUsage, jobCounts, jobLabel, plural, statusLine } from './summary-data.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -33,6 +34,7 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
   const lines: string[] = [];
   for (const job of report.jobs) lines.push(...jobLines(job, p, cols, opts.width));
   lines.push(...idleSteps(report));
+  lines.push(...agentSummaryLines(report, p).map((l) => wrap(l, opts.width, '    ')));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
   lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
@@ -105,6 +107,7 @@ function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undef
     out.push(wrap(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`, width, '    '));
     out.push(wrap(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`, width, '      '));
   }
+  out.push(...refusalLines(job, p).map((l) => wrap(l, width, '      ')));
   if (job.worktree !== null) out.push(`  ${p.dim(`worktree: ${visible(job.worktree)}`)}`);
   return out;
 }

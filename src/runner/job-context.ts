@@ -65,6 +65,7 @@ export function jobContext(input: JobInput, run: RunContext, ws: Workspace): Job
     baseState,
     gitDir: repo.commonDir,
     noCache: options.noCache ?? false,
+    ...(options.estimateAgent ? { estimate: true } : {}),
     commands: { cache: stepCache, baseTree: input.baseTree, baseState },
     log: (message) => run.onEvent?.({ type: 'log', job: id, message }),
     addUsage: (u) => {

@@ -3,10 +3,10 @@
 // and a step cut by its timeout or an interrupt is undone whatever onError says.
 import { failure, type Failure } from '../errors.js';
 import { stepKind, type Step } from '../recipe/index.js';
-import type { ErrorReport, SkipReport, StepReport } from '../model/types.js';
+import type { ErrorReport, EstimateReport, RefusalReport, SkipReport, StepReport } from '../model/types.js';
 import type { Changes } from '../workspace/types.js';
 import type { JobContext } from './job-context.js';
-import { errorReport, skipReport, type StepOutcome } from './step-outcome.js';
+import { errorReport, estimateReport, refusalReport, skipReport, type StepOutcome } from './step-outcome.js';
 import { runStep, stepLabel, stepLimitMs } from './steps/index.js';
 
 export interface StepsResult {
@@ -17,6 +17,10 @@ export interface StepsResult {
   readonly stopped: boolean;
   /** The last step begun (the one an interrupt caught). */
   readonly reached: number;
+  /** Model edits the guards refused, stamped with their step. */
+  readonly refusals: readonly RefusalReport[];
+  /** In a plan: the model conversations the steps did not start, estimated. */
+  readonly estimates: readonly EstimateReport[];
 }
 
 export async function runSteps(jc: JobContext): Promise<StepsResult> {
@@ -24,6 +28,8 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
   const errors: ErrorReport[] = [];
   const skipped: SkipReport[] = [];
   const steps: StepReport[] = [];
+  const refusals: RefusalReport[] = [];
+  const estimates: EstimateReport[] = [];
   let reached = 0;
   for (const [index, step] of recipe.steps.entries()) {
     reached = index;
@@ -33,8 +39,10 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const undo = await ws.snapshot();
     const before = new Map(ws.changes());
     const ran = await jc.bounded(label, stepLimitMs(step), (c) => runStep(c, step));
-    // A stopped step's own findings go with it: it is undone whole.
-    const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [] };
+    // A stopped step's own findings go with it: it is undone whole. What the guards refused stays listed.
+    const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [], refusals: ran.late?.value.refusals ?? [] };
+    refusals.push(...(found.refusals ?? []).map((r) => refusalReport(index, r)));
+    if (found.estimate) estimates.push(estimateReport(index, found.estimate));
     const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };
     const missed = ran.ended === 'done' && found.errors.length === 0 ? expectationMiss(step, label, count) : null;
     const own = missed ? [{ file: null, failure: missed }] : found.errors;
@@ -46,9 +54,9 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     if (undone) await undo();
     steps.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
-    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached };
+    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, refusals, estimates };
   }
-  return { errors, skipped, steps, stopped: false, reached };
+  return { errors, skipped, steps, stopped: false, reached, refusals, estimates };
 }
 
 /** Paths whose state (content, mode, presence) differs between two views of a job's changes. */

@@ -26,6 +26,8 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
+  /** `scion plan`: model conversations are estimated, never started (no request is sent). */
+  readonly estimate?: boolean;
   /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
   readonly commands?: CommandCache;
   /**
