@@ -1,6 +1,7 @@
 // Counting the test cases of a test file, structurally, with the astgrep engine (a rule without a fix
 // only counts its matches):
-//   JavaScript/TypeScript  calls of it / test / describe, with their member chains (it.each(t)(…) once)
+//   JavaScript/TypeScript  calls of it / test / describe (xit, fdescribe too: skipping is the skips
+//                          guard's to judge), with their member chains (it.each(t)(…) once)
 //   Python                 function definitions named test*, methods included
 //   Go                     function declarations named Test*
 //   Java/Kotlin            @Test, @ParameterizedTest, @RepeatedTest, @TestFactory, @TestTemplate
@@ -29,7 +30,7 @@ const LANGUAGE_BY_EXTENSION: Readonly<Record<string, Language>> = {
   java: 'java',
 };
 
-const JS_RULE = { kind: 'call_expression', has: { field: 'function', regex: '^(it|test|describe)(\\.[A-Za-z]+)*$' } };
+const JS_RULE = { kind: 'call_expression', has: { field: 'function', regex: '^[xf]?(it|test|describe)(\\.[A-Za-z]+)*$' } };
 
 const RULES: Readonly<Record<Language, object>> = {
   javascript: JS_RULE,
