@@ -34,9 +34,14 @@ export class CostBudget {
     this.refused++;
     return failure(
       'budget',
-      `The run's --max-cost of $${this.maxCostUsd} was reached ($${this.spentUsd.toFixed(4)} spent) before the conversation about ${who} started; nothing was asked. ` +
+      `The run's --max-cost of $${this.maxCostUsd} was reached ($${dollars(this.spentUsd)} spent) before the conversation about ${who} started; nothing was asked. ` +
         'Raise --max-cost or run again: answers already paid for are replayed from the cache.',
       { maxCostUsd: this.maxCostUsd, spentUsd: this.spentUsd, ...data },
     );
   }
+}
+
+/** Cents for a dollar and more, four decimals below (as the summary prints costs). */
+function dollars(usd: number): string {
+  return usd >= 1 ? usd.toFixed(2) : usd.toFixed(4);
 }

@@ -54,11 +54,14 @@ export async function runPerJob(run: AgentRun): Promise<StepError[]> {
 /** In a plan: one conversation over the job, which may read every file of it (in cat -n form). */
 export async function planJob(run: AgentRun, firstMessage: string, paths: readonly string[], rounds: number): Promise<void> {
   const files: { path: string; tokens: number }[] = [];
+  // What reading them costs: read_file shows them in cat -n form.
+  let reads = 0;
   for (const p of paths) {
     const bytes = await run.files.read(p);
     const d = bytes === null ? null : decodeText(bytes);
-    if (d?.ok) files.push({ path: p, tokens: estimateTokens(catN(d.value.text).text) });
+    if (!d?.ok) continue;
+    files.push({ path: p, tokens: estimateTokens(d.value.text) });
+    reads += estimateTokens(catN(d.value.text).text);
   }
-  const reads = files.reduce((n, f) => n + f.tokens, 0);
   run.planned.push({ context: FIXED_TOKENS + estimateTokens(firstMessage), reads, files, rounds });
 }

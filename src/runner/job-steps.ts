@@ -52,7 +52,9 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const cut = ran.ended !== 'done' || own.some((p) => p.failure.kind === 'timeout');
     const undone = failed && (recipe.onError === 'stop' || cut);
     if (undone) await undo();
-    steps.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
+    // A step a plan only estimated did not run: it is not reported as a step that changed nothing.
+    const estimatedOnly = (found.estimate ?? null) !== null && count.changed === 0;
+    if (!estimatedOnly) steps.push({ step: index, kind: stepKind(step), ...(undone ? { changed: 0, alreadyApplied: 0 } : count) });
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
     if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, refusals, estimates };
   }
