@@ -112,6 +112,63 @@ steps:
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-cost 0 must be an amount of US dollars above 0');
   });
+  it("counts every conversation against the same meter: a job's per-file conversations and its verify fix rounds", async () => {
+    const a = await api(() => message(done(), { input_tokens: 1_000_000, output_tokens: 0 }));
+    const repo = await makeRepo({ 'src/1.ts': 'one\n', 'src/2.ts': 'two\n', 'src/3.ts': 'three\n' });
+    const perFile = recipeFile(`name: files
+steps:
+  - agent: { prompt: "Do it", model: claude-sonnet-4-5, concurrency: 1 }
+`);
+    const r = await scion(['run', perFile, '--repo', repo.dir, '--max-cost', '5', '--json'], { cwd: repo.dir, env: env(a.url) });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(a.messages()).toHaveLength(2);
+    expect(report.jobs[0].status).toBe('failed');
+    expect(report.jobs[0].errors).toEqual([expect.objectContaining({ kind: 'budget', step: 0, file: 'src/3.ts' })]);
+    expect(report.jobs[0].usage.costUsd).toBeCloseTo(6, 6);
+    expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 1 });
+
+    // The job's conversation spends $3 of $2; the fix round of its failing verify command is not started.
+    const fixing = recipeFile(`name: fixing
+steps:
+  - agent: { prompt: "Do it once more", per: job, model: claude-sonnet-4-5 }
+verify:
+  - run: "false"
+    fix: { agent: { model: claude-sonnet-4-5, maxRounds: 2 } }
+`);
+    const f = await scion(['run', fixing, '--repo', repo.dir, '--max-cost', '2', '--json'], { cwd: repo.dir, env: env(a.url) });
+    const job = JSON.parse(f.stdout).jobs[0];
+    expect(a.messages()).toHaveLength(3);
+    expect(job.status).toBe('failed');
+    expect(job.errors.map((e: any) => [e.step, e.kind])).toEqual([
+      [1, 'budget'],
+      [1, 'command-failed'],
+    ]);
+    expect(job.errors[0].message).toContain('before the conversation about the job started');
+  });
+
+  it('covers a whole campaign with one meter: the repositories reached after the budget start no conversation', async () => {
+    const a = await api(() => message(done(), { input_tokens: 1_000_000, output_tokens: 0 }));
+    const repos = await Promise.all([0, 1, 2].map((i) => makeRepo({ 'src/x.ts': `x${i}\n` })));
+    const work = mkdtempSync(join(tmpdir(), 'scion-budget-campaign-'));
+    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    writeFileSync(join(work, 'repos.txt'), `${repos.map((r) => r.dir).join('\n')}\n`);
+    const recipe = recipeFile('name: everywhere\nsteps:\n  - agent: { prompt: "Do it", model: claude-sonnet-4-5 }\n');
+    const r = await scion(['run', recipe, '--repos', join(work, 'repos.txt'), '--cache-dir', join(work, 'cache'), '--concurrency', '1', '--max-cost', '5', '--json'], {
+      cwd: work,
+      env: env(a.url),
+    });
+    const report = JSON.parse(r.stdout);
+    expect(r.code).toBe(1);
+    expect(a.messages()).toHaveLength(2);
+    expect(report.jobs.map((j: any) => [j.repo, j.status, j.errors.map((e: any) => e.kind)])).toEqual([
+      [repos[0]!.dir, 'empty', []],
+      [repos[1]!.dir, 'empty', []],
+      [repos[2]!.dir, 'failed', ['budget']],
+    ]);
+    expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 1 });
+  });
+
 });
 
 describe('scion run --sample', () => {
@@ -148,6 +205,47 @@ steps:
 
     const both = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--shard', '1/2'], { cwd: repo.dir });
     expect(both.code).toBe(2);
+  });
+
+  it('clusters failing verify commands by their first diagnostic, whatever file of the job it names', async () => {
+    // After the replace, p02 and p04 still call legacy(), p07 declares a var; p09 passes.
+    const repo = await makeRepo({
+      ...pkgs(10, (i) => (i === 2 || i === 4 ? 'old();\nlegacy();\n' : i === 7 ? 'old();\nvar x = 1;\n' : 'old();\n')),
+      'check.mjs': [
+        "import { readFileSync } from 'node:fs';",
+        'const file = `pkgs/${process.env.SCION_JOB}/index.js`;',
+        "const lines = readFileSync(file, 'utf8').split('\\n');",
+        'let bad = 0;',
+        'lines.forEach((l, i) => {',
+        "  if (l.includes('legacy(')) { bad++; console.log(`${file}:${i + 1}:1: error: legacy() is still called`); }",
+        "  if (l.startsWith('var ')) { bad++; console.log(`${file}:${i + 1}:1: error: var is not allowed`); }",
+        '});',
+        'process.exit(bad > 0 ? 1 : 0);',
+        '',
+      ].join('\n'),
+    });
+    const recipe = recipeFile(`name: tidy
+jobs: [{ each: "pkgs/*" }]
+steps:
+  - replace: { old_string: "old(", new_string: "new(" }
+verify:
+  - run: "node check.mjs"
+`);
+    const r = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--json'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.jobs.map((j: any) => [j.name, j.status])).toEqual([
+      ['p02', 'failed'],
+      ['p04', 'failed'],
+      ['p07', 'failed'],
+      ['p09', 'changed'],
+    ]);
+    expect(report.sample.clusters.map((c: any) => [c.kind, c.count, c.jobs])).toEqual([
+      ['command-failed', 2, ['tidy/p02', 'tidy/p04']],
+      ['command-failed', 1, ['tidy/p07']],
+    ]);
+    expect(report.sample.clusters[0].cause).toContain('legacy() is still called');
+    expect(report.sample.clusters[1].cause).toContain('var is not allowed');
   });
 
   it('is reused by the full run that follows: the sampled jobs cost nothing the second time', async () => {

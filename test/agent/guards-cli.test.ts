@@ -124,6 +124,45 @@ describe('guards through the CLI', () => {
     expect(repo.git('show', 'scion/make-green:test/math.test.ts')).toBe(TEST.trimEnd());
   });
 
+  it('are relaxed by name in the recipe, the others still holding; a single refusal is a lesson, listed but not a failure', async () => {
+    const repo = await makeRepo({ ...FILES, 'checks/math.ts': "import { add } from '../src/math.ts';\nif (add(1, 2) !== 3) throw new Error('add');\n" });
+    const bodies: any[] = [];
+    const api = await model(
+      [
+        [tool('read_file', { file_path: 'src/math.ts' }), tool('read_file', { file_path: 'checks/math.ts' })],
+        // Allowed: the recipe turned the suppressions guard off for this migration.
+        [tool('edit_file', { file_path: 'src/math.ts', old_string: '  return a - b;', new_string: '  // @ts-ignore\n  return a - b;' })],
+        // Refused: checks/math.ts is a test file by the recipe's own globs, and the testFiles guard holds.
+        [tool('write_file', { file_path: 'checks/math.ts', content: '// moved\n' })],
+        [tool('edit_file', { file_path: 'src/math.ts', old_string: 'a - b', new_string: 'a + b' })],
+      ],
+      bodies,
+    );
+    const recipe = `name: relaxed
+guards: { suppressions: false, tests: ["checks/**"] }
+steps:
+  - agent: { prompt: Make checks/math.ts pass, per: job, maxTurns: 8 }
+`;
+    const r = await run(recipe, repo.dir, api.url);
+    expect(toolResults(bodies[2])[0]!.is_error).toBeFalsy();
+    expect(toolResults(bodies[3])[0]).toMatchObject({ is_error: true });
+    expect(toolResults(bodies[3])[0]!.content).toContain('This edit would empty checks/math.ts, a test file');
+    expect(toolResults(bodies[4])[0]!.is_error).toBeFalsy();
+    const job = r.report.jobs[0];
+    expect(r.code).toBe(0);
+    expect(job.status).toBe('changed');
+    expect(job.errors).toEqual([]);
+    expect(job.refusals).toEqual([expect.objectContaining({ step: 0, file: 'checks/math.ts', guard: 'testFiles', tool: 'write_file' })]);
+    expect(repo.git('show', 'scion/relaxed:src/math.ts')).toContain('// @ts-ignore\n  return a + b;');
+    expect(repo.git('show', 'scion/relaxed:checks/math.ts')).toContain("throw new Error('add')");
+
+    // The same edits under every guard: the suppression is refused too, and two refusals fail the job.
+    const strict = await run(recipe.replace('suppressions: false, ', '').replace('name: relaxed', 'name: strict'), repo.dir, api.url);
+    expect(strict.code).toBe(1);
+    expect(strict.report.jobs[0].errors.map((e: any) => e.kind)).toEqual(['guard']);
+    expect(strict.report.jobs[0].refusals.map((x: any) => x.guard)).toEqual(['suppressions', 'testFiles']);
+  });
+
   it('guard the verify fix rounds the same way: a cheating fix fails with kind guard, an honest one is committed as group fix', async () => {
     const repo = await makeRepo(FILES);
     const bodies: any[] = [];
