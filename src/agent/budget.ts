@@ -34,7 +34,8 @@ export class CostBudget {
     this.refused++;
     return failure(
       'budget',
-      `The run's --max-cost of $${this.maxCostUsd} was reached ($${dollars(this.spentUsd)} spent) before the conversation about ${who} started; nothing was asked. ` +
+      `The run's --max-cost of $${this.maxCostUsd} was reached ($${dollars(this.spentUsd)} spent) ` +
+        `before the conversation about ${who} started; nothing was asked. ` +
         'Raise --max-cost or run again: answers already paid for are replayed from the cache.',
       { maxCostUsd: this.maxCostUsd, spentUsd: this.spentUsd, ...data },
     );

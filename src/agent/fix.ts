@@ -58,7 +58,9 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
   };
   const made = makeRun(step, files, env);
-  if (!made.ok) return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: made.error }], summary: '', refusals: [], estimate: null };
+  if (!made.ok) {
+    return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: made.error }], summary: '', refusals: [], estimate: null };
+  }
   const { run } = made.value;
   try {
     const reads = new ReadStates();
@@ -80,7 +82,8 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     if (run.estimate) {
       await planJob(run, firstMessage, [...files.paths()].sort(), config.maxRounds ?? 1);
       run.log('fix: estimated the fix rounds without a request (plan)');
-      return { stopped: false, replayed: false, usage: NO_USAGE, errors: [], summary: '', refusals: [], estimate: estimated(run, 'fix', step.maxTurns, step.maxTokens, false) };
+      const estimate = estimated(run, 'fix', step.maxTurns, step.maxTokens, false);
+      return { stopped: false, replayed: false, usage: NO_USAGE, errors: [], summary: '', refusals: [], estimate };
     }
     const broke = overBudget(run, null);
     if (broke) return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: broke }], summary: '', refusals: [], estimate: null };

@@ -30,7 +30,10 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
     const usage = run.meter.toUsage();
     const estimate = estimated(run, step.per, step.maxTurns, step.maxTokens, step.batch);
     if (estimate) log(`agent: estimated ${estimate.conversations} conversation(s) without a request (${model})`);
-    else log(`agent: ${run.meter.requests} request(s), ${usage.inputTokens} input + ${usage.outputTokens} output tokens, $${usage.costUsd.toFixed(4)} (${model})`);
+    else {
+      const tokens = `${usage.inputTokens} input + ${usage.outputTokens} output tokens`;
+      log(`agent: ${run.meter.requests} request(s), ${tokens}, $${usage.costUsd.toFixed(4)} (${model})`);
+    }
     return {
       errors: errors.map((e) => ({ file: e.file, failure: { ...e.failure, message: redact(e.failure.message) } })),
       usage,

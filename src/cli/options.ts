@@ -15,7 +15,11 @@ export const COMMON_RUN_OPTIONS = {
   shard: valued({ type: 'string', describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1', group: 'Run:' }),
   force: { type: 'boolean', default: false, describe: 'Overwrite a scion branch that someone added commits to', group: 'Run:' },
   cache: { type: 'boolean', default: true, describe: 'Reuse cached agent answers and step results for unchanged files (--no-cache to bypass)', group: 'Run:' },
-  sample: valued({ type: 'number', describe: 'Run only N jobs spread evenly over the expansion (across the repositories of a campaign), and cluster their failures', group: 'Run:' }),
+  sample: valued({
+    type: 'number',
+    describe: 'Run only N jobs spread evenly over the expansion (across the repositories of a campaign), and cluster their failures',
+    group: 'Run:',
+  }),
   report: valued({ type: 'string', describe: 'Write the JSON report to FILE', group: 'Output:' }),
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
@@ -44,7 +48,11 @@ export const CAMPAIGN_SOURCES = ['repos', 'github-org', 'github-search', 'gitlab
 export const RUN_ONLY_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'Compute and print everything; write no ref, no object, no worktree (.git stays byte-identical)', group: 'Run:' },
   'keep-worktrees': { type: 'boolean', default: false, describe: "Leave each job's worktree on disk (default: removed, branch kept)", group: 'Run:' },
-  'max-cost': valued({ type: 'number', describe: 'Start no model conversation once the run has spent USD (conversations not started fail with kind budget)', group: 'Run:' }),
+  'max-cost': valued({
+    type: 'number',
+    describe: 'Start no model conversation once the run has spent USD (conversations not started fail with kind budget)',
+    group: 'Run:',
+  }),
   push: {
     type: 'string',
     describe: "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
@@ -166,16 +174,21 @@ export function checkRunFlags(a: Record<string, unknown>): true {
 function checkCostFlags(a: Record<string, unknown>): void {
   const n = a['sample'];
   if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1)) {
-    throw new FlagError(`--sample${typeof n === 'number' && !Number.isNaN(n) ? ` ${n}` : ''} must be a whole number of jobs, at least 1 (for example --sample 20).`);
+    throw new FlagError(`--sample${shown(n)} must be a whole number of jobs, at least 1 (for example --sample 20).`);
   }
   if (n !== undefined && a['shard'] !== undefined) {
-    throw new FlagError('--sample picks jobs over the whole expansion and --shard splits it for a sweep; choose one (tune on a sample first, then shard the full run).');
+    throw new FlagError(
+      '--sample picks jobs over the whole expansion and --shard splits it for a sweep; choose one (tune on a sample first, then shard the full run).',
+    );
   }
   const usd = a['max-cost'];
   if (usd !== undefined && !(typeof usd === 'number' && Number.isFinite(usd) && usd > 0)) {
-    throw new FlagError(`--max-cost${typeof usd === 'number' && !Number.isNaN(usd) ? ` ${usd}` : ''} must be an amount of US dollars above 0 (for example --max-cost 25).`);
+    throw new FlagError(`--max-cost${shown(usd)} must be an amount of US dollars above 0 (for example --max-cost 25).`);
   }
 }
+
+/** A numeric flag's value as the message repeats it (nothing for a value yargs could not read as a number). */
+const shown = (v: unknown): string => (typeof v === 'number' && !Number.isNaN(v) ? ` ${v}` : '');
 
 /** A campaign's repositories come from one flag, never beside --repo; the narrowing flags need theirs. */
 function checkCampaignFlags(a: Record<string, unknown>): void {

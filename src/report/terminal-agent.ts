@@ -31,7 +31,8 @@ function estimateLines(report: RunReport, p: Paint): string[] {
   let unpriced = false;
   for (const job of jobs) {
     for (const e of job.estimates ?? []) {
-      out.push(`  ${visible(jobLabel(job))} step ${e.step + 1} (${describe(e)}): ${plural(e.conversations, 'conversation')}, ~${num(e.inputTokens)} input tokens, ${range(e)}`);
+      const size = `${plural(e.conversations, 'conversation')}, ~${num(e.inputTokens)} input tokens`;
+      out.push(`  ${visible(jobLabel(job))} step ${e.step + 1} (${describe(e)}): ${size}, ${range(e)}`);
       for (const f of e.files.slice(0, MAX_FILES)) out.push(`    ${visible(f.path)}  ~${num(f.tokens)} tokens`);
       if (e.files.length > MAX_FILES) out.push(`    … and ${plural(e.files.length - MAX_FILES, 'more file')}`);
       if (e.minUsd === null || e.maxUsd === null) unpriced = true;

@@ -40,7 +40,8 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const before = new Map(ws.changes());
     const ran = await jc.bounded(label, stepLimitMs(step), (c) => runStep(c, step));
     // A stopped step's own findings go with it: it is undone whole. What the guards refused stays listed.
-    const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [], refusals: ran.late?.value.refusals ?? [] };
+    const found: StepOutcome =
+      ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [], refusals: ran.late?.value.refusals ?? [] };
     refusals.push(...(found.refusals ?? []).map((r) => refusalReport(index, r)));
     if (found.estimate) estimates.push(estimateReport(index, found.estimate));
     const count = { changed: changedBetween(before, ws.changes()), alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size };

@@ -67,7 +67,9 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     // A plan that estimated the agent's edits instead of making them has nothing for verify to check.
     const unmade = (options.estimateAgent ?? false) && steps.estimates.length > 0;
     const verified = steps.stopped || recipe.verify.length === 0 ? null : unmade ? await estimateVerifyPhase(jc) : await runVerifyPhase(jc);
-    if (unmade) jc.emit({ type: 'log', job: id, message: 'plan: verify was not run (the agent steps were estimated, not run); its fix rounds are estimated instead' });
+    if (unmade) {
+      jc.emit({ type: 'log', job: id, message: 'plan: verify was not run (the agent steps were estimated, not run); its fix rounds are estimated instead' });
+    }
     const errors = [...steps.errors, ...(verified?.errors ?? [])];
     if (jc.interrupted()) {
       const step = verified?.reached ?? steps.reached;

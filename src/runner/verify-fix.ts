@@ -109,7 +109,9 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
       : {}),
   });
   const fixErrors = result.fixErrors;
-  const estimate = fix && ctx.estimate && !passed(result.last) && !result.last.aborted ? (await fixRound({ command: v.run, ...result.last, diagnostics: result.diagnostics })).estimate : null;
+  // A plan estimates the fix rounds a failing command would start.
+  const estimating = fix && ctx.estimate && !passed(result.last) && !result.last.aborted;
+  const estimate = estimating ? (await fixRound({ command: v.run, ...result.last, diagnostics: result.diagnostics })).estimate : null;
   if (result.passed) return { passed: true, diagnostics: [], errors: fixErrors, refusals, estimate };
   const r = result.last;
   if (r.aborted) {

@@ -154,10 +154,8 @@ verify:
     cleanups.push(() => rmSync(work, { recursive: true, force: true }));
     writeFileSync(join(work, 'repos.txt'), `${repos.map((r) => r.dir).join('\n')}\n`);
     const recipe = recipeFile('name: everywhere\nsteps:\n  - agent: { prompt: "Do it", model: claude-sonnet-4-5 }\n');
-    const r = await scion(['run', recipe, '--repos', join(work, 'repos.txt'), '--cache-dir', join(work, 'cache'), '--concurrency', '1', '--max-cost', '5', '--json'], {
-      cwd: work,
-      env: env(a.url),
-    });
+    const args = ['--repos', join(work, 'repos.txt'), '--cache-dir', join(work, 'cache'), '--concurrency', '1', '--max-cost', '5', '--json'];
+    const r = await scion(['run', recipe, ...args], { cwd: work, env: env(a.url) });
     const report = JSON.parse(r.stdout);
     expect(r.code).toBe(1);
     expect(a.messages()).toHaveLength(2);
@@ -201,7 +199,9 @@ steps:
 
     const human = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--dry-run'], { cwd: repo.dir });
     expect(human.stdout).toContain('Sample: 4 jobs of 10.');
-    expect(human.stdout).toMatch(/Failures by cause:\n {2}2 jobs {2}expectation {2}The step replace "legacy\(" changed 0 files[^\n]*\n {2}1 job {3}not-unique {2}/);
+    expect(human.stdout).toMatch(
+      /Failures by cause:\n {2}2 jobs {2}expectation {2}The step replace "legacy\(" changed 0 files[^\n]*\n {2}1 job {3}not-unique {2}/,
+    );
 
     const both = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--shard', '1/2'], { cwd: repo.dir });
     expect(both.code).toBe(2);

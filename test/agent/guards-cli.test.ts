@@ -17,14 +17,15 @@ const cleanups = cleanupAfterEach();
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
 const FAILING_IT = "it('adds two numbers', () => {\n  assert.equal(add(1, 2), 3);\n});\n";
-const TEST = `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/math.ts';\n\n${FAILING_IT}\nit('adds zero', () => {\n  assert.equal(add(5, 0), 5);\n});\n`;
+const HEADER = "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/math.ts';\n";
+const TEST = `${HEADER}\n${FAILING_IT}\nit('adds zero', () => {\n  assert.equal(add(5, 0), 5);\n});\n`;
 const FILES = {
   'src/math.ts': 'export function add(a: number, b: number): number {\n  return a - b;\n}\n',
   'test/math.test.ts': TEST,
   'tsconfig.json': '{\n  "compilerOptions": {\n    "strict": true,\n    "noEmit": true\n  }\n}\n',
 };
 
-const readAll = [tool('read_file', { file_path: 'test/math.test.ts' }), tool('read_file', { file_path: 'src/math.ts' }), tool('read_file', { file_path: 'tsconfig.json' })];
+const readAll = ['test/math.test.ts', 'src/math.ts', 'tsconfig.json'].map((file_path) => tool('read_file', { file_path }));
 
 /** The cheats, one a turn, after reading the files. */
 const CHEATS = [
@@ -98,7 +99,7 @@ describe('guards through the CLI', () => {
     expect(job.errors.map((e: any) => e.kind)).toEqual(['guard']);
     expect(job.errors[0].message).toContain('6 refused');
     expect(job.refusals.map((x: any) => x.guard)).toEqual(CHEAT_GUARDS);
-    expect(job.refusals.map((x: any) => x.file)).toEqual(['test/math.test.ts', 'test/math.test.ts', 'test/math.test.ts', 'test/math.test.ts', 'src/math.ts', 'tsconfig.json']);
+    expect(job.refusals.map((x: any) => x.file)).toEqual([...Array(4).fill('test/math.test.ts'), 'src/math.ts', 'tsconfig.json']);
     expect(job.refusals.every((x: any) => x.step === 0)).toBe(true);
     // Nothing the model was refused was written: no change, no branch, the checkout as it was.
     expect(job.files).toEqual([]);
@@ -107,7 +108,8 @@ describe('guards through the CLI', () => {
     expect(repo.git('status', '--porcelain')).toBe('');
 
     // The human summary lists the refusals under the job.
-    const human = await scion(['run', recipeFile(agentRecipe(10)), '--repo', repo.dir, '--no-cache'], { cwd: repo.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url };
+    const human = await scion(['run', recipeFile(agentRecipe(10)), '--repo', repo.dir, '--no-cache'], { cwd: repo.dir, env });
     expect(human.stdout).toContain('guards refused 6 model edits:');
     expect(human.stdout).toContain('step 1, tsconfig.json: config (edit_file)');
   });

@@ -38,7 +38,10 @@ const RULES: Readonly<Record<Language, object>> = {
   tsx: JS_RULE,
   python: { kind: 'function_definition', has: { field: 'name', regex: '^test' } },
   go: { kind: 'function_declaration', has: { field: 'name', regex: '^Test' } },
-  java: { any: [{ kind: 'marker_annotation' }, { kind: 'annotation' }], has: { field: 'name', regex: '^(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)$' } },
+  java: {
+    any: [{ kind: 'marker_annotation' }, { kind: 'annotation' }],
+    has: { field: 'name', regex: '^(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)$' },
+  },
 };
 
 /** The textual count used when a language package is missing: definitions start their line in these languages. */
@@ -86,7 +89,8 @@ export class TestCounter {
     if (!this.textual.has(language) && this.hasPack(language)) {
       this.pool ??= new StructuralPool(1);
       try {
-        const out = await this.pool.run({ kind: 'astgrep', source: { kind: 'inline', step: { rule: RULES[language], language } }, fromDir: this.packsFrom }, { path, bytes });
+        const program = { kind: 'astgrep', source: { kind: 'inline', step: { rule: RULES[language], language } }, fromDir: this.packsFrom } as const;
+        const out = await this.pool.run(program, { path, bytes });
         if (out.ok) return { cases: out.value.matches, how: 'structural' };
         this.fallBack(language, out.error.message);
       } catch (e) {

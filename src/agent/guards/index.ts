@@ -44,9 +44,12 @@ export class Guards {
     }
     const isTest = this.kinds.isTest(path);
     if (s.testFiles && isTest && change.before !== null && before !== null && !isBlank(before, familyOf(path))) {
-      if (change.after === null) return refusal('testFiles', path, `This edit would delete ${path}, a test file`, 'Deleting a test does not fix the code it tests');
+      if (change.after === null) {
+        return refusal('testFiles', path, `This edit would delete ${path}, a test file`, 'Deleting a test does not fix the code it tests');
+      }
       if (after !== null && isBlank(after, familyOf(path))) {
-        return refusal('testFiles', path, `This edit would empty ${path}, a test file (nothing but whitespace and comments would be left)`, 'Emptying or moving a test file away does not fix the code it tests');
+        const what = `This edit would empty ${path}, a test file (nothing but whitespace and comments would be left)`;
+        return refusal('testFiles', path, what, 'Emptying or moving a test file away does not fix the code it tests');
       }
     }
     if (s.testCount && isTest && change.before !== null && change.after !== null && before !== null && after !== null) {
@@ -67,15 +70,13 @@ export class Guards {
       const was = before ?? '';
       const skip = s.skips ? addedMarker(SKIP_MARKERS[family], was, after) : null;
       if (skip) {
-        return refusal('skips', path, `This edit adds ${skip.label} to ${path} (${skip.before} → ${skip.after})`, 'Skipping or focusing tests hides failures instead of fixing them', {
-          marker: skip.label,
-        });
+        const what = `This edit adds ${skip.label} to ${path} (${skip.before} → ${skip.after})`;
+        return refusal('skips', path, what, 'Skipping or focusing tests hides failures instead of fixing them', { marker: skip.label });
       }
       const quiet = s.suppressions ? addedMarker(SUPPRESSION_MARKERS[family], was, after) : null;
       if (quiet) {
-        return refusal('suppressions', path, `This edit adds ${quiet.label} to ${path} (${quiet.before} → ${quiet.after})`, 'Silencing a check hides the problem instead of fixing it', {
-          marker: quiet.label,
-        });
+        const what = `This edit adds ${quiet.label} to ${path} (${quiet.before} → ${quiet.after})`;
+        return refusal('suppressions', path, what, 'Silencing a check hides the problem instead of fixing it', { marker: quiet.label });
       }
     }
     return null;

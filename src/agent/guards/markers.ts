@@ -17,7 +17,10 @@ const CALL = '(?<![\\w$.])';
 
 export const SKIP_MARKERS: Readonly<Record<Family, readonly Marker[]>> = {
   js: [
-    m('.skip / .only / .todo / .skipIf / .fails', new RegExp(`${CALL}(?:it|test|describe|suite|context|specify|bench)\\s*\\.\\s*(?:skip|only|todo|skipIf|fails)\\b`, 'g')),
+    m(
+      '.skip / .only / .todo / .skipIf / .fails',
+      new RegExp(`${CALL}(?:it|test|describe|suite|context|specify|bench)\\s*\\.\\s*(?:skip|only|todo|skipIf|fails)\\b`, 'g'),
+    ),
     m('xit / xdescribe / xtest / fit / fdescribe', new RegExp(`${CALL}[xf](?:it|describe|test|context|specify)\\s*\\(`, 'g')),
     m('this.skip()', /\bthis\s*\.\s*skip\s*\(/g),
   ],
