@@ -9,6 +9,7 @@ import {
   idleStepsSection,
   jobsTable,
   listedJobs,
+  refusalsList,
   statusBadge,
   totalUsageLine,
 } from './markdown-parts.js';
@@ -82,12 +83,14 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.errors.length > 0 ? [plural(job.errors.length, 'failure')] : []),
     ...((job.diagnostics?.length ?? 0) > 0 ? [plural(job.diagnostics!.length, 'diagnostic')] : []),
     ...(job.skipped.length > 0 ? [`${num(job.skipped.length)} skipped`] : []),
+    ...((job.refusals?.length ?? 0) > 0 ? [plural(job.refusals!.length, 'refused model edit')] : []),
   ];
   const where = job.repo === undefined ? '' : `${htmlText(job.repo)} · `;
   return [
     `<details>\n<summary>${where}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ${htmlText(facts.join(' · '))}</summary>\n\n`,
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
+    refusalsList(job, '####', 20),
     ...jobFileSegments(job, '####'),
     '</details>\n\n',
   ];
