@@ -86,9 +86,10 @@ ${rows.join('\n')}
 function refusals(job: JobReport): string {
   const all = job.refusals ?? [];
   if (all.length === 0) return '';
-  const items = all.map(
-    (r) => `<li>${stepLabel(r.step)}, <code>${esc(r.file)}</code>: <code>${esc(r.tool)}</code> refused by the <code>${esc(r.guard)}</code> guard: ${esc(r.message)}</li>`,
-  );
+  const items = all.map((r) => {
+    const what = `<code>${esc(r.tool)}</code> refused by the <code>${esc(r.guard)}</code> guard`;
+    return `<li>${stepLabel(r.step)}, <code>${esc(r.file)}</code>: ${what}: ${esc(r.message)}</li>`;
+  });
   return `<h3>Model edits the guards refused (${num(all.length)})</h3><ul class="refusals">${items.join('')}</ul>`;
 }
 

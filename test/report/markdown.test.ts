@@ -155,7 +155,8 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
     const taught: JobReport = { ...core, refusals };
     const body = jobPullRequestBody(r, taught);
     expect(body).toContain(
-      '### Model edits the guards refused (2)\n\n- step 1, `test/math.test.ts`: `edit_file` refused by the `skips` guard\n- step 3, `tsconfig.json`: `write_file` refused by the `config` guard\n',
+      '### Model edits the guards refused (2)\n\n- step 1, `test/math.test.ts`: `edit_file` refused by the `skips` guard\n' +
+        '- step 3, `tsconfig.json`: `write_file` refused by the `config` guard\n',
     );
     expect(jobPullRequestBody(r, core)).not.toContain('guards refused');
     const run = renderPrBody({ ...r, jobs: [taught, api, empty] });
