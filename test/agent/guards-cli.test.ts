@@ -165,6 +165,26 @@ steps:
     expect(strict.report.jobs[0].refusals.map((x: any) => x.guard)).toEqual(['suppressions', 'testFiles']);
   });
 
+  it('do not replay a cached answer they now refuse: the model is asked again', async () => {
+    const repo = await makeRepo(FILES);
+    const bodies: any[] = [];
+    const ignore = tool('edit_file', { file_path: 'src/math.ts', old_string: '  return a - b;', new_string: '  // @ts-ignore\n  return a - b;' });
+    const api = await model([[tool('read_file', { file_path: 'src/math.ts' })], [ignore]], bodies);
+    const recipe = (name: string, guards: string) => `name: ${name}\n${guards}steps:\n  - agent: { prompt: Quiet the checker, per: job, maxTurns: 4 }\n`;
+    const relaxed = await run(recipe('quiet', 'guards: { suppressions: false }\n'), repo.dir, api.url);
+    expect(relaxed.report.jobs[0].status).toBe('changed');
+    expect(api.messages()).toHaveLength(3);
+
+    // The same prompt over the same files has a cached answer; under every guard it is not written.
+    const strict = await run(recipe('strict', ''), repo.dir, api.url);
+    expect(strict.stderr).toContain('not replayed (a guard refuses it: This edit adds @ts-ignore');
+    expect(api.messages()).toHaveLength(6);
+    expect(toolResults(bodies[5])[0]).toMatchObject({ is_error: true });
+    const job = strict.report.jobs[0];
+    expect(job.status).toBe('empty');
+    expect(job.refusals.map((x: any) => [x.guard, x.tool])).toEqual([['suppressions', 'edit_file']]);
+  });
+
   it('guard the verify fix rounds the same way: a cheating fix fails with kind guard, an honest one is committed as group fix', async () => {
     const repo = await makeRepo(FILES);
     const bodies: any[] = [];
