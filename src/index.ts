@@ -6,6 +6,7 @@ import { duplicateRecipeName, parseRecipe } from './recipe/parse-recipe.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
+import { plural } from './util/plural.js';
 
 export { defineRecipe, loadRecipe, recipeJsonSchema, formatProblem, type Recipe, type RecipeInput, type Step, type TransformFn, type Problem } from './recipe/index.js';
 export { parseRecipe, type ParseResult } from './recipe/parse-recipe.js';
@@ -20,11 +21,6 @@ export {
   pushReport,
   resolvePushTarget,
   publishPullRequests,
-  openHost,
-  hostForUrl,
-  GitHubHost,
-  GitLabHost,
-  HostError,
   pullRequestStatus,
   renderStatusTable,
   pruneBranches,
@@ -36,22 +32,29 @@ export {
   type PullRequestOptions,
   type PullRequestsResult,
   type PrSettings,
+  type StatusRow,
+  type StatusJob,
+  type PruneEntry,
+  type PruneOptions,
+  publishCampaign,
+  type PublishCampaignOptions,
+  type PublishCampaignResult,
+} from './publish/index.js';
+export {
+  openHost,
+  hostForUrl,
+  GitHubHost,
+  GitLabHost,
+  HostError,
   type Host,
   type HostPull,
   type HostOptions,
   type GitHubOptions,
   type GitLabOptions,
-  type StatusRow,
-  type StatusJob,
-  type PruneEntry,
-  type PruneOptions,
   type ChecksState,
   type ReviewState,
   type MergeMethod,
-  publishCampaign,
-  type PublishCampaignOptions,
-  type PublishCampaignResult,
-} from './publish/index.js';
+} from './host/index.js';
 // Campaigns (SPEC §9): one recipe across many repositories.
 export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
@@ -69,7 +72,7 @@ function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
   for (const [i, s] of sources.entries()) {
     const file = s.file ?? `<recipe ${i + 1}>`;
     const parsed = parseRecipe(s.recipe, file);
-    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'}).`, parsed.problems.map(formatProblem));
+    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
     out.push({ file, recipe: parsed.recipe });
   }
   const clash = duplicateRecipeName(out);

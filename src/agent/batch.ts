@@ -1,11 +1,12 @@
 // The Message Batches transport (batch: true): every conversation waiting on the model goes out in one
 // batch; when it has ended, the answers are handed to their conversations (tool calls run serially,
 // as in the interactive path) and the next round goes out. Half price, at the cost of latency.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type Anthropic from '@anthropic-ai/sdk';
 import { fail, failure, ok, type Result } from '../errors.js';
 import type { Conversation } from './conversation.js';
-import { account, apiFailure, timeoutFailure, type AgentRun } from './run.js';
+import { account, apiFailure, timeoutFailure, type AgentRun } from './agent-run.js';
+import { plural } from '../util/plural.js';
+import { sleep } from '../util/sleep.js';
 
 type BatchResult = Anthropic.Messages.Batches.MessageBatchResult;
 
@@ -63,7 +64,7 @@ async function oneBatch(run: AgentRun, waiting: readonly Conversation[], round: 
   const { client, signal } = run;
   try {
     let batch = await client.messages.batches.create({ requests: waiting.map((c) => ({ custom_id: c.init.id, params: c.request() })) }, { signal });
-    run.log(`agent: round ${round}: batch ${batch.id} sent with ${waiting.length} request${waiting.length === 1 ? '' : 's'}`);
+    run.log(`agent: round ${round}: batch ${batch.id} sent with ${plural(waiting.length, 'request')}`);
     const deadline = Date.now() + run.batchPoll.deadlineMs;
     let wait = run.batchPoll.firstMs;
     while (batch.processing_status !== 'ended') {
@@ -72,7 +73,9 @@ async function oneBatch(run: AgentRun, waiting: readonly Conversation[], round: 
         await client.messages.batches.cancel(batch.id, {}, { signal }).catch(() => undefined);
         return fail(failure('agent', `Message batch ${batch.id} had not ended after ${run.batchPoll.deadlineMs} ms; it was cancelled. Run again, or without batch.`));
       }
-      await sleep(wait, undefined, { signal });
+      // Cut short by an interrupt or the step's limit, which the catch below reports.
+      await sleep(wait, signal);
+      signal.throwIfAborted();
       wait = Math.min(wait * 2, run.batchPoll.maxMs);
       batch = await client.messages.batches.retrieve(batch.id, {}, { signal });
     }

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * The SDK, loaded on first use: it is ~280 modules (~0.5 s of start-up on this project's machine) and
- * only agent steps need it. Both this file and run.ts get it from here, so its error classes are the
+ * only agent steps need it. Both this file and agent-run.ts get it from here, so its error classes are the
  * ones the client throws.
  */
 export function sdk(): typeof Anthropic {

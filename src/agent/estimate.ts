@@ -9,7 +9,6 @@
 //            the same size, and (per: job, fixes) every file the model may read; all at the full input
 //            price, as if the prompt cache never hit.
 // A typical conversation sits near the minimum (README: the agent step's cost).
-import type { AgentRun } from './run.js';
 import type { Estimate } from './types.js';
 import { BATCH_DISCOUNT, type Price } from './prices.js';
 import { SYSTEM_PROMPT } from './prompt.js';
@@ -75,7 +74,15 @@ export function estimateOf(planned: readonly PlannedConversation[], s: EstimateS
 }
 
 /** The estimate of what a plan did not ask, or null when it was not a plan (or every answer was cached). */
-export function estimated(run: AgentRun, per: Estimate['per'], maxTurns: number, maxTokens: number, batch: boolean): Estimate | null {
+/** What an estimate reads of a step's shared state (the agent run, named here without importing it). */
+export interface EstimatingRun {
+  readonly estimate: boolean;
+  readonly planned: readonly PlannedConversation[];
+  readonly model: string;
+  readonly price: Price | null;
+}
+
+export function estimated(run: EstimatingRun, per: Estimate['per'], maxTurns: number, maxTokens: number, batch: boolean): Estimate | null {
   if (!run.estimate || run.planned.length === 0) return null;
   return estimateOf(run.planned, { model: run.model, per, price: run.price, maxTurns, maxTokens, batch });
 }

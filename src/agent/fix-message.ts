@@ -4,8 +4,9 @@
 import { decodeText } from '../core/index.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ReadStates } from './read-state.js';
-import { numbered, splitLines } from './tools/cat-n.js';
+import { numbered, catLines } from './tools/cat-n.js';
 import type { AgentFiles } from './types.js';
+import { plural } from '../util/plural.js';
 
 /** Lines shown before and after each diagnostic's line. */
 export const CONTEXT_LINES = 4;
@@ -39,14 +40,14 @@ export async function fixMessage(prompt: string, failed: FailedCommand, files: A
   const blocks: string[] = [];
   for (const [file, ds] of byFile) blocks.push(await fileBlock(file, ds, files, reads));
   const more = failed.diagnostics.length - shown.length;
-  const rest = more > 0 ? `\n(${more} more problem${more === 1 ? '' : 's'} not shown: fix these first.)` : '';
+  const rest = more > 0 ? `\n(${plural(more, 'more problem')} not shown: fix these first.)` : '';
   const output = failed.output.trim();
   const outputBlock =
     failed.diagnostics.length === 0 && output !== '' ? `\nNo problem could be tied to a file of this job. The end of its output:\n<output>\n${output.slice(-MAX_OUTPUT)}\n</output>\n` : '';
 
   return `Task: ${prompt}
 
-The verify command \`${failed.command}\` ${howItEnded(failed)}. It reported ${failed.diagnostics.length} problem${failed.diagnostics.length === 1 ? '' : 's'} in the files of this job. Each file's lines around its problems are shown below in read_file's cat -n form (line number, a tab, the line); they count as read, so you can edit them right away. Read more of a file, or other files of this job, with read_file, glob and grep when you need context. After you stop, the command runs again.
+The verify command \`${failed.command}\` ${howItEnded(failed)}. It reported ${plural(failed.diagnostics.length, 'problem')} in the files of this job. Each file's lines around its problems are shown below in read_file's cat -n form (line number, a tab, the line); they count as read, so you can edit them right away. Read more of a file, or other files of this job, with read_file, glob and grep when you need context. After you stop, the command runs again.
 ${outputBlock}
 ${blocks.join('\n\n')}${rest}`;
 }
@@ -59,7 +60,7 @@ async function fileBlock(file: string, ds: readonly Diagnostic[], files: AgentFi
   const decoded = bytes === null ? null : decodeText(bytes);
   if (decoded === null || !decoded.ok) return `<diagnostics path="${file}">\n${listed}\n(The file cannot be shown: it is missing or not text.)\n</diagnostics>`;
   const text = decoded.value.text;
-  const lines = splitLines(text);
+  const lines = catLines(text);
   const windows = mergeWindows(ds.map((d) => [Math.max(1, d.line - CONTEXT_LINES), Math.min(lines.length, d.line + CONTEXT_LINES)] as const));
   const parts: string[] = [];
   let covered = 0;

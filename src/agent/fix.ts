@@ -2,6 +2,7 @@
 // same tools, engine, cache and usage meter as the agent step, started from the command's diagnostics
 // with the lines around them already read. The runner reruns the command after it stops.
 import type { Usage } from '../model/types.js';
+import { ZERO_USAGE } from '../model/usage.js';
 import type { Failure } from '../errors.js';
 import { cacheKey } from './cache.js';
 import { Conversation } from './conversation.js';
@@ -15,7 +16,7 @@ import { toolContext } from './tool-context.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig, Estimate, GuardRefusal } from './types.js';
 import { estimated } from './estimate.js';
 import { planJob } from './per-job.js';
-import { overBudget } from './run.js';
+import { overBudget } from './agent-run.js';
 
 export { DEFAULT_FIX_PROMPT, type FailedCommand } from './fix-message.js';
 
@@ -44,7 +45,6 @@ export interface FixOutcome {
   readonly estimate: Estimate | null;
 }
 
-const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export async function runFix(config: FixConfig, failed: FailedCommand, files: AgentFiles, env: AgentEnv): Promise<FixOutcome> {
   const step: AgentStepConfig = {
@@ -59,7 +59,7 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
   };
   const made = makeRun(step, files, env);
   if (!made.ok) {
-    return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: made.error }], summary: '', refusals: [], estimate: null };
+    return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: made.error }], summary: '', refusals: [], estimate: null };
   }
   const { run } = made.value;
   try {
@@ -83,10 +83,12 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
       await planJob(run, firstMessage, [...files.paths()].sort(), config.maxRounds ?? 1);
       run.log('fix: estimated the fix rounds without a request (plan)');
       const estimate = estimated(run, 'fix', step.maxTurns, step.maxTokens, false);
-      return { stopped: false, replayed: false, usage: NO_USAGE, errors: [], summary: '', refusals: [], estimate };
+      return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [], summary: '', refusals: [], estimate };
     }
     const broke = overBudget(run, null);
-    if (broke) return { stopped: false, replayed: false, usage: NO_USAGE, errors: [{ file: null, failure: broke }], summary: '', refusals: [], estimate: null };
+    if (broke) {
+      return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: broke }], summary: '', refusals: [], estimate: null };
+    }
     const conv = new Conversation({ id: 'fix', file: null, key, firstMessage, tools: toolContext(run, 'fix', reads), model: run.model, maxTokens: step.maxTokens, maxTurns: step.maxTurns });
     await converse(run, conv);
     const errors: StepError[] = [];

@@ -2,7 +2,7 @@
 // other step. This wrapper checks what can be checked before any request, builds the step's shared
 // state, and hands over to the per-file or per-job worker.
 import type { Failure } from '../errors.js';
-import type { Usage } from '../model/types.js';
+import { ZERO_USAGE } from '../model/usage.js';
 import { makeRun } from './make-run.js';
 import { runPerFile } from './per-file.js';
 import { runPerJob } from './per-job.js';
@@ -17,7 +17,6 @@ export { TOOLSET_VERSION } from './tools/schemas.js';
 
 export { DEFAULT_MODEL, MAX_INTERACTIVE_TOKENS } from './make-run.js';
 
-const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env: AgentEnv): Promise<AgentOutcome> {
   const made = makeRun(step, files, env);
@@ -46,6 +45,6 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
 }
 
 function refuse(f: Failure): AgentOutcome {
-  return { errors: [{ file: null, failure: f }], usage: NO_USAGE, refusals: [], estimate: null };
+  return { errors: [{ file: null, failure: f }], usage: ZERO_USAGE, refusals: [], estimate: null };
 }
 

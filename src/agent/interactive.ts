@@ -1,6 +1,6 @@
 // The ordinary transport: one Messages API request per turn, until the conversation ends.
 import type { Conversation } from './conversation.js';
-import { account, apiFailure, timeoutFailure, type AgentRun } from './run.js';
+import { account, apiFailure, timeoutFailure, type AgentRun } from './agent-run.js';
 
 export async function converse(run: AgentRun, conv: Conversation): Promise<void> {
   while (conv.state.kind === 'waiting') {

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
 import { Guards } from './guards/index.js';
 import { Mutex } from './mutex.js';
 import { PRICES_DATE, priceOf } from './prices.js';
-import { AgentTimeout, type AgentRun } from './run.js';
+import { AgentTimeout, type AgentRun } from './agent-run.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
 import { UsageMeter } from './usage.js';
 

@@ -12,7 +12,7 @@ import { ReadStates } from './read-state.js';
 import { entryOf, replay } from './replay.js';
 import { estimateTokens, FIXED_TOKENS } from './estimate.js';
 import { insisted } from './insisted.js';
-import { overBudget, timeoutFailure, type AgentRun } from './run.js';
+import { overBudget, timeoutFailure, type AgentRun } from './agent-run.js';
 import { toolContext } from './tool-context.js';
 import { catN } from './tools/cat-n.js';
 

@@ -7,7 +7,7 @@ import { converse } from './interactive.js';
 import { close, type StepError } from './per-file.js';
 import { jobMessage } from './prompt.js';
 import { replay } from './replay.js';
-import { overBudget, type AgentRun } from './run.js';
+import { overBudget, type AgentRun } from './agent-run.js';
 import { catN } from './tools/cat-n.js';
 import { decodeText } from '../core/index.js';
 import { estimateTokens, FIXED_TOKENS } from './estimate.js';

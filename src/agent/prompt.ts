@@ -1,6 +1,7 @@
 // What the model is told. The system prompt is the same for every conversation (and cached); the
 // first user message carries the task and, with per: file, the file itself.
 import type { View } from './tools/cat-n.js';
+import { plural } from '../util/plural.js';
 
 export const SYSTEM_PROMPT = `You are the agent step of scion, a tool that applies one refactoring to a git repository in batch. Nobody reads your messages while you work and you cannot ask questions: do the task with the tools, then answer with one short sentence saying what you changed (or that nothing needed changing) and make no further tool call. That ends your work.
 
@@ -30,7 +31,7 @@ export function jobMessage(prompt: string, paths: readonly string[]): string {
   const more = paths.length > MAX_LISTED ? `\n(${paths.length - MAX_LISTED} more: use glob and grep to find them)` : '';
   return `Task: ${prompt}
 
-This job has ${paths.length} file${paths.length === 1 ? '' : 's'} you may read and change:
+This job has ${plural(paths.length, 'file')} you may read and change:
 ${listed.join('\n')}${more}
 
 Find what the task concerns with glob, grep and read_file, read each file before editing it, and make the changes.`;

@@ -5,7 +5,7 @@ import { writeContent } from '../core/index.js';
 import type { CacheEntry, CachedChange } from './cache.js';
 import type { Conversation } from './conversation.js';
 import { rawText } from './raw-text.js';
-import type { AgentRun } from './run.js';
+import type { AgentRun } from './agent-run.js';
 import { resolvePath } from './tools/paths.js';
 
 /** True when the entry was applied; false (nothing written) when it no longer fits the files. */

@@ -1,7 +1,7 @@
 // A fresh tool context per conversation: its own read state and change record, the step's lock.
 import type { Failure } from '../errors.js';
 import { ReadStates } from './read-state.js';
-import type { AgentRun } from './run.js';
+import type { AgentRun } from './agent-run.js';
 import type { ToolContext } from './tools/context.js';
 import type { GuardRefusal } from './types.js';
 

@@ -1,19 +1,33 @@
 // The clone cache of a campaign: one bare, shallow, single-branch clone per repository,
-// made with isomorphic-git over HTTP(S) (no git binary), kept across runs and fetched, never cloned
-// twice. Safe against two runs at once (a lock per repository, whose dead owner is recognised) and
+// made by the git layer over HTTP(S) (no git binary), kept across runs and fetched, never cloned
+// twice; its refs move under git's lock protocol, like every other ref scion moves. Safe against
+// two runs at once (a lock per repository, whose dead owner is recognised) and
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).
-import fs from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import git from 'isomorphic-git';
 import { failure, type Failure } from '../errors.js';
-import { guardedHttp, TransferLimitError, type RemoteAccess } from '../git/transport.js';
-import { credentialAdvice, forge } from '../publish/credentials.js';
-import { remoteAccess } from '../publish/remote.js';
+import {
+  advertisedBranches,
+  CLONE_REMOTE,
+  cloneShallow,
+  closeRepo,
+  fetchBranch,
+  GitError,
+  openRepo,
+  readRef,
+  setSymbolicRef,
+  updateRef,
+  type RemoteAccess,
+  type TransportFailure,
+  type TransportResult,
+} from '../git/index.js';
+import { credentialAdvice, forge } from '../host/credentials.js';
+import { remoteAccess } from '../host/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
 import { cloneDamage, removeStaleTemps } from './clone-health.js';
 import { cloneLimit, formatBytes } from './clone-limit.js';
 import type { RepoTarget } from './targets.js';
+import { sleep } from '../util/sleep.js';
 
 export interface CloneOptions {
   readonly cacheDir: string;
@@ -67,49 +81,47 @@ export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<
   // The same credential rule as every push: remoteAccess chooses, guardedHttp enforces per request.
   const { access: open, kind, credential } = remoteAccess(url, o.env);
   const access = { ...open, maxBytes };
+  // A fetch when the clone is there by the time it failed, else a clone.
+  const cannot = async () => `Cannot ${(await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone'} ${target.id} from ${hideUrlCredentials(url)}`;
   try {
     await removeStaleTemps(dir);
     // A clone damaged on disk is made anew rather than failing this run and every next one.
     const damage = (await exists(dir)) ? await cloneDamage(dir) : null;
     if (damage !== null) await rm(dir, { recursive: true, force: true });
     const done = damage === null && (await exists(join(dir, 'HEAD'))) ? await refresh(target, dir, access) : await freshClone(target, dir, access);
-    return damage === null || !done.ok ? done : { ok: true, value: { ...done.value, repaired: redact(damage) } };
+    if (!done.ok) {
+      const f = done.error;
+      const why =
+        f.reason === 'auth'
+          ? credentialAdvice(access.url, kind, credential, f.detail, 'clone', forge(kind, o.env).server)
+          : f.reason === 'too-large'
+            ? `${reason(f)}.`
+            : `${reason(f)}; check the URL, that the repository exists, and the token for it.`;
+      // The kind's general fix (URL, existence, token) is wrong for a repository past the limit.
+      const hint = f.reason === 'too-large' ? 'Raise SCION_CLONE_MAX_BYTES if the machine has the memory, or leave the repository out of the list.' : undefined;
+      return { ok: false, error: failure('clone-failed', redact(`${await cannot()}: ${why}`), { repo: target.id }, hint) };
+    }
+    return damage === null ? done : { ok: true, value: { ...done.value, repaired: redact(damage) } };
   } catch (e) {
-    const verb = (await exists(join(dir, 'HEAD'))) ? 'fetch' : 'clone';
-    const status = (e as { data?: { statusCode?: number } }).data?.statusCode;
-    const why =
-      status === 401 || status === 403
-        ? credentialAdvice(access.url, kind, credential, reason(e), 'clone', forge(kind, o.env).server)
-        : e instanceof TransferLimitError
-          ? `${reason(e)}.`
-          : `${reason(e)}; check the URL, that the repository exists, and the token for it.`;
-    // The kind's general fix (URL, existence, token) is wrong for a repository past the limit.
-    const hint = e instanceof TransferLimitError ? 'Raise SCION_CLONE_MAX_BYTES if the machine has the memory, or leave the repository out of the list.' : undefined;
-    return { ok: false, error: failure('clone-failed', redact(`Cannot ${verb} ${target.id} from ${hideUrlCredentials(url)}: ${why}`), { repo: target.id }, hint) };
+    // Anything else (the disk, the cache folder, a ref lock another process holds): said as it is; the
+    // git layer's sentences say what to do themselves.
+    const said = hideUrlCredentials((e instanceof Error ? e.message : String(e)).split('\n')[0]!);
+    const why = e instanceof GitError ? said : `${said}; check the URL, that the repository exists, and the token for it.`;
+    return { ok: false, error: failure('clone-failed', redact(`${await cannot()}: ${why}`), { repo: target.id }) };
   } finally {
     await release();
   }
 }
 
-/** isomorphic-git's transport options for `access`: the guarded client, and a fresh header object per call. */
-function transport(access: RemoteAccess) {
-  return { http: guardedHttp(access), url: access.url, headers: {} };
-}
+type Step = TransportResult<CachedClone>;
 
-async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
+async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess): Promise<Step> {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
-    await git.clone({
-      fs, ...transport(access), dir: tmp, gitdir: tmp,
-      ...(target.ref ? { ref: target.ref } : {}),
-      singleBranch: true, depth: 1, noCheckout: true, noTags: true,
-    });
-    await git.setConfig({ fs, gitdir: tmp, path: 'core.bare', value: true });
-    // A clone's own HEAD names the branch it fetched.
-    const branch = (await git.currentBranch({ fs, gitdir: tmp, fullname: false })) ?? target.ref ?? 'HEAD';
-    const sha = await git.resolveRef({ fs, gitdir: tmp, ref: `refs/heads/${branch}` }).catch(() => git.resolveRef({ fs, gitdir: tmp, ref: 'HEAD' }));
+    const made = await cloneShallow(tmp, access, target.ref);
+    if (!made.ok) return made;
     await rename(tmp, dir);
-    return { ok: true, value: { gitDir: dir, sha, branch, action: 'cloned' } };
+    return { ok: true, value: { gitDir: dir, sha: made.value.sha, branch: made.value.branch, action: 'cloned' } };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -119,26 +131,37 @@ async function freshClone(target: RepoTarget, dir: string, access: RemoteAccess)
  * Brings the clone up to date. The remote's refs are read first (one round trip); when the branch
  * still points where the clone's does, nothing else is asked.
  */
-async function refresh(target: RepoTarget, dir: string, access: RemoteAccess): Promise<CloneResult> {
+async function refresh(target: RepoTarget, dir: string, access: RemoteAccess): Promise<Step> {
   // One advertisement says both where the branch is and, without @REF, which branch is the
   // default now (it may have changed since the clone, or the clone was made for another @REF).
-  const remoteRefs = await git.listServerRefs({ ...transport(access), protocolVersion: 1, symrefs: true });
-  const current = await git.currentBranch({ fs, gitdir: dir, fullname: false });
-  const head = remoteRefs.find((r) => r.ref === 'HEAD')?.target;
-  const branch = target.ref ?? (head?.startsWith('refs/heads/') ? head.slice('refs/heads/'.length) : null) ?? current ?? 'HEAD';
-  const local = await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` }).catch(() => null);
-  const remote = remoteRefs.find((r) => r.ref === `refs/heads/${branch}`)?.oid ?? null;
-  if (remote !== null && remote === local) {
-    if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
-    return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+  const advertised = await advertisedBranches(access);
+  if (!advertised.ok) return advertised;
+  const repo = await openRepo(dir);
+  try {
+    const current = headBranch(await readFile(join(dir, 'HEAD'), 'utf8'));
+    const branch = target.ref ?? advertised.value.head ?? current ?? 'HEAD';
+    const ref = `refs/heads/${branch}`;
+    const local = await readRef(repo, ref);
+    const remote = advertised.value.branches.get(branch) ?? null;
+    // HEAD names the branch the jobs start from (pull requests merge into it).
+    const pointHead = () => (current !== branch ? setSymbolicRef(repo, 'HEAD', ref) : undefined);
+    if (remote !== null && remote === local) {
+      pointHead();
+      return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
+    }
+    const fetched = await fetchBranch(repo, access, CLONE_REMOTE, branch, { depth: 1 });
+    if (!fetched.ok) return fetched;
+    await updateRef(repo, ref, fetched.value, local);
+    pointHead();
+    return { ok: true, value: { gitDir: dir, sha: fetched.value, branch, action: 'fetched' } };
+  } finally {
+    closeRepo(repo);
   }
-  const res = await git.fetch({ fs, ...transport(access), gitdir: dir, ref: branch, singleBranch: true, depth: 1, tags: false });
-  const sha = res.fetchHead ?? remote;
-  if (sha === null) throw new Error(`the remote has no branch ${branch}`);
-  await git.writeRef({ fs, gitdir: dir, ref: `refs/heads/${branch}`, value: sha, force: true });
-  // HEAD names the branch the jobs start from (pull requests merge into it).
-  if (current !== branch) await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
-  return { ok: true, value: { gitDir: dir, sha, branch, action: 'fetched' } };
+}
+
+/** The branch a HEAD file names (`ref: refs/heads/x`); null for a detached HEAD. */
+function headBranch(text: string): string | null {
+  return /^ref: refs\/heads\/(\S+)\s*$/.exec(text)?.[1] ?? null;
 }
 
 interface LockOwner {
@@ -169,7 +192,7 @@ async function lockRepository(path: string, waitMs: number): Promise<(() => Prom
       continue;
     }
     if (Date.now() > deadline) return `${path} is held by another scion run (pid ${owner.pid}); wait for it to finish, or remove the file if that process is gone.`;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 
@@ -190,12 +213,14 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-function reason(e: unknown): string {
-  if (e instanceof TransferLimitError) {
-    return `the repository sent more than ${formatBytes(e.limit)}, the most a clone may download (SCION_CLONE_MAX_BYTES); raise it (e.g. SCION_CLONE_MAX_BYTES=2G) if the machine has the memory, or leave the repository out`;
+/** What the remote or the network said, in words for the failure's sentence. */
+function reason(f: TransportFailure): string {
+  if (f.reason === 'too-large') {
+    return (
+      `the repository sent more than ${formatBytes(f.limit ?? 0)}, the most a clone may download (SCION_CLONE_MAX_BYTES); ` +
+      'raise it (e.g. SCION_CLONE_MAX_BYTES=2G) if the machine has the memory, or leave the repository out'
+    );
   }
-  const err = e as { code?: string; data?: { statusCode?: number; statusMessage?: string }; message?: string };
-  if (err.data?.statusCode) return `HTTP ${err.data.statusCode} ${err.data.statusMessage ?? ''}`.trim();
-  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `the host cannot be reached (${err.code})`;
-  return hideUrlCredentials((err.message ?? String(e)).split('\n')[0]!);
+  if (f.code === 'ECONNREFUSED' || f.code === 'ENOTFOUND' || f.code === 'EAI_AGAIN') return `the host cannot be reached (${f.code})`;
+  return hideUrlCredentials(f.detail.split('\n')[0]!);
 }

@@ -1,11 +1,10 @@
 // GitHub's side of discovery: an organisation's repositories (GET /orgs/{org}/repos) and a repository
-// search (GET /search/repositories), every page through the Link header, with publishing's octokit.
+// search (GET /search/repositories), every page through the Link header, with the host layer's octokit (host/github.ts).
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
-import { explainGitHub, githubMessage } from '../publish/github-explain.js';
-import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../publish/github.js';
-import { HostError } from '../publish/types.js';
-import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
+import { explainGitHub, githubMessage } from '../host/github-explain.js';
+import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github.js';
+import { HostError } from '../host/types.js';
+import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitHub's repository object that discovery reads. */
@@ -25,7 +24,7 @@ const SEARCH_CAP = 1000;
 
 export async function discoverGitHub(q: DiscoverQuery, ctx: SourceContext): Promise<RepoTarget[]> {
   const tracker: RetryTracker = { retries: 0 };
-  const client = githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) }, tracker);
+  const client = githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), sleep: ctx.sleep }, tracker);
   const found: RepoTarget[] = [];
   if (q.githubOrg !== undefined) found.push(...(await organisation(q.githubOrg.trim(), q, ctx, client, tracker)));
   if (q.githubSearch !== undefined) found.push(...(await search(q.githubSearch.trim(), q, ctx, client, tracker)));

@@ -1,11 +1,10 @@
 // GitLab's side of discovery: a group's projects with its subgroups' (GET /groups/:id/projects),
-// every page through the Link header or x-next-page (each once, at most MAX_PAGES), with publishing's
-// retrying request.
-import { gitlabMessage, gitlabRequest } from '../publish/gitlab.js';
-import { apiFetch } from '../publish/http.js';
-import { HostError } from '../publish/types.js';
-import type { DiscoverQuery } from './discover.js';
-import { leftOut, nextLink, PageWalk, type SourceContext } from './discover-page.js';
+// every page through the Link header or x-next-page (each once, at most MAX_PAGES), with the host
+// layer's retrying request (host/gitlab.ts).
+import { gitlabMessage, gitlabRequest } from '../host/gitlab.js';
+import { apiFetch } from '../host/http.js';
+import { HostError } from '../host/types.js';
+import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';
 
 /** The fields of GitLab's project object that discovery reads. */
@@ -24,7 +23,7 @@ interface ProjectJson {
 export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Promise<RepoTarget[]> {
   const group = q.gitlabGroup!.trim().replace(/^\/+|\/+$/g, '');
   const what = `listing the projects of the GitLab group "${group}"`;
-  const request = { apiUrl: ctx.shownApi, token: ctx.token, fetch: apiFetch(ctx.apiUrl, 60_000, ctx.fetch) };
+  const request = { apiUrl: ctx.shownApi, token: ctx.token, fetch: apiFetch(ctx.apiUrl, 60_000, ctx.fetch), sleep: ctx.sleep };
   // Projects shared into the group from elsewhere are not the group's (with_shared=false); by id,
   // so a project created while the pages are read lands on the last page.
   const params = new URLSearchParams({ include_subgroups: 'true', with_shared: 'false', order_by: 'id', sort: 'asc', per_page: '100' });

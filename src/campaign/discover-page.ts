@@ -1,7 +1,24 @@
 // What discovery's sources share: the context discover.ts builds once per host, and the Link header.
-import { shownUrl } from '../publish/remote.js';
-import { HostError } from '../publish/types.js';
+import { shownUrl } from '../host/remote.js';
+import { HostError } from '../host/types.js';
 import type { RepoTarget } from './targets.js';
+import { plural } from '../util/plural.js';
+
+/** What to discover: one source per field set (sources may be combined). */
+export interface DiscoverQuery {
+  /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
+  readonly githubOrg?: string;
+  /** Keep only repositories carrying this topic (GitHub topics, GitLab topics). */
+  readonly topic?: string;
+  /** Keep forks (githubOrg, gitlabGroup). Default false. */
+  readonly includeForks?: boolean;
+  /** Keep archived repositories (githubOrg, gitlabGroup). Default false. */
+  readonly includeArchived?: boolean;
+  /** A GitHub repository search (`org:acme language:typescript`); its own `fork:`/`archived:` apply. */
+  readonly githubSearch?: string;
+  /** Every project of this GitLab group and its subgroups (`group` or `group/subgroup`). */
+  readonly gitlabGroup?: string;
+}
 
 /** A repository as a source found it, before the checks every source shares. */
 export interface Found {
@@ -21,6 +38,8 @@ export interface SourceContext {
   readonly say: (line: string) => void;
   /** The most pages one listing may take (MAX_PAGES unless a caller says otherwise). */
   readonly maxPages: number;
+  /** Makes each wait before a retry; default a timer. */
+  readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Checks a clone URL the server returned; a target, or null after saying why it was left out. */
   readonly target: (f: Found) => RepoTarget | null;
 }
@@ -85,7 +104,7 @@ export function nextLink(link: string | null | undefined, apiUrl: string): strin
 /** `; left out 2 forks (…), 1 archived (…)` for a source's summary line, or '' when nothing was. */
 export function leftOut(forks: number, archived: number, untagged: number, topic: string | undefined): string {
   const parts = [
-    forks > 0 ? `${forks} fork${forks === 1 ? '' : 's'} (include them with --include-forks)` : '',
+    forks > 0 ? `${plural(forks, 'fork')} (include them with --include-forks)` : '',
     archived > 0 ? `${archived} archived (include them with --include-archived)` : '',
     untagged > 0 ? `${untagged} without the topic "${topic}"` : '',
   ].filter((s) => s !== '');

@@ -1,33 +1,21 @@
 // Repository discovery for campaigns: an organisation's repositories, a repository search
 // or a GitLab group's projects, as the same RepoTargets a repository list gives. The requests go
-// through publishing's host clients (octokit with throttling and retry; GitLab's retrying fetch), so
+// through the host clients of host/ (octokit with throttling and retry; GitLab's retrying fetch), so
 // rate limits, deadlines and the token rules are the ones pull requests live under.
 import { UsageError } from '../errors.js';
 import { isValidRefName } from '../git/refs.js';
 import { makeRedactor } from '../redact.js';
-import { HostError } from '../publish/types.js';
-import { checkApiUrl } from '../publish/host.js';
-import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../publish/credentials.js';
-import { shownUrl, type Env } from '../publish/remote.js';
+import { HostError } from '../host/types.js';
+import { checkApiUrl } from '../host/open.js';
+import { forgeTokens, githubForge, gitlabForge, onForge, type Forge } from '../host/credentials.js';
+import { shownUrl, type Env } from '../host/remote.js';
 import { discoverGitHub } from './discover-github.js';
 import { discoverGitLab } from './discover-gitlab.js';
-import { MAX_PAGES, type Found, type SourceContext } from './discover-page.js';
+import { MAX_PAGES, type DiscoverQuery, type Found, type SourceContext } from './discover-page.js';
 import { parseTarget, type RepoTarget } from './targets.js';
+import { compareCodeUnits } from '../util/compare.js';
 
-export interface DiscoverQuery {
-  /** Every repository of this GitHub organisation (forks and archived ones left out unless asked). */
-  readonly githubOrg?: string;
-  /** Keep only repositories carrying this topic (GitHub topics, GitLab topics). */
-  readonly topic?: string;
-  /** Keep forks (githubOrg, gitlabGroup). Default false. */
-  readonly includeForks?: boolean;
-  /** Keep archived repositories (githubOrg, gitlabGroup). Default false. */
-  readonly includeArchived?: boolean;
-  /** A GitHub repository search (`org:acme language:typescript`); its own `fork:`/`archived:` apply. */
-  readonly githubSearch?: string;
-  /** Every project of this GitLab group and its subgroups (`group` or `group/subgroup`). */
-  readonly gitlabGroup?: string;
-}
+export type { DiscoverQuery } from './discover-page.js';
 
 export interface DiscoverOptions {
   /** Tokens and API URLs: GITHUB_TOKEN, GITHUB_API_URL, GITLAB_TOKEN, GITLAB_API_URL, CI_SERVER_URL, GIT_TOKEN. */
@@ -37,6 +25,8 @@ export interface DiscoverOptions {
   readonly say?: (line: string) => void;
   /** The most pages one listing may take. Default MAX_PAGES (1,000). */
   readonly maxPages?: number;
+  /** Makes each wait before a retry (rate limits, backoff; a test passes one that records it). Default: a timer. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -66,8 +56,8 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
   const maxPages = o.maxPages ?? MAX_PAGES;
-  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages } : null;
-  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages } : null;
+  const github = wantGitHub ? { ...githubContext(o.env, o.fetch, say), maxPages, sleep: o.sleep } : null;
+  const gitlab = wantGitLab ? { ...gitlabContext(o.env, o.fetch, say), maxPages, sleep: o.sleep } : null;
   const found: RepoTarget[] = [];
   if (github !== null) found.push(...(await discoverGitHub(q, github)));
   if (gitlab !== null) found.push(...(await discoverGitLab(q, gitlab)));
@@ -137,5 +127,5 @@ function checkedTarget(f: Found, forge: Forge, variables: string): RepoTarget | 
 function sortedUnique(found: readonly RepoTarget[]): RepoTarget[] {
   const byId = new Map<string, RepoTarget>();
   for (const t of found) if (!byId.has(t.id)) byId.set(t.id, t);
-  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...byId.values()].sort((a, b) => compareCodeUnits(a.id, b.id));
 }

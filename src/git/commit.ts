@@ -53,8 +53,8 @@ export function readCommitSync(repo: Repo, sha: string): CommitInfo {
   return parseCommit(obj.data, sha);
 }
 
-/** The tree oid of a commit. */
-export async function commitTree(repo: Repo, commit: string): Promise<string> {
+/** The tree oid of a commit (a read: not git's commit-tree, which makes a commit from a tree). */
+export async function treeOfCommit(repo: Repo, commit: string): Promise<string> {
   return readCommitSync(repo, commit).tree;
 }
 

@@ -69,7 +69,7 @@ export function isEnvironmentErrno(err: unknown): boolean {
  * the path and the fix in one sentence), else `err` unchanged (a real bug or an expected ENOENT the
  * caller handles).
  */
-export function environmentError(err: unknown, path: string, action: string): unknown {
+export function refusalToGitError(err: unknown, path: string, action: string): unknown {
   const refusal = refusalOf(err, { path, action });
   if (refusal === null) return err;
   return new GitError('environment', refusal.message, { path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) });
@@ -80,6 +80,6 @@ export function onDisk<T>(path: string, action: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    throw environmentError(err, path, action);
+    throw refusalToGitError(err, path, action);
   }
 }

@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { GitError, environmentError, errnoCode, onDisk } from './errors.js';
+import { GitError, refusalToGitError, errnoCode, onDisk } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
 import { Pack, PackGone, type RawObject } from './pack.js';
@@ -99,7 +99,7 @@ export class ObjectStore {
       renameSync(tmp.path, join(dir, oid.slice(2)));
     } catch (err) {
       rmSync(tmp.path, { force: true });
-      throw environmentError(err, join(dir, oid.slice(2)), 'write the object file');
+      throw refusalToGitError(err, join(dir, oid.slice(2)), 'write the object file');
     }
     return oid;
   }
@@ -117,12 +117,12 @@ export class ObjectStore {
       try {
         return { fd: openSync(path, 'wx', 0o444), path };
       } catch (err) {
-        if (errnoCode(err) !== 'ENOENT' || attempt >= 8) throw environmentError(err, path, 'create the object file');
+        if (errnoCode(err) !== 'ENOENT' || attempt >= 8) throw refusalToGitError(err, path, 'create the object file');
       }
       try {
         mkdirSync(dir, { recursive: true });
       } catch (err) {
-        throw environmentError(err, dir, 'create the object folder');
+        throw refusalToGitError(err, dir, 'create the object folder');
       }
     }
   }

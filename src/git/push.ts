@@ -1,29 +1,19 @@
-// Talking to a remote over smart HTTP(S) with isomorphic-git: list its branches, fetch one branch's
-// commits, push one commit as a compare-and-swap. Facts come back as values (`TransportResult`);
+// Talking to a remote over smart HTTP(S) with isomorphic-git: list its branches, push one commit as a
+// compare-and-swap, delete one branch the same way. Facts come back as values (`TransportResult`);
 // deciding whether a push is safe and wording the error for the user is the caller's job.
 //
 // isomorphic-git cannot follow a linked worktree's `commondir` with a plain fs, so every call runs
 // on the common .git dir, where refs, objects and config live. Objects written by scion (loose) and
 // by native git (packs after `git gc`) are both read by isomorphic-git from there.
-import fs from 'node:fs';
-import { join, resolve } from 'node:path';
 import { configValue } from './config.js';
-import { readRef, readLooseRef, refPath } from './refs.js';
+import { deleteRefIfAt } from './delete-ref.js';
+import { setTrackingRef } from './fetch.js';
+import { readLooseRef, refPath } from './refs.js';
+import { ZERO_OID } from './hash.js';
+import { callOptions, transportFailure, type TransportResult } from './remote-call.js';
 import { repoState, type Repo } from './repo.js';
+import { GitError } from './errors.js';
 import { guardedHttp, iso, type RemoteAccess } from './transport.js';
-import { updateRef } from './update-ref.js';
-
-
-/** Why a call to the remote failed. `auth`: 401/403; `unreachable`: no HTTP answer at all. */
-export interface TransportFailure {
-  readonly reason: 'auth' | 'unreachable' | 'rejected' | 'moved' | 'protocol';
-  /** HTTP status when there was one. */
-  readonly status: number | null;
-  /** What the server or the network said, for the user's message (never holds the token). */
-  readonly detail: string;
-}
-
-export type TransportResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: TransportFailure };
 
 export interface PushCommitOptions {
   /** The remote's name, for the remote-tracking ref refs/remotes/<remote>/<branch>. */
@@ -39,8 +29,6 @@ export interface PushCommitOptions {
    */
   readonly remoteHas?: string | null;
 }
-
-const ZERO = '0000000000000000000000000000000000000000';
 
 /**
  * The URL a push to `remote` goes to: `remote.<name>.pushurl`, else `remote.<name>.url` (git's
@@ -102,25 +90,6 @@ export async function listRemoteBranches(access: RemoteAccess): Promise<Transpor
 }
 
 /**
- * Fetches `branch` into the repository's object store, so its commits can be read before deciding
- * whether to overwrite it. Also moves refs/remotes/<remote>/<branch>, as `git fetch` would.
- */
-export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string): Promise<TransportResult<void>> {
-  try {
-    await (await iso()).git.fetch({
-      ...on(repo, access, remote),
-      ref: branch,
-      remoteRef: branch,
-      singleBranch: true,
-      tags: false,
-    });
-    return { ok: true, value: undefined };
-  } catch (e) {
-    return { ok: false, error: transportFailure(e) };
-  }
-}
-
-/**
  * Sets the remote's `branch` to `sha` if, and only if, it holds `expectedOld`: force-with-lease.
  * The lease is checked against the value the server advertises for this very push, and git's
  * receive-pack applies the update as a compare-and-swap from that value, so a push that lands in
@@ -137,19 +106,25 @@ export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommit
   return result;
 }
 
+/**
+ * isomorphic-git leaves out of a push's pack only what refs/remotes/<remote>/HEAD holds (and, when
+ * the remote branch exists, what the merge base holds). Without that ref (actions/checkout does not
+ * write it) the pack of a new branch carries every object of its tree: on a 3,000-file, 15 MB
+ * repository, 4.8 s and the whole repository uploaded, against 0.4 s with it. So `skip`, a commit
+ * the remote holds, is shown to isomorphic-git as that ref, without anything written.
+ */
 async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, skip: string | null): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
     await (await iso()).git.push({
-      ...on(repo, access, o.remote),
-      ...(skip === null ? {} : { fs: fsWithRemoteHead(repo.commonDir, o.remote, skip) }),
+      ...callOptions(repo.commonDir, access, o.remote, skip === null ? undefined : { remote: o.remote, oid: skip }),
       ref: o.sha,
       remoteRef: `refs/heads/${o.branch}`,
       // Our branch may have been rewritten (base moved); the lease below replaces git's
       // fast-forward rule.
       force: true,
       onPrePush: ({ remoteRef }) => {
-        advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
+        advertised = remoteRef.oid === ZERO_OID ? null : remoteRef.oid;
         return advertised === o.expectedOld;
       },
     });
@@ -170,13 +145,13 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
   let advertised: string | null = null;
   try {
     await (await iso()).git.push({
-      ...on(repo, access, remote),
+      ...callOptions(repo.commonDir, access, remote),
       // Only expanded for the log line of a deletion; HEAD always resolves.
       ref: 'HEAD',
       remoteRef: `refs/heads/${branch}`,
       delete: true,
       onPrePush: ({ remoteRef }) => {
-        advertised = remoteRef.oid === ZERO ? null : remoteRef.oid;
+        advertised = remoteRef.oid === ZERO_OID ? null : remoteRef.oid;
         return advertised === expectedOld;
       },
     });
@@ -186,88 +161,12 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
     }
     return { ok: false, error: transportFailure(e) };
   }
-  await deleteRefIfAt(repo, `refs/remotes/${remote}/${branch}`, expectedOld);
+  try {
+    deleteRefIfAt(repo, `refs/remotes/${remote}/${branch}`, expectedOld);
+  } catch (e) {
+    // The remote branch is gone; a tracking ref that cannot go now (its lock held) is only a stale
+    // hint of what the remote held, which the next fetch corrects.
+    if (!(e instanceof GitError)) throw e;
+  }
   return { ok: true, value: undefined };
-}
-
-/** The repository's local branches (short names, loose and packed), sorted. */
-export async function listLocalBranches(repo: Repo): Promise<string[]> {
-  return (await (await iso()).git.listBranches({ fs, gitdir: repo.commonDir })).sort();
-}
-
-/**
- * Deletes `ref` (loose or packed) when it still points at `expected`: the local side of pruning a
- * branch and of a remote branch deleted. A ref that moved meanwhile is left alone (false).
- */
-export async function deleteRefIfAt(repo: Repo, ref: string, expected: string): Promise<boolean> {
-  if ((await readRef(repo, ref)) !== expected) return false;
-  await (await iso()).git.deleteRef({ fs, gitdir: repo.commonDir, ref });
-  return true;
-}
-
-/**
- * isomorphic-git leaves out of a push's pack only what refs/remotes/<remote>/HEAD holds (and, when
- * the remote branch exists, what the merge base holds). Without that ref (actions/checkout does not
- * write it) the pack of a new branch carries every object of its tree: on a 3,000-file, 15 MB
- * repository, 4.8 s and the whole repository uploaded, against 0.4 s with it. This fs shows
- * isomorphic-git that ref as `oid`, a commit the remote holds, without writing anything.
- */
-function fsWithRemoteHead(gitdir: string, remote: string, oid: string) {
-  const headFile = resolve(join(gitdir, 'refs', 'remotes', remote, 'HEAD'));
-  const readFile = (file: unknown, options?: unknown): Promise<string | Buffer> => {
-    if (typeof file === 'string' && resolve(file) === headFile) {
-      const text = `${oid}\n`;
-      const encoded = typeof options === 'string' || (typeof options === 'object' && options !== null && 'encoding' in options && options.encoding);
-      return Promise.resolve(encoded ? text : Buffer.from(text));
-    }
-    return (fs.promises.readFile as (f: unknown, o?: unknown) => Promise<string | Buffer>)(file, options);
-  };
-  return { promises: { ...fs.promises, readFile } };
-}
-
-/**
- * Points refs/remotes/<remote>/<branch> at `sha` under git's lock protocol. isomorphic-git writes
- * this ref itself after a successful push; this makes sure of it (and records what scion saw when
- * nothing had to be pushed).
- */
-export async function setTrackingRef(repo: Repo, remote: string, branch: string, sha: string): Promise<void> {
-  const ref = `refs/remotes/${remote}/${branch}`;
-  const current = await readRef(repo, ref);
-  if (current !== sha) await updateRef(repo, ref, sha, current);
-}
-
-/** What every isomorphic-git call on `repo`'s remote `remote` is given: the guarded client, its cache, headers. */
-function on(repo: Repo, access: RemoteAccess, remote: string) {
-  return {
-    fs,
-    http: guardedHttp(access),
-    ...(access.cache ? { cache: access.cache } : {}),
-    gitdir: repo.commonDir,
-    url: access.url,
-    remote,
-    // A fresh object per call: isomorphic-git adds its own headers to the one it is given. No
-    // credential is given to isomorphic-git at all (its onAuth would answer any host): guardedHttp
-    // adds it where the credential rule allows.
-    headers: {},
-  };
-}
-
-/** isomorphic-git's and Node's errors → what happened, in words a user can act on. */
-function transportFailure(e: unknown): TransportFailure {
-  const err = e as { code?: unknown; message?: unknown; data?: Record<string, unknown> };
-  const code = typeof err.code === 'string' ? err.code : '';
-  const message = typeof err.message === 'string' ? err.message : String(e);
-  if (code === 'HttpError') {
-    const status = Number(err.data?.['statusCode']);
-    const reason = status === 401 || status === 403 ? 'auth' : 'protocol';
-    return { reason, status: Number.isFinite(status) ? status : null, detail: `HTTP ${status} ${String(err.data?.['statusMessage'] ?? '')}`.trim() };
-  }
-  if (code === 'GitPushError') {
-    const detail = String(err.data?.['prettyDetails'] ?? message).replace(/\s*\n\s*-?\s*/g, ' ').trim();
-    return { reason: 'rejected', status: null, detail };
-  }
-  if (code === 'SmartHttpError') return { reason: 'protocol', status: null, detail: 'the server did not answer as a git smart-HTTP server' };
-  // Node's network errors (ECONNREFUSED, ENOTFOUND, ECONNRESET, …) carry a string errno code.
-  if (/^E[A-Z]+$/.test(code)) return { reason: 'unreachable', status: null, detail: message };
-  return { reason: 'protocol', status: null, detail: message };
 }

@@ -16,7 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
 import { join, relative } from 'node:path';
-import { errnoCode, environmentError, GitError, onDisk } from './errors.js';
+import { errnoCode, refusalToGitError, GitError, onDisk } from './errors.js';
 import { currentOwner, ownerAlive, ownerTag, parseOwnerTag, type LockOwner } from './process-owner.js';
 import type { Repo } from './repo.js';
 
@@ -66,7 +66,7 @@ export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint
         linked = true;
         break;
       } catch (err) {
-        if (errnoCode(err) !== 'EEXIST') throw environmentError(err, lock, 'create the lock file');
+        if (errnoCode(err) !== 'EEXIST') throw refusalToGitError(err, lock, 'create the lock file');
       }
       const judged = judgeLock(repo, lock);
       if (judged === 'cleared' && attempt < 3) continue;

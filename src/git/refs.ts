@@ -1,7 +1,7 @@
 // Reading refs in git's "files" format: loose files under the git dirs, then packed-refs.
 // Per-worktree refs (HEAD, pseudo-refs like ORIG_HEAD, refs/bisect/…, refs/worktree/…,
 // refs/rewritten/…) live in the worktree's own git dir; all others in the common dir.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError } from './errors.js';
 import { isOid } from './hash.js';
@@ -79,6 +79,27 @@ export function currentValue(repo: Repo, ref: string): LooseRef {
   if (loose) return loose;
   const packed = packedRefs(repo).get(ref);
   return packed ? { oid: packed } : null;
+}
+
+/** The repository's branches (short names, loose and packed), sorted; locks and names git would refuse are left out. */
+export function listBranches(repo: Repo): string[] {
+  const names = new Set<string>();
+  const walk = (dir: string, prefix: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const name = `${prefix}${e.name}`;
+      if (e.isDirectory()) walk(join(dir, e.name), `${name}/`);
+      else if (e.isFile() && isValidRefName(`refs/heads/${name}`)) names.add(name);
+    }
+  };
+  walk(join(repo.commonDir, 'refs', 'heads'), '');
+  for (const ref of packedRefs(repo).keys()) if (ref.startsWith('refs/heads/')) names.add(ref.slice('refs/heads/'.length));
+  return [...names].sort();
 }
 
 /**

@@ -4,7 +4,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { configValue, readConfigFile, type ConfigEntry } from './config.js';
-import { environmentError, GitError } from './errors.js';
+import { refusalToGitError, GitError } from './errors.js';
 import { ObjectStore } from './object-store.js';
 import { safeDirectoryRefusal, type Env } from './safe-directory.js';
 
@@ -53,7 +53,7 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
     start = realpathSync(resolve(dir));
   } catch (err) {
     // A folder on the way that this user may not enter is not a missing folder: say which it is.
-    const refused = environmentError(err, resolve(dir), 'read');
+    const refused = refusalToGitError(err, resolve(dir), 'read');
     if (refused instanceof GitError) throw refused;
     throw new GitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
   }
@@ -148,7 +148,7 @@ function lstatOrNull(p: string): ReturnType<typeof lstatSync> | null {
   try {
     return lstatSync(p) ?? null;
   } catch (err) {
-    const refused = environmentError(err, p, 'read');
+    const refused = refusalToGitError(err, p, 'read');
     if (refused instanceof GitError) throw refused;
     return null;
   }

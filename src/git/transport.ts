@@ -1,6 +1,6 @@
 // The HTTP side of talking to a remote: isomorphic-git loaded on first use, what a remote is reached
 // with (RemoteAccess), and the client every call goes through (guardedHttp), which carries a
-// credential only where the credential rule (publish/credentials.ts) bound it, only after a 401,
+// credential only where the credential rule (host/credentials.ts) bound it, only after a 401,
 // follows redirects itself, gives up on a silent server and caps how much one call may receive.
 import type { HttpClient } from 'isomorphic-git';
 
@@ -15,7 +15,7 @@ export function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
 
 /**
  * Headers that authenticate to one origin (scheme, host and port), as the credential rule
- * (publish/credentials.ts) chose them. The transport only carries them: to that origin, and only
+ * (host/credentials.ts) chose them. The transport only carries them: to that origin, and only
  * after it answered 401.
  */
 export interface OriginCredential {

@@ -121,3 +121,25 @@ function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: st
   const message = log.message.replace(/\s*\n\s*/g, ' ').trim();
   appendFileSync(path, `${oldOid ?? ZERO_OID} ${newOid} ${formatIdentity(log.who)}\t${message}\n`);
 }
+
+/**
+ * Points the symbolic ref `name` (HEAD, or a full ref name) at the ref `target`, under <name>.lock as
+ * `git symbolic-ref` does (which compares nothing either). Throws GitError `locked` while another
+ * process holds the lock, `bad-ref` for a target git would not accept.
+ */
+export function setSymbolicRef(repo: Repo, name: string, target: string): void {
+  for (const ref of [name, target]) {
+    if (ref !== 'HEAD' && !isValidRefName(ref)) {
+      throw new GitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
+    }
+  }
+  assertWritable(repo);
+  const path = refPath(repo, name);
+  const held = takeRefLock(repo, name, `${path}.lock`, Buffer.from(`ref: ${target}\n`, 'utf8'));
+  try {
+    held.commit(path);
+  } catch (err) {
+    held.release();
+    throw err;
+  }
+}

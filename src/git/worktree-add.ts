@@ -12,7 +12,7 @@ import { writeIndexFile } from './index-file.js';
 import { listTreeSync, type TreeEntry } from './list-tree.js';
 import { isValidRefName, readRefSync } from './refs.js';
 import type { Repo } from './repo.js';
-import { branchCheckedOutSync, worktreesDir, type Worktree } from './worktree-admin.js';
+import { branchCheckedOutSync, worktreeAdminRoot, type Worktree } from './worktree-admin.js';
 
 export interface AddWorktreeOptions {
   /** Folder to create (or an empty one to fill). */
@@ -74,7 +74,7 @@ function claimFolder(path: string): string {
 }
 
 function claimAdminDir(repo: Repo, path: string): { id: string; adminDir: string } {
-  const root = worktreesDir(repo);
+  const root = worktreeAdminRoot(repo);
   mkdirSync(root, { recursive: true });
   // Like git: the folder's name, made safe as a ref component, with a counter when taken.
   const base = basename(path).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '').replace(/\.lock$/, '') || 'worktree';

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { configValue } from './config.js';
 import { readLooseRef, readRefSync } from './refs.js';
 import { repoState, type Repo } from './repo.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface Worktree {
   /** Absolute path of the worktree folder. */
@@ -28,13 +29,14 @@ export interface WorktreeInfo {
   readonly locked: boolean;
 }
 
-export function worktreesDir(repo: Repo): string {
+/** Where git keeps its linked worktrees' admin folders (`.git/worktrees/<id>`), not their files. */
+export function worktreeAdminRoot(repo: Repo): string {
   return join(repo.commonDir, 'worktrees');
 }
 
 /** Reads one admin dir; null when it is not a worktree's (no gitdir file). */
 export function readWorktreeAdmin(repo: Repo, id: string): WorktreeInfo | null {
-  const adminDir = join(worktreesDir(repo), id);
+  const adminDir = join(worktreeAdminRoot(repo), id);
   let gitdir: string;
   try {
     gitdir = readFileSync(join(adminDir, 'gitdir'), 'utf8').trim();
@@ -53,7 +55,7 @@ export async function listWorktrees(repo: Repo): Promise<WorktreeInfo[]> {
 export function listWorktreesSync(repo: Repo): WorktreeInfo[] {
   let ids: string[];
   try {
-    ids = readdirSync(worktreesDir(repo));
+    ids = readdirSync(worktreeAdminRoot(repo));
   } catch {
     return [];
   }
@@ -62,7 +64,7 @@ export function listWorktreesSync(repo: Repo): WorktreeInfo[] {
     const info = readWorktreeAdmin(repo, id);
     if (info) out.push(info);
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 function headOf(repo: Repo, gitDir: string): { head: string | null; branch: string | null } {

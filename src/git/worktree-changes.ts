@@ -14,15 +14,16 @@ import type { Repo } from './repo.js';
 import type { Worktree } from './worktree-admin.js';
 import { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 
-export type FileState = { bytes: Uint8Array; mode: string } | null;
+/** A changed path's new content and mode as `git add` would store them, or null when it was deleted. */
+export type WorktreeChange = { bytes: Uint8Array; mode: string } | null;
 
-export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly TreeEntry[]): Promise<Map<string, FileState>> {
+export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly TreeEntry[]): Promise<Map<string, WorktreeChange>> {
   const baseMap = new Map(base.map((e) => [e.path, e]));
   const baseDirs = new Set<string>();
   for (const e of base) for (let d = parentDir(e.path); d !== '' && !baseDirs.has(d); d = parentDir(d)) baseDirs.add(d);
   const index = readIndexFile(join(wt.adminDir, 'index'));
   const seen = new Set<string>();
-  const out = new Map<string, FileState>();
+  const out = new Map<string, WorktreeChange>();
   const pause = breather();
   // Bytes are taken as `git add` would store them (core.autocrlf, .gitattributes text/eol).
   const clean = worktreeCleaner(repo, wt.path);
@@ -74,7 +75,7 @@ export async function worktreeChanges(repo: Repo, wt: Worktree, base: readonly T
 }
 
 /** The file's new state when it differs from `tracked`, else null. */
-function trackedChange(abs: string, tracked: TreeEntry, index: IndexFile | null, clean: CleanFilter): FileState {
+function trackedChange(abs: string, tracked: TreeEntry, index: IndexFile | null, clean: CleanFilter): WorktreeChange {
   const st = lstatSync(abs, { bigint: true });
   const mode = diskMode(st);
   const entry = index?.entries.get(tracked.path);

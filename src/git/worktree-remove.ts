@@ -5,12 +5,12 @@ import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GitError } from './errors.js';
 import { gitFileTarget, type Repo } from './repo.js';
-import { listWorktreesSync, readWorktreeAdmin, worktreesDir, type Worktree } from './worktree-admin.js';
+import { listWorktreesSync, readWorktreeAdmin, worktreeAdminRoot, type Worktree } from './worktree-admin.js';
 
 /** `wt` is a Worktree, a worktree id, or the worktree's folder. */
 export async function removeWorktree(repo: Repo, wt: Worktree | string): Promise<void> {
   const info = find(repo, wt);
-  const adminDir = join(worktreesDir(repo), info.id);
+  const adminDir = join(worktreeAdminRoot(repo), info.id);
   if (info.locked) {
     throw new GitError('in-use', `Worktree ${info.path} is locked; run \`git worktree unlock ${info.path}\` first if it may go.`, { path: info.path });
   }

@@ -2,6 +2,7 @@
 // head and no worktree. Interrupts, another run's lock, an environment refusal and a repository that
 // could not be cloned all end a job this way; this is the one place its shape is built.
 import type { ErrorReport, JobReport, SkipReport, Usage } from './types.js';
+import { ZERO_USAGE } from './usage.js';
 
 export interface FailedJob {
   readonly recipe: string;
@@ -31,7 +32,7 @@ export function failedJob(j: FailedJob): JobReport {
     files: [],
     errors: [...j.errors],
     skipped: [...(j.skipped ?? [])],
-    usage: j.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    usage: j.usage ?? ZERO_USAGE,
     durationMs: j.durationMs,
     ...(j.repo !== undefined ? { repo: j.repo } : {}),
     ...(j.repoUrl !== undefined ? { repoUrl: j.repoUrl } : {}),

@@ -2,6 +2,7 @@
 // the field when it is not a scion report, without re-validating every nested value.
 import { UsageError } from '../errors.js';
 import type { RunReport } from './types.js';
+import { ZERO_USAGE } from './usage.js';
 
 const JOB_FIELDS = ['recipe', 'name', 'branch', 'status', 'commits', 'files', 'errors'] as const;
 
@@ -38,7 +39,7 @@ export function parseRunReport(text: string, source: string): RunReport {
     jobs: report.jobs.map((j) => ({
       ...j,
       skipped: j.skipped ?? [],
-      usage: j.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      usage: j.usage ?? ZERO_USAGE,
     })),
   };
 }

@@ -1,6 +1,7 @@
 // The run report (SPEC §5). Renderers (json, markdown, html, terminal) read only these types.
 import type { ErrorKind } from '../errors.js';
 import type { Hunk } from '../core/types.js';
+import type { Diagnostic } from './diagnostic.js';
 
 export type JobStatus = 'changed' | 'unchanged' | 'empty' | 'failed';
 
@@ -68,17 +69,6 @@ export interface StepReport {
   readonly alreadyApplied: number;
 }
 
-/** A problem a `verify` command reported, parsed from its output (SPEC §10). */
-export interface DiagnosticReport {
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly severity: string;
-  readonly message: string;
-  /** The tool or rule that reported it, when its output names one (e.g. `tsc`, `eslint/no-unused-vars`). */
-  readonly source?: string;
-}
-
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -142,7 +132,12 @@ export interface JobReport {
   /** The URL that repository was cloned from (no credentials): where `scion pr` finds it again. */
   readonly repoUrl?: string;
   /** What the failing `verify` command reported (SPEC §10). */
-  readonly diagnostics?: readonly DiagnosticReport[];
+  readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
+   * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
+   */
+  readonly unmatched?: readonly string[];
   /** Every edit of the model a guard refused (agent steps and fix rounds), in order. */
   readonly refusals?: readonly RefusalReport[];
   /** `scion plan`: what the model conversations this job would start are estimated to cost (no request was sent). */

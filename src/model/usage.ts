@@ -1,6 +1,9 @@
 // Token usage and cost: summed across steps, jobs and shards.
 import type { Usage } from './types.js';
 
+/** No tokens and no cost: what a job or step that never called the model used. Frozen, so it is shared. */
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
 export function usageIsZero(u: Usage): boolean {
   return (
     u.costUsd === 0 &&

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { ownerKey } from './owner-names.js';
 import type { Codeowners } from './types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface Piece {
   /** Unique among the pieces: the owners' slug (at most 40 characters), then `-` and a hash part when needed. */
@@ -25,8 +26,6 @@ export interface SplitOptions {
 const SLUG_MAX = 40;
 const HASH_LENGTHS = [8, 12, 16, 64];
 
-const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * Divide changed paths by their owners. Every path lands in exactly one piece; a path given twice counts
  * once. Without a CODEOWNERS file (`codeowners` undefined), every path is in the piece `unowned`.
@@ -41,10 +40,10 @@ export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeown
     throw new UsageError(`split.maxFiles must be a whole number of at least 1, not ${String(max)}.`);
   }
   const groups = new Map<string, { owners: Map<string, string>; files: string[] }>();
-  for (const path of [...new Set(paths)].sort(byteOrder)) {
+  for (const path of [...new Set(paths)].sort(compareCodeUnits)) {
     const spellings = new Map<string, string>();
     for (const o of codeowners?.ownerOf(path).owners ?? []) spellings.set(ownerKey(o), o);
-    const key = [...spellings.keys()].sort(byteOrder).join('\n');
+    const key = [...spellings.keys()].sort(compareCodeUnits).join('\n');
     let group = groups.get(key);
     if (group === undefined) groups.set(key, (group = { owners: new Map(), files: [] }));
     group.files.push(path);
@@ -57,7 +56,7 @@ export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeown
 
   const drafts: Draft[] = [];
   for (const [key, group] of groups) {
-    const owners = [...group.owners.values()].sort(byteOrder);
+    const owners = [...group.owners.values()].sort(compareCodeUnits);
     const slug = slugOf(owners);
     const chunks = max === undefined || group.files.length <= max ? [group.files] : cutByDirectory(group.files, 0, max);
     if (chunks.length === 1) {
@@ -73,7 +72,7 @@ export function splitByOwners(paths: readonly string[], codeowners: Pick<Codeown
       drafts.push({ key, owners, slug, files, directory, hashInput: `${key}\0${directory}${shared ? `\0${files[0] as string}` : ''}` });
     });
   }
-  return nameDrafts(drafts).sort((a, b) => byteOrder(a.name, b.name));
+  return nameDrafts(drafts).sort((a, b) => compareCodeUnits(a.name, b.name));
 }
 
 interface Draft {
@@ -124,7 +123,7 @@ export function slugOf(owners: readonly string[]): string {
     const clean = name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '');
     return clean === '' ? 'owner' : clean;
   });
-  const joined = [...new Set(parts)].sort(byteOrder).join('+');
+  const joined = [...new Set(parts)].sort(compareCodeUnits).join('+');
   return joined.slice(0, SLUG_MAX).replace(/[-+]+$/, '');
 }
 
@@ -151,7 +150,7 @@ function cutByDirectory(files: readonly string[], depth: number, max: number): s
   const units: string[][] = [];
   for (let i = 0; i < direct.length; i += max) units.push(direct.slice(i, i + max));
   for (const group of folders.values()) units.push(...cutByDirectory(group, depth + 1, max));
-  units.sort((a, b) => byteOrder(a[0] as string, b[0] as string));
+  units.sort((a, b) => compareCodeUnits(a[0] as string, b[0] as string));
 
   const packed: string[][] = [];
   for (const unit of units) {
@@ -159,7 +158,7 @@ function cutByDirectory(files: readonly string[], depth: number, max: number): s
     if (last !== undefined && last.length + unit.length <= max) last.push(...unit);
     else packed.push([...unit]);
   }
-  for (const run of packed) run.sort(byteOrder);
+  for (const run of packed) run.sort(compareCodeUnits);
   return packed;
 }
 

@@ -4,18 +4,18 @@
 // repository whose push or host fails fails its own jobs (push-failed) or reports its own error;
 // the others go on.
 import { UsageError } from '../errors.js';
-import { closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
+import { CLONE_REMOTE, closeRepo, configuredHeaders, openRepo, remoteHeadBranch, type Repo } from '../git/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor } from '../redact.js';
 import { settingsFor } from './describe.js';
-import { hostForUrl, openHost } from './host.js';
-import { pause } from './pause.js';
-import type { PublishRunOptions } from './index.js';
+import { hostForUrl, openHost } from '../host/open.js';
+import type { PublishRunOptions } from './publish-run.js';
 import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
-import { remoteAccess, shownUrl, type Env } from './remote.js';
-import { forge } from './credentials.js';
-import type { Host } from './types.js';
+import { remoteAccess, shownUrl, type Env } from '../host/remote.js';
+import { forge } from '../host/credentials.js';
+import type { Host } from '../host/types.js';
+import { sleep } from '../util/sleep.js';
 
 /** One repository of a campaign, as publishing needs it. */
 export interface CampaignRepoRef {
@@ -40,9 +40,6 @@ export interface PublishCampaignResult {
   /** One sentence per repository whose host failed (`<repo>: …`); null when none did. */
   readonly error: string | null;
 }
-
-/** The name a campaign's clone knows its URL by (isomorphic-git's clone names it origin). */
-export const CLONE_REMOTE = 'origin';
 
 /** The push target of a URL itself: what a cached clone pushes to. */
 export function pushTargetForUrl(name: string, url: string, env: Env, repo?: Repo): PushTarget {
@@ -94,7 +91,7 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
         if (host !== null) {
           const h = host;
           // Pace across repositories too: the host's secondary rate limit counts the token, not the repository.
-          if (publishedBefore) await pause(o.intervalMs ?? 1000, o.signal);
+          if (publishedBefore) await sleep(o.intervalMs ?? 1000, o.signal);
           const base = o.base ?? ref.branch ?? (async () => (ref.url === null ? remoteHeadBranch(repo, remoteName) : null) ?? (await h.defaultBranch()));
           const done = await publishPullRequests(sub, {
             host: h,

@@ -6,7 +6,8 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { renderTemplate } from '../recipe/templates.js';
 import { jobPullRequestBody } from '../report/markdown.js';
 import { reportTitle } from '../report/summary-data.js';
-import type { MergeMethod } from './types.js';
+import type { MergeMethod } from '../host/types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 /** The recipe's `pr` block with the CLI's flags added (SPEC §8). */
 export interface PrSettings {
@@ -56,7 +57,7 @@ const MARK = /<!-- scion:result ([0-9a-f]{16}) -->/;
  */
 export function changeFingerprint(job: JobReport): string {
   const h = createHash('sha256');
-  for (const f of [...job.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  for (const f of [...job.files].sort((a, b) => compareCodeUnits(a.path, b.path))) {
     h.update(`${f.path}\0`);
     if (f.hunks) for (const hunk of f.hunks) for (const l of hunk.lines) if (l.startsWith('+') || l.startsWith('-')) h.update(`${l}\n`);
     else h.update(`${f.added}/${f.removed}\n`);

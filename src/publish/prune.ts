@@ -4,13 +4,14 @@
 // branch a report gives the job) and every commit above the base is a scion commit of one recipe and
 // job. Any other branch (`main`, `release`, a branch made from a scion branch) is never touched,
 // whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
-import { branchCheckedOut, fetchBranch, listRemoteBranches, readCommit, readRef, type Repo } from '../git/index.js';
-import { deleteRefIfAt, deleteRemoteBranch, listLocalBranches } from '../git/push.js';
-import { parseTrailers } from '../runner/commit-plan.js';
-import { scionChain } from '../runner/chain.js';
+import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, GitError, listBranches, listRemoteBranches, readCommit, readRef } from '../git/index.js';
+import type { Repo } from '../git/index.js';
+import { parseTrailers } from '../branch/trailers.js';
+import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { hasCommit, type PushTarget } from './push.js';
-import type { Host } from './types.js';
+import type { Host } from '../host/types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface PruneOptions {
   /** Asked for each branch's pull request; null: only branches with no commit of their own go. */
@@ -64,7 +65,7 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     return pulls.get(branch)!;
   };
 
-  for (const branch of await listLocalBranches(repo)) {
+  for (const branch of listBranches(repo)) {
     const sha = await readRef(repo, `refs/heads/${branch}`);
     if (sha === null) continue;
     const v = await judge(repo, branch, sha, o, pullEnded);
@@ -74,9 +75,12 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     if (v.prune && (await branchCheckedOut(repo, `refs/heads/${branch}`)) !== null) {
       action = 'kept';
       reason = 'checked out in a worktree';
-    } else if (v.prune && !o.dryRun && !(await deleteRefIfAt(repo, `refs/heads/${branch}`, sha))) {
-      action = 'kept';
-      reason = 'moved while scion was pruning';
+    } else if (v.prune && !o.dryRun) {
+      const kept = deleteLocal(repo, branch, sha);
+      if (kept !== null) {
+        action = 'kept';
+        reason = kept;
+      }
     }
     out.push({ branch, where: 'local', sha, action, reason });
   }
@@ -85,7 +89,7 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     const t = o.remote;
     const listed = await listRemoteBranches(t.access);
     if (!listed.ok) throw new Error(`Could not list the branches of ${t.name} (${t.shown}): ${listed.error.detail}`);
-    for (const [branch, sha] of [...listed.value].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [branch, sha] of [...listed.value].sort(([a], [b]) => compareCodeUnits(a, b))) {
       if (!isScionName(branch, o)) continue;
       if (!(await hasCommit(repo, sha))) {
         const fetched = await fetchBranch(repo, t.access, t.name, branch);
@@ -106,6 +110,20 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
     }
   }
   return out;
+}
+
+/** Deletes the local branch if it still holds `sha`; null when it went, else why it was kept. */
+function deleteLocal(repo: Repo, branch: string, sha: string): string | null {
+  try {
+    deleteRef(repo, `refs/heads/${branch}`, sha);
+    return null;
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    if (e.code === 'ref-moved') return 'moved while scion was pruning';
+    // Another process holds the branch's lock or packed-refs.lock: its work goes first; the next prune deletes it.
+    if (e.code === 'locked') return `another process holds ${String(e.data['lock'] ?? 'its lock')}`;
+    throw e;
+  }
 }
 
 function isScionName(branch: string, o: PruneOptions): boolean {

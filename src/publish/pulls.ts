@@ -1,16 +1,15 @@
 // The life of each job's pull request (SPEC §8): create or update it while the job has a change,
 // close it with a comment when the job ends empty (deleting the branch when only scion wrote it),
 // leave closed what a person closed while the result stays the same, enable auto-merge.
-import { listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
-import { deleteRemoteBranch } from '../git/push.js';
+import { deleteRemoteBranch, listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
 import type { JobReport, PullRequestReport, RunReport } from '../model/types.js';
 import { noRedaction, type Redactor } from '../redact.js';
-import { scionChain } from '../runner/chain.js';
+import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
-import { pause } from './pause.js';
-import { HostError, type Host, type HostPull } from './types.js';
+import { HostError, type Host, type HostPull } from '../host/types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface PullRequestOptions {
   readonly host: Host;
@@ -22,6 +21,8 @@ export interface PullRequestOptions {
   readonly reopen?: boolean;
   /** Pause between two jobs' pull requests (secondary rate limits). Default 1000. */
   readonly intervalMs?: number;
+  /** Makes that pause (a test passes one that records it). Default: a timer that `signal` cuts short. */
+  readonly pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Applied to every title, body, comment and line printed. Default: none. */
   readonly redact?: Redactor;
   /** The remote the branches live on: needed to delete the branch of a closed pull request. */
@@ -67,7 +68,7 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
   const failures = new Map<JobReport, { kind: 'pr-failed' | 'interrupted'; message: string }>();
   let acted = 0;
   const pace = async () => {
-    if (acted++ > 0) await pause(o.intervalMs ?? 1000, o.signal);
+    if (acted++ > 0) await (o.pause ?? sleep)(o.intervalMs ?? 1000, o.signal);
   };
   let first: string | null = null;
   const failed = (job: JobReport, message: string) => {

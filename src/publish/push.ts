@@ -17,11 +17,12 @@ import {
   type Repo,
   type TransportFailure,
 } from '../git/index.js';
-import { credentialAdvice, forge, type Credential } from './credentials.js';
+import { credentialAdvice, forge, type Credential } from '../host/credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
-import { branchStateAt, decideBranch, type BranchState } from '../runner/branch.js';
-import { scionChain } from '../runner/chain.js';
-import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from './remote.js';
+import { branchStateAt, decideBranch, type BranchState } from '../branch/rerun.js';
+import { scionChain } from '../branch/chain.js';
+import { hostKindOf, parseRemoteLocation, remoteAccess, serverUrl, shownUrl, type Env, type HostKind } from '../host/remote.js';
+import { plural, pluralWord } from '../util/plural.js';
 
 /** A remote ready to talk to: its name, how to reach it, and its URL as shown (no credentials). */
 export interface PushTarget {
@@ -115,7 +116,7 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
     }
   }
   if (alreadyThere > 0) {
-    o.say(`${o.target.name} already held the change of ${alreadyThere} branch${alreadyThere === 1 ? '' : 'es'}: nothing sent for ${alreadyThere === 1 ? 'it' : 'them'}`);
+    o.say(`${o.target.name} already held the change of ${plural(alreadyThere, 'branch', 'branches')}: nothing sent for ${pluralWord(alreadyThere, 'it', 'them')}`);
   }
   return { ...report, jobs };
 }

@@ -1,7 +1,7 @@
 // `scion status` (SPEC §8): where each job's pull request stands, one row per job.
 import type { Repo } from '../git/index.js';
 import { commitsSince } from './ancestry.js';
-import type { ChecksState, Host, ReviewState } from './types.js';
+import type { ChecksState, Host, ReviewState } from '../host/types.js';
 
 export interface StatusJob {
   readonly branch: string;

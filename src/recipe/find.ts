@@ -1,6 +1,7 @@
 // `scion list`: the recipe files in ./recipes.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareCodeUnits } from '../util/compare.js';
 
 const RECIPE_FILE = /\.(ya?ml|json|m?js|ts)$/i;
 
@@ -19,6 +20,6 @@ export async function findRecipes(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile() && RECIPE_FILE.test(e.name) && !/\.d\.[mc]?ts$/i.test(e.name))
     .map((e) => e.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(compareCodeUnits)
     .map((name) => join(dir, 'recipes', name));
 }

@@ -76,3 +76,18 @@ export function staticPrefixes(globs: readonly string[]): string[] {
   // Keep only the widest: "src/" already reaches "src/core/".
   return sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(q)));
 }
+
+/**
+ * The include globs of `selections` that match none of `paths`, each once, in order: a typo in
+ * `files` otherwise leaves a job silently empty. `**` (the default) is never listed.
+ */
+export function unmatchedGlobs(selections: readonly SelectionLike[], paths: Iterable<string>): string[] {
+  const globs = [...new Set(selections.flatMap((s) => s.include))].filter((g) => tidy(g) !== '**');
+  if (globs.length === 0) return [];
+  const left = new Map(globs.map((g) => [g, globTest([tidy(g)], { dot: true })]));
+  for (const p of paths) {
+    for (const [g, test] of left) if (test(p)) left.delete(g);
+    if (left.size === 0) return [];
+  }
+  return globs.filter((g) => left.has(g));
+}

@@ -5,6 +5,7 @@ import { PlanError } from './plan-error.js';
 import { escapeGlob, globTest, matcher, type SelectionLike } from './globs.js';
 import type { Recipe } from './schema.js';
 import { renderTemplate } from './templates.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface JobSpec {
   readonly recipe: Recipe;
@@ -42,7 +43,7 @@ export function expandJobs(recipe: Recipe, dirs: readonly string[]): JobSpec[] {
     }
     // Dot-directories (.github, .vscode) are rarely meant by "packages/*"-style patterns.
     const isMatch = globTest([entry.each.replace(/\/+$/, '')], { dot: false });
-    const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(byCodePoint);
+    const matched = [...new Set(dirs)].filter((d) => isMatch(d)).sort(compareCodeUnits);
     if (matched.length === 0) {
       throw new PlanError(
         'each-matches-nothing',
@@ -162,5 +163,3 @@ function under(dir: string, glob: string): string {
 function copy(sel: SelectionLike): { include: string[]; exclude: string[] } {
   return { include: [...sel.include], exclude: [...sel.exclude] };
 }
-
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -4,7 +4,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { isAlias, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { branchProblems } from './jobs.js';
 import { importDefault } from './load-module.js';
-import { locate } from './locate.js';
+import { sourcePosition } from './source-position.js';
 import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
 import { recipeSchema, type Recipe } from './schema.js';
 import { decodeSource } from './source-text.js';
@@ -42,7 +42,7 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
     const parsed = parseText(file, source.text);
     problems.push(...parsed.problems);
     data = parsed.data;
-    place = (p) => locate(parsed.doc, parsed.lines, p.path, p.at);
+    place = (p) => sourcePosition(parsed.doc, parsed.lines, p.path, p.at);
   } else {
     const imported = await importDefault(resolve(file));
     if (!imported.ok) return atTop(imported.message);

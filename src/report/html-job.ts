@@ -3,7 +3,8 @@
 // files and files. The diffs are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import { usageIsZero } from '../model/usage.js';
 import type { FileReport, JobReport } from '../model/types.js';
 
@@ -59,9 +60,13 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
 /** What each step did; a step that changed nothing is marked, since it usually means a recipe drifted. */
 function steps(job: JobReport): string {
   if (job.steps === undefined || job.steps.length === 0) return '';
+  const failed = new Set(job.errors.map((e) => e.step));
   const items = job.steps.map((s) => {
     const did = [s.changed > 0 ? plural(s.changed, 'file') + ' changed' : '', s.alreadyApplied > 0 ? `${num(s.alreadyApplied)} already applied` : ''].filter((x) => x !== '');
-    return `<li${did.length === 0 ? ' class="warn"' : ''}>${stepLabel(s.step)} <code>${esc(s.kind)}</code>: ${did.length === 0 ? 'changed nothing' : did.join(', ')}</li>`;
+    // A failed step is not one that "changed nothing": its error is listed with the job's failures.
+    const idle = did.length === 0 && !failed.has(s.step);
+    const what = did.length > 0 ? did.join(', ') : idle ? 'changed nothing' : 'failed';
+    return `<li${did.length === 0 ? ' class="warn"' : ''}>${stepLabel(s.step)} <code>${esc(s.kind)}</code>: ${what}</li>`;
   });
   return `<h3>Steps</h3><ul class="steps">${items.join('')}</ul>`;
 }

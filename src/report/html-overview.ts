@@ -3,7 +3,8 @@
 import { groupFailures, type FailureGroup } from './failure-groups.js';
 import { fixHintFor } from './hints.js';
 import { esc, stepLabel, statusChip, withCode } from './html-text.js';
-import { jobCounts, jobLabel, num, plural, statusCounts } from './summary-data.js';
+import { jobCounts, jobLabel, statusCounts } from './summary-data.js';
+import { num, plural, pluralWord } from '../util/plural.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 
 const STATUSES: readonly JobStatus[] = ['changed', 'failed', 'unchanged', 'empty'];
@@ -28,12 +29,12 @@ export function overview(report: RunReport): string {
   }
   const cell = (n: number, label: string, cls = '') => `<div class="count${cls}"><b>${num(n)}</b> ${esc(label)}</div>`;
   return `<section id="overview" class="counts">
-${cell(report.jobs.length, report.jobs.length === 1 ? 'job' : 'jobs')}
+${cell(report.jobs.length, pluralWord(report.jobs.length, 'job'))}
 ${STATUSES.filter((s) => counts[s] > 0).map((s) => cell(counts[s], s, ` count-${s}`)).join('\n')}
-${cell(files, files === 1 ? 'file changed' : 'files changed')}
+${cell(files, pluralWord(files, 'file changed', 'files changed'))}
 <div class="count"><b><span class="add">+${num(added)}</span> <span class="del">−${num(removed)}</span></b> lines</div>
-${failures > 0 ? cell(failures, failures === 1 ? 'failure' : 'failures', ' count-failed') : ''}
-${diagnostics > 0 ? cell(diagnostics, diagnostics === 1 ? 'diagnostic' : 'diagnostics', ' count-failed') : ''}
+${failures > 0 ? cell(failures, pluralWord(failures, 'failure'), ' count-failed') : ''}
+${diagnostics > 0 ? cell(diagnostics, pluralWord(diagnostics, 'diagnostic'), ' count-failed') : ''}
 ${skipped > 0 ? cell(skipped, 'skipped') : ''}
 </section>`;
 }

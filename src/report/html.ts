@@ -9,7 +9,8 @@ import { diffData, diffDataScript, diffLines, leftOutFiles } from './html-data.j
 import { jobSection } from './html-job.js';
 import { failures, jobIndex, overview, reposOf } from './html-overview.js';
 import { esc } from './html-text.js';
-import { formatUsage, num, plural, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { formatUsage, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { FileReport, RunReport } from '../model/types.js';
 

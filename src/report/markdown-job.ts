@@ -3,7 +3,8 @@
 import { diagnosticsList, dryRunNote, idleStepsLine, jobFailures, refusalsList, skippedList, statusBadge, usageLine } from './markdown-parts.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdFence, mdText } from './md.js';
-import { filesByGroup, jobCounts, jobLabel, num, plural } from './summary-data.js';
+import { filesByGroup, jobCounts, jobLabel } from './summary-data.js';
+import { num, plural, pluralWord } from '../util/plural.js';
 import type { CommitReport, FileReport, JobReport, RunReport } from '../model/types.js';
 import { unifiedDiff } from './unified.js';
 
@@ -24,8 +25,11 @@ export function jobPullRequestBody(report: RunReport, job: JobReport, opts: JobB
   const segments: Segment[] = [];
   if (opts.title !== undefined) segments.push(`## ${mdText(opts.title)}\n\n`);
   if (job.description !== undefined) segments.push(`${mdText(job.description)}\n\n`);
+  // The pull request is the change: whether this run found the branch already up to date
+  // (`unchanged`) is the run's business, and a new pull request saying "unchanged" reads as nothing to review.
+  const badge = job.status === 'changed' || job.status === 'unchanged' ? '' : `${statusBadge(job.status)} · `;
   segments.push(
-    `**${mdText(jobLabel(job))}** · ${mdCode(job.branch)} · ${statusBadge(job.status)} · ${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}` +
+    `**${mdText(jobLabel(job))}** · ${mdCode(job.branch)} · ${badge}${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}` +
       ` · base ${mdCode(job.base.slice(0, 12))}${job.repo === undefined ? '' : ` · ${mdCode(job.repo)}`}\n\n`,
   );
   segments.push(dryRunNote(report), null);
@@ -35,7 +39,7 @@ export function jobPullRequestBody(report: RunReport, job: JobReport, opts: JobB
   return fitSegments(segments, {
     maxChars,
     notice: (omitted, total) =>
-      `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${omitted === 1 ? 'was' : 'were'} left out (largest first) ` +
+      `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${pluralWord(omitted, 'was', 'were')} left out (largest first) ` +
       `to keep this description under ${num(maxChars)} characters; the branch's commits hold the full change.\n\n`,
     cutNotice: `\n> **Truncated:** this description reached its ${num(maxChars)}-character limit; see the run's JSON or HTML report for the rest.\n`,
   }).text;

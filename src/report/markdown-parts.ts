@@ -3,7 +3,8 @@
 import { groupFailures } from './failure-groups.js';
 import { fixHintFor } from './hints.js';
 import { mdCode, mdTable, mdText } from './md.js';
-import { formatUsage, idleSteps, jobCounts, jobLabel, num, plural, skipReason } from './summary-data.js';
+import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
 

@@ -16,7 +16,8 @@ import {
 import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdText } from './md.js';
-import { jobCounts, jobLabel, num, plural, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { num, plural, pluralWord } from '../util/plural.js';
 import type { JobReport, RunReport } from '../model/types.js';
 
 export { GITHUB_BODY_LIMIT, jobPullRequestBody, type JobBodyOptions } from './markdown-job.js';
@@ -39,7 +40,7 @@ export function renderPrBody(report: RunReport, opts: PrBodyOptions = {}): strin
     fitSegments(prSegments(report, opts.title, jobs, shown), {
       maxChars,
       notice: (omitted, total) =>
-        `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${omitted === 1 ? 'was' : 'were'} left out (largest first) ` +
+        `> **Note:** ${num(omitted)} of ${plural(total, 'diff')} ${pluralWord(omitted, 'was', 'were')} left out (largest first) ` +
         `to keep this description under ${num(maxChars)} characters; the branches' commits and each job's pull request hold the full change.\n\n`,
       cutNotice,
     }).text;
@@ -64,7 +65,7 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
   if (jobs.length > 0) {
     segments.push(`### Jobs that changed or failed (${num(jobs.length)})\n\n`, jobsTable(jobs, MAX_ROWS), '\n');
   }
-  if (hidden > 0) segments.push(`${plural(hidden, 'other job')} (unchanged or empty) ${hidden === 1 ? 'is' : 'are'} not listed.\n\n`);
+  if (hidden > 0) segments.push(`${plural(hidden, 'other job')} (unchanged or empty) ${pluralWord(hidden, 'is', 'are')} not listed.\n\n`);
   segments.push(groupedFailures(report, '###'), idleStepsSection(report, '###'));
   if (jobs.length > 0) segments.push('### Changes by job\n\n');
   for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job));
@@ -123,7 +124,7 @@ export function renderSummary(report: RunReport): string {
     dryRunNote(report),
     report.jobs.length > 0 ? countsLine(report) : '',
     jobs.length > 0 ? `${jobsTable(jobs, MAX_ROWS)}\n` : '',
-    hidden > 0 ? `${plural(hidden, 'other job')} (unchanged or empty) ${hidden === 1 ? 'is' : 'are'} not listed.\n\n` : '',
+    hidden > 0 ? `${plural(hidden, 'other job')} (unchanged or empty) ${pluralWord(hidden, 'is', 'are')} not listed.\n\n` : '',
     totalUsageLine(report),
     // GitHub caps a step summary at 1 MiB: a run where everything failed must still fit.
     groupedFailures(report, '####', { maxGroups: 50, maxPlaces: 20, maxMessage: 300 }),

@@ -4,6 +4,7 @@
 import type { FileReport, JobReport, RunReport } from '../model/types.js';
 import { jobLabel } from './summary-data.js';
 import { hunkHeader } from './unified.js';
+import { pluralWord } from '../util/plural.js';
 
 /**
  * Files git would not diff as text (binary, undecodable, UTF-16) cannot be in a text patch: named by
@@ -93,7 +94,7 @@ export function statLines(files: readonly FileReport[], width: number): string {
   const added = rows.reduce((n, r) => n + r.added, 0);
   const removed = rows.reduce((n, r) => n + r.removed, 0);
   // git's own words and digits (no thousands separators).
-  const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const n = (k: number, word: string) => `${k} ${pluralWord(k, word)}`;
   const totals = [` ${n(files.length, 'file')} changed`];
   if (added > 0 || removed === 0) totals.push(`${n(added, 'insertion')}(+)`);
   if (removed > 0 || added === 0) totals.push(`${n(removed, 'deletion')}(-)`);

@@ -1,5 +1,6 @@
 // Figures every renderer shows the same way: a job's label, its line counts, the run's totals.
 import type { JobReport, JobStatus, RunReport, Usage } from '../model/types.js';
+import { num, plural } from '../util/plural.js';
 
 /** `recipe` when the job is the recipe's only job, else `recipe/job`. */
 export function jobLabel(job: JobReport): string {
@@ -37,14 +38,6 @@ export function formatUsage(u: Usage): string {
 export function formatCost(usd: number): string {
   // Cents hide small agent runs; four decimals show them without pretending to more precision.
   return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
-}
-
-export function num(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${num(n)} ${n === 1 ? word : many}`;
 }
 
 export function statusCounts(report: RunReport): Record<JobStatus, number> {
@@ -98,10 +91,12 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
 
 /**
  * The steps of a job that ran and found nothing to do: no file changed and none already applied (a
- * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
+ * `replace` whose old_string matches nothing, a glob with a typo), and did not fail. Empty when the report has no `steps`.
  */
 export function idleSteps(job: JobReport): { step: number; kind: string }[] {
-  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+  // A step that failed did not "change nothing": its error says what happened.
+  const failed = new Set(job.errors.map((e) => e.step));
+  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0 && !failed.has(s.step)).map((s) => ({ step: s.step, kind: s.kind }));
 }
 
 const SKIP_REASONS: Readonly<Record<string, string>> = {

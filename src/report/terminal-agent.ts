@@ -2,7 +2,8 @@
 // --max-cost run spent, and a --sample run's failures clustered by cause.
 import type { Paint } from './ansi.js';
 import { visible } from './ansi.js';
-import { formatCost, jobLabel, num, plural } from './summary-data.js';
+import { formatCost, jobLabel } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import type { EstimateReport, JobReport, RunReport } from '../model/types.js';
 
 /** Files listed per estimate before the rest are counted. */

@@ -12,7 +12,7 @@ import { loadHighlighter, PLAIN_HIGHLIGHTER, type Highlighter, type Token } from
 import { languageOf } from './languages.js';
 import { hunkHeader } from './unified.js';
 import { changedRanges, linePairs, type Range } from './word-diff.js';
-import { num, plural } from './summary-data.js';
+import { num, plural } from '../util/plural.js';
 import type { FileReport } from '../model/types.js';
 import type { Hunk } from '../core/types.js';
 

@@ -1,5 +1,6 @@
 // Pure: a job's changed files → one planned commit per file group, in group order, `rest` last.
 import { matcher, renderTemplate, type JobSpec, type Recipe } from '../recipe/index.js';
+import { withTrailers } from '../branch/trailers.js';
 import type { Changes, FileState } from '../workspace/types.js';
 
 export interface PlannedCommit {
@@ -47,25 +48,4 @@ export function planCommits(recipe: Recipe, job: JobSpec, changes: Changes): Pla
 
 function defaultTemplate(recipe: Recipe): string {
   return recipe.commit.message;
-}
-
-export function withTrailers(text: string, recipe: string, job: string, group: string): string {
-  return `${text.trimEnd()}\n\nScion-Recipe: ${recipe}\nScion-Job: ${job}\nScion-Group: ${group}\n`;
-}
-
-/** The trailer block of a commit message (the last paragraph's `Key: value` lines). */
-export function parseTrailers(message: string): Record<string, string> {
-  const paragraphs = message.trimEnd().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  const out: Record<string, string> = {};
-  for (const line of last.split('\n')) {
-    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-    if (m) out[m[1]!] = m[2]!;
-  }
-  return out;
-}
-
-export function isScionCommitOf(message: string, recipe: string, job: string): boolean {
-  const t = parseTrailers(message);
-  return t['Scion-Recipe'] === recipe && t['Scion-Job'] === job;
 }

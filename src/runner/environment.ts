@@ -3,7 +3,7 @@
 // job that met it ends `failed` with the path and the fix while the run goes on and its report is
 // written.
 import { failure, type Failure } from '../errors.js';
-import { environmentError, GitError, repoRefusal, type Repo } from '../git/index.js';
+import { refusalToGitError, GitError, repoRefusal, type Repo } from '../git/index.js';
 import type { JobSpec } from '../recipe/index.js';
 import { failedJob } from '../model/failed-job.js';
 import type { JobReport } from '../model/types.js';
@@ -12,7 +12,7 @@ import type { RunContext } from './types.js';
 
 /** The environment failure `e` stands for, or null when `e` is something else (a real bug). */
 export function environmentFailure(e: unknown): Failure | null {
-  const err = e instanceof GitError ? e : environmentError(e, pathOf(e), 'write');
+  const err = e instanceof GitError ? e : refusalToGitError(e, pathOf(e), 'write');
   if (err instanceof GitError && err.code === 'environment') return failure('environment', err.message, { ...err.data });
   return null;
 }

@@ -5,9 +5,9 @@ import { failure, type Failure } from '../errors.js';
 import { branchCheckedOut, type Identity, type Repo } from '../git/index.js';
 import type { CommitReport, JobStatus } from '../model/types.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
-import { decideBranch, readBranchState } from './branch.js';
+import { decideBranch, readBranchState } from '../branch/rerun.js';
 import type { PlannedCommit } from './commit-plan.js';
-import { buildTrees, writeCommits, type ObjectStore } from './objects.js';
+import { buildTrees, writeCommits, type ObjectSinks } from './objects.js';
 
 export interface CommitInput {
   readonly repo: Repo;
@@ -15,7 +15,7 @@ export interface CommitInput {
   readonly job: JobSpec;
   readonly base: string;
   readonly baseTree: string;
-  readonly store: ObjectStore;
+  readonly sinks: ObjectSinks;
   readonly identity: Identity;
   readonly plan: readonly PlannedCommit[];
   readonly dryRun: boolean;
@@ -40,7 +40,7 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
   const { repo, job, plan } = c;
   if (plan.length === 0) return { head: null, commits: [], outcome: 'empty', failure: null };
   const unwritten = (): CommitReport[] => plan.map((p) => ({ sha: null, group: p.group, message: p.message, files: p.files }));
-  const built = await buildTrees(c.store, c.baseTree, plan);
+  const built = await buildTrees(c.sinks, c.baseTree, plan);
   const trees = built.commits;
   const ref = `refs/heads/${job.branch}`;
   const state = await readBranchState(repo, ref, c.recipe.name, job.name, c.base);

@@ -1,16 +1,15 @@
 // What the phases of one job share: its recipe and workspace, the step context each step or verify
 // command gets, the usage meter, progress events, and running a body under its limit.
 import { failure, type Failure } from '../errors.js';
-import { readBlob } from '../git/index.js';
+import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
 import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { Usage } from '../model/types.js';
-import { sumUsage } from '../model/usage.js';
+import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 import type { FileState, Workspace } from '../workspace/types.js';
-import type { JobInput } from './job.js';
 import type { StepContext } from './step-context.js';
 import { StepCache, stepCacheDir } from './step-cache.js';
 import { fencedWorkspace, runBounded, type Bounds } from './step-bounds.js';
-import type { RunContext, RunEvent } from './types.js';
+import type { RunContext, RunEvent, RunOptions } from './types.js';
 
 /** A body run under its limit: its value, or the timeout/interrupt that ended it. */
 export type BoundedRun<T> =
@@ -38,12 +37,23 @@ export interface JobContext {
   bounded<T>(label: string, limitMs: number | null, body: (c: StepContext) => Promise<T>): Promise<BoundedRun<T>>;
 }
 
+/** What of a job's input (runJob's JobInput) its phases read. */
+export interface JobContextInput {
+  readonly repo: Repo;
+  readonly recipe: Recipe;
+  readonly job: JobSpec;
+  readonly baseTree: string;
+  readonly entries: ReadonlyMap<string, TreeEntry>;
+  readonly schemaFor: (path: string) => object | undefined;
+  readonly options: RunOptions;
+}
+
 export function jobId(job: JobSpec): string {
   return `${job.recipe.name}/${job.name}`;
 }
 
 /** `run` is the job's own (redacting) context. */
-export function jobContext(input: JobInput, run: RunContext, ws: Workspace): JobContext {
+export function jobContext(input: JobContextInput, run: RunContext, ws: Workspace): JobContext {
   const { repo, recipe, job, options } = input;
   const dryRun = options.dryRun ?? false;
   const inRecipe = matcher(recipe.files);
@@ -56,7 +66,7 @@ export function jobContext(input: JobInput, run: RunContext, ws: Workspace): Job
     return e ? { bytes: await readBlob(repo, e.oid), mode: e.mode } : null;
   };
   const id = jobId(job);
-  let usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  let usage: Usage = ZERO_USAGE;
 
   const stepContext = (b: Bounds): StepContext => ({
     recipe, job, ws: fencedWorkspace(ws, b.signal), run, dryRun, selected, isDenied, schemaFor: input.schemaFor,

@@ -8,6 +8,7 @@ import type { Changes } from '../workspace/types.js';
 import type { JobContext } from './job-context.js';
 import { errorReport, estimateReport, refusalReport, skipReport, type StepOutcome } from './step-outcome.js';
 import { runStep, stepLabel, stepLimitMs } from './steps/index.js';
+import { plural } from '../util/plural.js';
 
 export interface StepsResult {
   readonly errors: readonly ErrorReport[];
@@ -83,7 +84,7 @@ function expectationMiss(step: Step, label: string, c: { changed: number; alread
   if ((e.min === undefined || n >= e.min) && (e.max === undefined || n <= e.max)) return null;
   const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
   const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
-  return failure('expectation', `The step ${label} changed ${c.changed} file${c.changed === 1 ? '' : 's'}${applied}; its expect wants ${range}.`, {
+  return failure('expectation', `The step ${label} changed ${plural(c.changed, 'file')}${applied}; its expect wants ${range}.`, {
     changed: c.changed,
     alreadyApplied: c.alreadyApplied,
     ...(e.min === undefined ? {} : { min: e.min }),

@@ -1,7 +1,7 @@
 // One job, start to end: its workspace, then steps → verify/fix → commit → report, each phase a
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
-import type { JobSpec, Recipe } from '../recipe/index.js';
+import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport } from '../model/types.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
@@ -13,7 +13,7 @@ import { commitJob } from './job-commit.js';
 import { jobContext, jobId } from './job-context.js';
 import { runSteps, type StepsResult } from './job-steps.js';
 import { estimateVerifyPhase, runVerifyPhase, type VerifyPhase } from './job-verify.js';
-import type { ObjectStore } from './objects.js';
+import type { ObjectSinks } from './objects.js';
 import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
@@ -32,7 +32,7 @@ export interface JobInput {
   readonly schemaFor: (path: string) => object | undefined;
   readonly options: RunOptions;
   readonly ctx: RunContext;
-  readonly store: ObjectStore;
+  readonly sinks: ObjectSinks;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport> {
@@ -80,7 +80,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
     const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
     const plan = [...planCommits(recipe, job, beforeFix), ...fixCommit(recipe, job, await changesBetween(beforeFix, changes, jc.baseState))];
     const committed = await commitJob({
-      repo, recipe, job, base: input.base, baseTree: input.baseTree, store: input.store, identity: input.identity, plan, dryRun,
+      repo, recipe, job, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, plan, dryRun,
       force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -95,6 +95,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       // A kept worktree ends at the branch head, clean under `git status`.
       await ws.close({ keep, head: committed.head === null ? null : { branch: job.branch, commit: committed.head } });
     }
+    const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
     const report: JobReport = redactDeep({
       recipe: recipe.name,
       name: job.name,
@@ -112,6 +113,7 @@ export async function runJob(input: JobInput): Promise<JobReport> {
       usage: jc.usage(),
       ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
       ...refusalsAndEstimates(steps, verified),
+      ...(unmatched.length > 0 ? { unmatched } : {}),
       durationMs: Date.now() - started,
     } satisfies JobReport, ctx.redact);
     return end(report);

@@ -1,8 +1,9 @@
-// From planned commits to git objects. The store decides whether objects are written (a run) or only
+// From planned commits to git objects. The sinks decide whether objects are written (a run) or only
 // hashed (a dry run: `.git` must stay byte-identical); everything else is the same code.
 import { failure, fail, ok, type Result } from '../errors.js';
 import { GitError, hashBlob, ObjectBatch, updateRef, writeTreeWith, type DryRunObjects, type Identity, type Repo, type Signatures } from '../git/index.js';
-import { parseTrailers, type PlannedCommit } from './commit-plan.js';
+import { parseTrailers } from '../branch/trailers.js';
+import type { PlannedCommit } from './commit-plan.js';
 import { yieldToSignals } from './interrupt.js';
 
 type Changes = ReadonlyMap<string, { oid: string; mode: string } | null>;
@@ -15,7 +16,8 @@ export interface JobObjects {
   readonly batch: ObjectBatch | null;
 }
 
-export interface ObjectStore {
+/** A run's choice of where objects go (written or only hashed), not git's object store (git/object-store.ts). */
+export interface ObjectSinks {
   /** A sink for one job's objects. */
   open(): JobObjects;
 }
@@ -25,7 +27,7 @@ export interface ObjectStore {
  * `git gc --prune=now` beside scion cannot delete them before the branch reaches them (and a job
  * that ends unchanged or diverged writes nothing at all).
  */
-export function writingStore(repo: Repo): ObjectStore {
+export function writingSinks(repo: Repo): ObjectSinks {
   return {
     open: () => {
       const batch = new ObjectBatch(repo);
@@ -34,7 +36,7 @@ export function writingStore(repo: Repo): ObjectStore {
   };
 }
 
-export function hashingStore(repo: Repo): ObjectStore {
+export function hashingSinks(repo: Repo): ObjectSinks {
   const memory: DryRunObjects = new Map();
   const sink: JobObjects = {
     blob: async (bytes) => hashBlob(bytes),
@@ -55,8 +57,8 @@ export interface BuiltTrees {
 }
 
 /** Each group's tree, built on the previous group's: the chain of trees the commits will carry. */
-export async function buildTrees(objects: ObjectStore, baseTree: string, plan: readonly PlannedCommit[]): Promise<BuiltTrees> {
-  const store = objects.open();
+export async function buildTrees(sinks: ObjectSinks, baseTree: string, plan: readonly PlannedCommit[]): Promise<BuiltTrees> {
+  const store = sinks.open();
   const commits: PlannedTree[] = [];
   let tree = baseTree;
   for (const p of plan) {

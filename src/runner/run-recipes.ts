@@ -2,14 +2,14 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { closeRepo, commitSignatures, commitTree, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
+import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport, yieldToSignals } from './interrupt.js';
-import { hashingStore, writingStore } from './objects.js';
+import { hashingSinks, writingSinks } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 import { CostBudget } from '../agent/budget.js';
@@ -94,7 +94,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   };
   // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
   if (!options.dryRun) sweepLeftovers(repo);
-  const store = options.dryRun ? hashingStore(repo) : writingStore(repo);
+  const sinks = options.dryRun ? hashingSinks(repo) : writingSinks(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
@@ -114,7 +114,7 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           schemaFor: schemaLookup(job.recipe),
           options,
           ctx,
-          store,
+          sinks,
         }));
       }),
     ),
@@ -167,7 +167,7 @@ function namedFiles(recipe: Recipe): string[] | null {
 }
 
 async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {
-  const tree = await commitTree(repo, sha);
+  const tree = await treeOfCommit(repo, sha);
   const list = await listTree(repo, tree, { prefixes });
   const entries = new Map(list.map((e) => [e.path, e] as const));
   const dirs = new Set<string>();

@@ -4,6 +4,7 @@
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.
 import { failure, ScionError } from '../errors.js';
 import type { Workspace } from '../workspace/types.js';
+import { sleep } from '../util/sleep.js';
 
 export const VERIFY_TIMEOUT_SECONDS = 600;
 /** Per file, for `replace` with `regex: true` when the step names no `timeout`. */
@@ -18,7 +19,7 @@ export interface Bounds {
   readonly deadline: number | null;
 }
 
-/** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/run.ts reads the kind). */
+/** The abort reason of a step past its limit: a ScionError of kind `timeout` (steps/command.ts reads the kind). */
 export class StepTimeout extends ScionError {
   constructor(readonly limitMs: number) {
     super(failure('timeout', `the step ran past its timeout of ${limitMs / 1000} s`, { timeoutSeconds: limitMs / 1000 }));
@@ -92,9 +93,4 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
     },
     snapshot: () => ws.snapshot(),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  // Not unref'd: while a step winds down, this timer may be all that keeps the process alive.
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -15,6 +15,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readBlob, writeBlob, type Repo } from '../git/index.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 const VERSION = 1;
 export const DEFAULT_STEP_CACHE_BYTES = 32 * 1024 * 1024;
@@ -58,7 +59,7 @@ export function keyedEnv(env: Readonly<Record<string, string | undefined>>, step
 
 export function stepKey(p: KeyParts): string {
   const sorted = (o: Readonly<Record<string, string>>) => Object.keys(o).sort().map((k) => [k, o[k]]);
-  const inputs = [...p.inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, f]) => [path, f === null ? null : [f.oid, f.mode]]);
+  const inputs = [...p.inputs].sort(([a], [b]) => compareCodeUnits(a, b)).map(([path, f]) => [path, f === null ? null : [f.oid, f.mode]]);
   const material = JSON.stringify({ v: VERSION, kind: p.kind, command: p.command, env: sorted(p.env), base: p.baseTree, inputs });
   return createHash('sha256').update(material).digest('hex');
 }
@@ -160,7 +161,7 @@ export class StepCache {
   async put(key: string, kind: StepKind, command: string, result: StepResult, changes: readonly ChangeToRecord[]): Promise<void> {
     if (this.opts.readOnly) return;
     const recorded: RecordedChange[] = [];
-    for (const c of [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    for (const c of [...changes].sort((a, b) => compareCodeUnits(a.path, b.path))) {
       recorded.push('deleted' in c ? { path: c.path, deleted: true } : { path: c.path, oid: await writeBlob(this.opts.repo, c.bytes), mode: c.mode });
     }
     const entry: StepCacheEntry = {
@@ -200,7 +201,7 @@ export class StepCache {
       if (name.endsWith('.json')) entries.push({ name, size: s.size, used: s.mtimeMs });
     }
     let total = entries.reduce((n, e) => n + e.size, 0);
-    entries.sort((a, b) => a.used - b.used || (a.name < b.name ? -1 : 1));
+    entries.sort((a, b) => a.used - b.used || compareCodeUnits(a.name, b.name));
     for (const e of entries) {
       if (total <= max) break;
       await unlink(join(this.opts.dir, e.name)).catch(() => undefined);

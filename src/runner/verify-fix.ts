@@ -15,7 +15,8 @@ import { agentEnv, agentFiles } from './agent-files.js';
 import type { StepContext } from './step-context.js';
 import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
-import { execShell } from './steps/run.js';
+import { commandEnv, execShell } from './steps/command.js';
+import { plural } from '../util/plural.js';
 
 export interface FixSpec {
   readonly agent: { readonly prompt?: string; readonly maxRounds: number; readonly model?: string; readonly maxTurns?: number; readonly maxTokens?: number };
@@ -53,7 +54,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   const root = ctx.ws.root;
   if (root === null) throw new Error('verify needs a workspace on disk');
   const redact = ctx.run.redact ?? makeRedactor(ctx.run.env);
-  const env = { ...ctx.run.env, ...v.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
+  const env = commandEnv(ctx, v.env);
   const fix = v.fix?.agent;
 
   const exec = async (): Promise<CommandRun> => {
@@ -119,7 +120,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
     return { passed: false, diagnostics: [], errors: fixErrors, refusals, estimate };
   }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
-  const after = result.rounds > 0 ? ` after ${result.rounds} fix round${result.rounds === 1 ? '' : 's'}` : '';
+  const after = result.rounds > 0 ? ` after ${plural(result.rounds, 'fix round')}` : '';
   const tail = r.output.trim().slice(-TAIL);
   const failed = failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
     command: v.run,

@@ -15,7 +15,8 @@ import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-l
 
 export const WORKTREE_PREFIX = 'scion-';
 
-export function worktreesDir(repo: Repo): string {
+/** Where scion puts its jobs' linked worktrees (their files); git's admin folders are under `.git/worktrees`. */
+export function scionWorktreesDir(repo: Repo): string {
   return join(repo.commonDir, 'scion-worktrees');
 }
 
@@ -74,7 +75,7 @@ async function makeWriting(
 ): Promise<MadeWorkspace> {
   if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries, async () => lock.release()), worktree: null };
 
-  const path = join(worktreesDir(repo), o.id);
+  const path = join(scionWorktreesDir(repo), o.id);
   // Holding the job's lock, whatever worktree this job left (kept by an earlier run, or half made or
   // still locked by a run that was killed) is ours to replace.
   await clearWorktree(repo, o.id, path);

@@ -3,7 +3,7 @@
 // already had syntax errors; or a Failure (binary, encoding, invalid-result).
 import { failure, fail, ok, type Result } from '../errors.js';
 import { mergeRegions, toChanges, type Change, type Region } from '../core/edit/regions.js';
-import { decodeFile } from '../core/text/decode.js';
+import { decodeAt } from '../core/engine/checks.js';
 import { spliceBytes } from '../core/text/splice-bytes.js';
 import { BUILTIN_LANGUAGES, extensionOf, isBuiltin, lexiconOf } from './languages.js';
 import type { Napi, SgNode } from './napi.js';
@@ -58,8 +58,8 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
   const rules = language === null ? [] : program.rules.filter((r) => r.languages.has(language));
   // Nothing is decoded or parsed unless a rule can match the bytes as they are.
   if (language === null || !rules.some((r) => r.rule.mayMatch(file.bytes))) return ok({ status: 'unchanged', matches: 0 });
-  const decoded = decodeFile(file.bytes);
-  if (!decoded.ok) return fail({ ...decoded.error, message: `${file.path}: ${decoded.error.message}`, data: { ...decoded.error.data, path: file.path } });
+  const decoded = decodeAt(file.path, file.bytes);
+  if (!decoded.ok) return decoded;
   const d = decoded.value;
   const napiLanguage = isBuiltin(language) ? (BUILTIN_LANGUAGES[language] as { napi: string }).napi : language;
   const lexicon = lexiconOf(language);

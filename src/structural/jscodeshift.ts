@@ -10,7 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { failure, fail, ok, type Result } from '../errors.js';
 import type { Change } from '../core/edit/regions.js';
-import { decodeFile } from '../core/text/decode.js';
+import { decodeAt } from '../core/engine/checks.js';
 import { toLF } from '../core/text/line-endings.js';
 import { spliceBytes } from '../core/text/splice-bytes.js';
 import { lineChanges } from './line-changes.js';
@@ -52,7 +52,7 @@ export type TransformLoad = { readonly ok: true; readonly transform: LoadedTrans
  */
 export async function loadTransform(specifier: string, dir: string): Promise<TransformLoad> {
   const fromDir = resolve(dir);
-  const file = locate(specifier, fromDir);
+  const file = resolveTransform(specifier, fromDir);
   if (typeof file !== 'string') return file;
   let mod: unknown;
   try {
@@ -82,7 +82,7 @@ export async function loadTransform(specifier: string, dir: string): Promise<Tra
   return { ok: true, transform: { specifier, file, fn: fn as TransformFn, parser: parser as LoadedTransform['parser'] } };
 }
 
-function locate(specifier: string, fromDir: string): string | { ok: false; message: string } {
+function resolveTransform(specifier: string, fromDir: string): string | { ok: false; message: string } {
   const req = createRequire(join(fromDir, 'recipe.js'));
   const relative = specifier.startsWith('.') || isAbsolute(specifier);
   try {
@@ -149,8 +149,8 @@ export async function runTransformOn(
   file: { readonly path: string; readonly bytes: Uint8Array },
   opts: RunOptions = {},
 ): Promise<Result<TransformOutcome>> {
-  const decoded = decodeFile(file.bytes);
-  if (!decoded.ok) return fail({ ...decoded.error, message: `${file.path}: ${decoded.error.message}`, data: { ...decoded.error.data, path: file.path } });
+  const decoded = decodeAt(file.path, file.bytes);
+  if (!decoded.ok) return decoded;
   const d = decoded.value;
   const { core, getParser } = await jscodeshift();
   // The step's parser, else the module's (a name or a parser object), else babel.

@@ -2,17 +2,18 @@
 // that changed (core/text/splice-bytes.ts): a file with mixed line endings keeps every untouched
 // line's own ending. Used for whole-text results (a jscodeshift transform returns the whole file).
 import { diffArrays } from 'diff';
-import { diffRegion, type Change } from '../core/edit/regions.js';
+import { changedSpan, type Change } from '../core/edit/regions.js';
+import { linesWithNewlines } from '../core/patch/lines.js';
 
 const TIMEOUT_MS = 2_000;
 
 export function lineChanges(oldText: string, newText: string): Change[] {
   if (oldText === newText) return [];
-  const a = splitLines(oldText);
-  const b = splitLines(newText);
+  const a = linesWithNewlines(oldText);
+  const b = linesWithNewlines(newText);
   const diff = diffArrays(a, b, { timeout: TIMEOUT_MS });
   // Past the time limit: one change from the first difference to the last.
-  if (diff === undefined) return diffRegion(oldText, newText);
+  if (diff === undefined) return changedSpan(oldText, newText);
   const out: Change[] = [];
   let oldAt = 0;
   let newAt = 0;
@@ -39,17 +40,5 @@ export function lineChanges(oldText: string, newText: string): Change[] {
     }
   }
   flush();
-  return out;
-}
-
-/** Lines with their '\n' (the last one may have none). */
-function splitLines(text: string): string[] {
-  const out: string[] = [];
-  let at = 0;
-  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', at)) {
-    out.push(text.slice(at, nl + 1));
-    at = nl + 1;
-  }
-  if (at < text.length) out.push(text.slice(at));
   return out;
 }

@@ -44,7 +44,7 @@ export function parseRuleFile(text: string, file: string): RuleFileResult {
     }
     if (doc.errors.length > 0) return;
     const place = (path: readonly PathSegment[], at: 'key' | 'value', message: string): LocatedProblem => {
-      const pos = lines.linePos(locate(doc, path, at));
+      const pos = lines.linePos(offsetOf(doc, path, at));
       return { file, line: pos.line, col: pos.col, path: [label, formatPath(path)].filter(Boolean).join(': '), message };
     };
     const compiled = compileRule(doc.toJS() as unknown, { form: 'document' });
@@ -62,7 +62,7 @@ export function formatPath(path: readonly PathSegment[]): string {
 }
 
 /** The offset of the node at `path` (its key for `at: 'key'`), or of the deepest ancestor that exists. */
-function locate(doc: Document, path: readonly PathSegment[], at: 'key' | 'value'): number {
+function offsetOf(doc: Document, path: readonly PathSegment[], at: 'key' | 'value'): number {
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
   for (let i = 0; i < path.length; i++) {

@@ -2,11 +2,9 @@
 // which the runner turns into annotations on the pull request's diff. Pure: the CLI prints the lines
 // when GITHUB_ACTIONS=true. Escaping follows @actions/core's command.ts: the message escapes %, CR
 // and LF; a property value escapes those and also `:` and `,`, which would end the value.
-import type { DiagnosticReport } from '../model/types.js';
+import type { Diagnostic } from '../model/diagnostic.js';
 
-/** A parsed diagnostic, or one read back from a report (where severity and source are plain strings). */
-export type Annotatable = DiagnosticReport & { readonly code?: string };
-
+// A report read back from JSON may hold any severity: what is not an error or a warning is a notice.
 function command(severity: string): 'error' | 'warning' | 'notice' {
   return severity === 'warning' ? 'warning' : severity === 'error' ? 'error' : 'notice';
 }
@@ -20,7 +18,7 @@ export function escapeProperty(s: string): string {
 }
 
 /** One workflow command line (no trailing newline). */
-export function annotation(d: Annotatable, opts: { readonly title?: string } = {}): string {
+export function annotation(d: Diagnostic, opts: { readonly title?: string } = {}): string {
   const props: [string, string][] = [
     ['file', d.file],
     ['line', String(d.line)],
@@ -32,16 +30,16 @@ export function annotation(d: Annotatable, opts: { readonly title?: string } = {
 }
 
 /** Every diagnostic's line, in order. */
-export function annotations(diagnostics: readonly Annotatable[], opts: { readonly title?: string } = {}): string[] {
+export function annotations(diagnostics: readonly Diagnostic[], opts: { readonly title?: string } = {}): string[] {
   return diagnostics.map((d) => annotation(d, opts));
 }
 
 /** The annotations of a whole run: every job's diagnostics, titled with the job they failed. */
-export function runAnnotations(jobs: readonly { readonly recipe: string; readonly name: string; readonly diagnostics?: readonly Annotatable[] }[]): string[] {
+export function runAnnotations(jobs: readonly { readonly recipe: string; readonly name: string; readonly diagnostics?: readonly Diagnostic[] }[]): string[] {
   return jobs.flatMap((j) => (j.diagnostics ?? []).map((d) => annotation(d, { title: `scion ${j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`}: ${label(d)}` })));
 }
 
-function label(d: Annotatable): string {
+function label(d: Diagnostic): string {
   const source = d.source ?? 'verify';
   return d.code ? `${source} ${d.code}` : source;
 }

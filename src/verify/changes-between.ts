@@ -3,6 +3,7 @@
 // what earlier steps left) are both this. A path put back to its base state is a change too, so the
 // caller passes the base's state of a path.
 import type { Changes, FileState } from '../workspace/types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export async function changesBetween(
   before: Changes,
@@ -10,7 +11,7 @@ export async function changesBetween(
   baseState: (path: string) => Promise<FileState | null>,
 ): Promise<Map<string, FileState | null>> {
   const out = new Map<string, FileState | null>();
-  const paths = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort(compareCodeUnits);
   for (const path of paths) {
     const was = before.has(path) ? (before.get(path) ?? null) : await baseState(path);
     const now = after.has(path) ? (after.get(path) ?? null) : await baseState(path);

@@ -4,7 +4,7 @@
 import type { Failure } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Usage } from '../model/types.js';
-import { sumUsage } from '../model/usage.js';
+import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 
 export interface CommandRun {
   /** Exit status; null when it was killed or could not start. */
@@ -53,14 +53,13 @@ export interface LoopResult {
 /** The commit group of the fix rounds' edits. */
 export const FIX_GROUP = 'fix';
 
-const ZERO: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export const passed = (r: CommandRun): boolean => r.status === 0 && !r.aborted;
 
 export async function verifyWithFix(command: string, maxRounds: number, io: LoopIO): Promise<LoopResult> {
   let last = await io.exec();
   let rounds = 0;
-  let usage = ZERO;
+  let usage = ZERO_USAGE;
   const fixErrors: { file: string | null; failure: Failure }[] = [];
   while (!passed(last) && !last.aborted && io.fix && rounds < maxRounds) {
     rounds++;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { addWorktree, removeWorktree, setWorktreeHead, hashBlob, worktreeChanges, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
 import { DiskWorkspace } from './disk.js';
 import type { Changes, CloseOptions } from './types.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export interface OpenWorktree {
   readonly path: string;
@@ -63,5 +64,5 @@ function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes): Tr
     if (state === null) out.delete(path);
     else out.set(path, { path, oid: hashBlob(state.bytes), mode: state.mode });
   }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...out.values()].sort((a, b) => compareCodeUnits(a.path, b.path));
 }

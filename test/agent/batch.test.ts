@@ -1,17 +1,12 @@
 // batch: true — each round of the per-file conversations goes out as one Message Batch.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
-import { memFiles, step, testEnv, type TestEnv } from './mem-files.js';
+import { memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { done, scripted, tool } from './script.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
-let api: FakeApi | undefined;
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await api?.close();
-  await env?.cleanup();
-  api = env = undefined;
-});
+const fakeApi = fakeApisAfterEach();
+const testEnv = testEnvsAfterEach();
 
 const USAGE = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 const script = () =>
@@ -25,8 +20,8 @@ const script = () =>
 
 describe('Message Batches', () => {
   it('sends each round as one batch (create, retrieve until ended, results JSONL) with the same results as the interactive path', async () => {
-    api = await fakeApi(script(), { batchPolls: 2 });
-    env = await testEnv(api.url);
+    const api = await fakeApi(script(), { batchPolls: 2 });
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'foo\n', 'src/b.js': 'foo\n' });
     const out = await runAgentStep(step({ batch: true, model: 'claude-sonnet-4-5' }), files, env);
 
@@ -49,12 +44,12 @@ describe('Message Batches', () => {
   });
 
   it('fails the conversations of a batch request that errored, with kind agent', async () => {
-    api = await fakeApi((body) =>
+    const api = await fakeApi((body) =>
       body.messages[0].content[0].text.includes('src/b.js')
         ? { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } } }
         : script()(body),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'foo\n', 'src/b.js': 'foo\n' });
     const out = await runAgentStep(step({ batch: true }), files, env);
     expect(files.text('src/a.js')).toBe('bar\n');
@@ -65,8 +60,8 @@ describe('Message Batches', () => {
   });
 
   it('gives up on a batch that does not end before its deadline, and cancels it', async () => {
-    api = await fakeApi(script(), { batchPolls: 1_000 });
-    env = await testEnv(api.url, { client: { maxRetries: 0, batchPollMs: 5, batchPollMaxMs: 10, batchDeadlineMs: 60 } });
+    const api = await fakeApi(script(), { batchPolls: 1_000 });
+    const env = await testEnv(api.url, { client: { maxRetries: 0, batchPollMs: 5, batchPollMaxMs: 10, batchDeadlineMs: 60 } });
     const out = await runAgentStep(step({ batch: true }), memFiles({ 'src/a.js': 'foo\n' }), env);
     expect(out.errors).toHaveLength(1);
     expect(out.errors[0]!.file).toBe('src/a.js');

@@ -1,24 +1,19 @@
 // The tool loop against the real engine: refusals that teach, and the model recovering from them.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
-import { memFiles, step, testEnv, type TestEnv } from './mem-files.js';
+import { memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { done, scripted, tool, toolResults } from './script.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
-let api: FakeApi | undefined;
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await api?.close();
-  await env?.cleanup();
-  api = env = undefined;
-});
+const fakeApi = fakeApisAfterEach();
+const testEnv = testEnvsAfterEach();
 
 const SRC = ['import fs from "fs";', '', 'function load(name) {', '  return fs.readFileSync(name, "utf8");', '}', '', 'export function foo() {', '  return load("a") + load("b");', '}', ''].join('\n');
 
 describe('per: file edits', () => {
   it('answers a hallucinated old_string with an error showing the closest lines, then applies the corrected edit', async () => {
     const seen: any[] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [
           [tool('edit_file', { file_path: 'src/a.js', old_string: 'function loadFile(name) {', new_string: 'async function load(name) {' })],
@@ -33,7 +28,7 @@ describe('per: file edits', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC });
     const out = await runAgentStep(step(), files, env);
 
@@ -50,8 +45,8 @@ describe('per: file edits', () => {
   });
 
   it('gives the first message the file in cat -n form and counts it as read', async () => {
-    api = await fakeApi(scripted({ 'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }));
-    env = await testEnv(api.url);
+    const api = await fakeApi(scripted({ 'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }));
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -63,7 +58,7 @@ describe('per: file edits', () => {
 
   it('answers a non-unique old_string with the count and line numbers; replace_all then changes every match', async () => {
     const seen: any[] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [
           [tool('edit_file', { file_path: 'src/a.js', old_string: 'load(', new_string: 'read(' })],
@@ -75,7 +70,7 @@ describe('per: file edits', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -87,7 +82,7 @@ describe('per: file edits', () => {
 
   it('says so when old_string carries read_file line-number prefixes', async () => {
     const seen: any[] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [
           [tool('edit_file', { file_path: 'src/a.js', old_string: '     7\texport function foo() {', new_string: 'export function bar() {' })],
@@ -98,7 +93,7 @@ describe('per: file edits', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC });
     await runAgentStep(step(), files, env);
     expect(seen[0].is_error).toBe(true);
@@ -108,7 +103,7 @@ describe('per: file edits', () => {
 
   it('refuses write_file over an existing file the conversation has not read, and allows creating a new one', async () => {
     const seen: any[] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [
           [tool('write_file', { file_path: 'src/b.js', content: 'overwritten\n' }), tool('write_file', { file_path: 'src/new.js', content: 'export {};\n' })],
@@ -120,7 +115,7 @@ describe('per: file edits', () => {
         'src/b.js': [done('Nothing to rename here.')],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC, 'src/b.js': 'original\n' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -133,8 +128,8 @@ describe('per: file edits', () => {
   });
 
   it('accepts an absolute path inside the worktree root', async () => {
-    api = await fakeApi(scripted({ 'src/a.js': [[tool('edit_file', { file_path: '/tmp/wt/src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }));
-    env = await testEnv(api.url);
+    const api = await fakeApi(scripted({ 'src/a.js': [[tool('edit_file', { file_path: '/tmp/wt/src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }));
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC }, { root: '/tmp/wt' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -158,7 +153,7 @@ describe('notebooks', () => {
       null,
       1,
     ) + '\n';
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'nb/a.ipynb': [
           [tool('edit_file', { file_path: 'nb/a.ipynb', old_string: 'print(foo)', new_string: 'print(bar)' })],
@@ -173,7 +168,7 @@ describe('notebooks', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'nb/a.ipynb': nb });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -192,7 +187,7 @@ describe('per: job read-before-edit', () => {
   it('refuses an edit of an unread file (not-read) and of a file changed since it was read (stale)', async () => {
     const seen: any[][] = [];
     const files = memFiles({ 'src/a.js': 'const a = foo;\n', 'src/b.js': 'const b = foo;\n' });
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         job: [
           [tool('grep', { pattern: 'foo' }), tool('edit_file', { file_path: 'src/a.js', old_string: 'foo', new_string: 'bar' })],
@@ -217,7 +212,7 @@ describe('per: job read-before-edit', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const out = await runAgentStep(step({ per: 'job' }), files, env);
     expect(out.errors).toEqual([]);
     const [grepResult, unread] = seen[0]!;
@@ -236,7 +231,7 @@ describe('per: job read-before-edit', () => {
     const seen: any[][] = [];
     const long = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const files = memFiles({ 'src/a.js': long, 'lib/x.txt': 'x\n' });
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         job: [
           [tool('glob', { pattern: 'src/**/*.js' }), tool('read_file', { file_path: 'src/a.js', offset: 3, limit: 2 })],
@@ -251,7 +246,7 @@ describe('per: job read-before-edit', () => {
         ],
       }),
     );
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const out = await runAgentStep(step({ per: 'job' }), files, env);
     expect(out.errors).toEqual([]);
     expect(seen[0]![0]!.content).toBe('src/a.js');

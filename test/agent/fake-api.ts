@@ -18,6 +18,8 @@ export interface Reply {
   readonly json: unknown;
   /** Answer only after this long (the client may have given up by then). */
   readonly delayMs?: number;
+  /** Never answer: the request stays open until the client hangs up (or the fake is closed). */
+  readonly hang?: boolean;
 }
 
 export type Model = (body: any) => Reply;
@@ -59,6 +61,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
       };
       if (req.method === 'POST' && path === '/v1/messages') {
         const r = model(body);
+        if (r.hang) return;
         if (r.delayMs) setTimeout(() => send(r.status ?? 200, r.json, r.headers), r.delayMs);
         else send(r.status ?? 200, r.json, r.headers);
         return;

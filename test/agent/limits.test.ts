@@ -1,23 +1,19 @@
 // Conversation-level failures (the only ones that are job errors) and the SDK's own retries.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
-import { KEY, memFiles, step, testEnv, type TestEnv } from './mem-files.js';
+import { waitFor } from '../faults/processes.js';
+import { KEY, memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { done, message, scripted, tool, toolResults, turnOf } from './script.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
-let api: FakeApi | undefined;
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await api?.close();
-  await env?.cleanup();
-  api = env = undefined;
-});
+const fakeApi = fakeApisAfterEach();
+const testEnv = testEnvsAfterEach();
 
 describe('limits and failures', () => {
   it('fails with kind agent, naming the file, when the model is still calling tools after maxTurns', async () => {
     const loop = () => [tool('read_file', { file_path: 'src/a.js' })];
-    api = await fakeApi(scripted({ 'src/a.js': [loop, loop, loop, loop], 'src/b.js': [done()] }));
-    env = await testEnv(api.url);
+    const api = await fakeApi(scripted({ 'src/a.js': [loop, loop, loop, loop], 'src/b.js': [done()] }));
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
     const out = await runAgentStep(step({ maxTurns: 3 }), files, env);
     expect(out.errors).toHaveLength(1);
@@ -31,14 +27,14 @@ describe('limits and failures', () => {
   it('retries a 429 through the SDK and then succeeds', async () => {
     let calls = 0;
     const ok = scripted({ 'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'foo', new_string: 'bar' })], done()] });
-    api = await fakeApi((body) => {
+    const api = await fakeApi((body) => {
       calls++;
       if (calls === 1) {
         return { status: 429, headers: { 'retry-after': '0', 'retry-after-ms': '5' }, json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } };
       }
       return ok(body);
     });
-    env = await testEnv(api.url, { client: { maxRetries: 2 } });
+    const env = await testEnv(api.url, { client: { maxRetries: 2 } });
     const files = memFiles({ 'src/a.js': 'foo\n' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -47,8 +43,8 @@ describe('limits and failures', () => {
   });
 
   it('fails with kind agent when the API keeps refusing after the retries, without the key in the message', async () => {
-    api = await fakeApi(() => ({ status: 529, headers: { 'retry-after-ms': '1' }, json: { type: 'error', error: { type: 'overloaded_error', message: `overloaded (key ${KEY})` } } }));
-    env = await testEnv(api.url, { client: { maxRetries: 1 } });
+    const api = await fakeApi(() => ({ status: 529, headers: { 'retry-after-ms': '1' }, json: { type: 'error', error: { type: 'overloaded_error', message: `overloaded (key ${KEY})` } } }));
+    const env = await testEnv(api.url, { client: { maxRetries: 1 } });
     const out = await runAgentStep(step(), memFiles({ 'src/a.js': 'foo\n' }), env);
     expect(api.messages()).toHaveLength(2);
     expect(out.errors).toHaveLength(1);
@@ -59,8 +55,8 @@ describe('limits and failures', () => {
   });
 
   it('fails before any request when ANTHROPIC_API_KEY is missing from the step environment', async () => {
-    api = await fakeApi(scripted({ 'src/a.js': [done()] }));
-    env = await testEnv(api.url, { vars: { ANTHROPIC_API_KEY: undefined } });
+    const api = await fakeApi(scripted({ 'src/a.js': [done()] }));
+    const env = await testEnv(api.url, { vars: { ANTHROPIC_API_KEY: undefined } });
     const out = await runAgentStep(step(), memFiles({ 'src/a.js': 'foo\n' }), env);
     expect(api.requests).toHaveLength(0);
     expect(out.errors).toHaveLength(1);
@@ -71,12 +67,12 @@ describe('limits and failures', () => {
 
   it('does not run a tool call cut off by max_tokens, and tells the model so', async () => {
     let seen: any[] = [];
-    api = await fakeApi((body) => {
+    const api = await fakeApi((body) => {
       if (turnOf(body) === 0) return message([tool('write_file', { file_path: 'src/a.js', content: 'half a fi' })], undefined, 'max_tokens');
       seen = toolResults(body);
       return message(done());
     });
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'foo\n' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
@@ -85,14 +81,13 @@ describe('limits and failures', () => {
     expect(files.text('src/a.js')).toBe('foo\n');
   });
 
-  it('fails the conversations still running when timeoutMs runs out', async () => {
-    api = await fakeApi((body) =>
-      turnOf(body) === 0 ? message([tool('glob', { pattern: '**' })]) : { ...message(done()), delayMs: 2_000 },
-    );
-    env = await testEnv(api.url);
-    const started = Date.now();
+  it('fails the conversations still running when timeoutMs runs out, cancelling the request in flight', async () => {
+    // The second turn is never answered: only the step's own timeout can end it.
+    const api = await fakeApi((body) => (turnOf(body) === 0 ? message([tool('glob', { pattern: '**' })]) : { ...message(done()), hang: true }));
+    const env = await testEnv(api.url);
     const out = await runAgentStep(step({ timeoutMs: 200 }), memFiles({ 'src/a.js': 'foo\n' }), env);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => api.abandoned() === 1);
+    expect(api.messages()).toHaveLength(2);
     expect(out.errors).toHaveLength(1);
     expect(out.errors[0]!.file).toBe('src/a.js');
     expect(out.errors[0]!.failure.kind).toBe('agent');
@@ -100,8 +95,8 @@ describe('limits and failures', () => {
   });
 
   it('reports the files never started when timeoutMs runs out, in one error', async () => {
-    api = await fakeApi(() => ({ ...message(done()), delayMs: 1_000 }));
-    env = await testEnv(api.url);
+    const api = await fakeApi(() => ({ ...message(done()), hang: true }));
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
     const out = await runAgentStep(step({ timeoutMs: 150, concurrency: 1 }), files, env);
     expect(out.errors.map((e) => e.file)).toEqual([null, 'src/a.js']);
@@ -110,8 +105,8 @@ describe('limits and failures', () => {
   });
 
   it('refuses a maxTokens the SDK cannot send without streaming, before any request', async () => {
-    api = await fakeApi(scripted({ 'src/a.js': [done()] }));
-    env = await testEnv(api.url);
+    const api = await fakeApi(scripted({ 'src/a.js': [done()] }));
+    const env = await testEnv(api.url);
     const out = await runAgentStep(step({ maxTokens: 64_000 }), memFiles({ 'src/a.js': 'foo\n' }), env);
     expect(api.requests).toHaveLength(0);
     expect(out.errors[0]!.failure.kind).toBe('agent');

@@ -8,6 +8,7 @@ import { checkPath } from '../../src/core/index.js';
 import { fail, failure } from '../../src/errors.js';
 import type { AgentEnv, AgentFiles, AgentStepConfig } from '../../src/agent/types.js';
 import { globTest } from '../../src/recipe/globs.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
 
 export interface MemFiles extends AgentFiles {
   readonly map: Map<string, Uint8Array>;
@@ -78,5 +79,15 @@ export async function testEnv(url: string | null, over: Partial<AgentEnv> & { va
       }
       return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(cacheDir, name), 'utf8') })));
     },
+  };
+}
+
+/** testEnv, each one's cache folder removed after the test that made it. */
+export function testEnvsAfterEach(): typeof testEnv {
+  const cleanups = cleanupAfterEach();
+  return async (...args) => {
+    const env = await testEnv(...args);
+    cleanups.push(() => env.cleanup());
+    return env;
   };
 }

@@ -1,23 +1,18 @@
 // The agent step through the real runner, on a real repository, judged by native git.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRecipe, formatProblem } from '../../src/recipe/index.js';
 import { runRecipes } from '../../src/runner/run-recipes.js';
 import type { RunEvent } from '../../src/runner/types.js';
-import { gitRepo, type TestRepo } from '../support/git-repo.js';
+import { reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
 import { KEY } from './mem-files.js';
 import { done, scripted, tool, toolResults } from './script.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
-let api: FakeApi | undefined;
-let repo: TestRepo | undefined;
-afterEach(async () => {
-  await api?.close();
-  await repo?.cleanup();
-  api = repo = undefined;
-});
+const fakeApi = fakeApisAfterEach();
+const gitRepo = reposAfterEach();
 
 const RECIPE = `name: agent-rename
 description: Rename foo to bar
@@ -47,7 +42,7 @@ async function load(text: string) {
 describe('agent step through runRecipes', () => {
   it('commits the model’s edits on the job branch, refuses denied files, and replays from the cache on rerun', async () => {
     const refusals: any[] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'function foo()', new_string: 'function bar()' })], done()],
         'src/b.js': [
@@ -59,7 +54,7 @@ describe('agent step through runRecipes', () => {
         ],
       }),
     );
-    repo = await gitRepo(FILES);
+    const repo = await gitRepo(FILES);
     const base = repo.head();
     const status = repo.git('status', '--porcelain');
     const logs: string[] = [];
@@ -103,8 +98,8 @@ describe('agent step through runRecipes', () => {
   });
 
   it('writes no cache in a dry run', async () => {
-    api = await fakeApi(scripted({ 'src/a.js': [done()], 'src/b.js': [done()] }));
-    repo = await gitRepo(FILES);
+    const api = await fakeApi(scripted({ 'src/a.js': [done()], 'src/b.js': [done()] }));
+    const repo = await gitRepo(FILES);
     const report = await runRecipes(await load(RECIPE), { repo: repo.dir, dryRun: true }, { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
     expect(report.jobs[0]!.errors).toEqual([]);
     expect(api.messages()).toHaveLength(2);

@@ -119,7 +119,7 @@ async function scionOp(op: string, dir: string, scratch: string): Promise<Record
   const secs = (): number => (performance.now() - t0) / 1000;
   if (op === 'list') {
     const repo = await git.openRepo(dir);
-    const entries = await git.listTree(repo, await git.commitTree(repo, (await git.resolveCommit(repo, 'HEAD')) as string));
+    const entries = await git.listTree(repo, await git.treeOfCommit(repo, (await git.resolveCommit(repo, 'HEAD')) as string));
     if (entries.length !== FOLDERS * PER_FOLDER + 1) throw new Error(`listed ${entries.length} paths`);
     return { seconds: secs() };
   }
@@ -127,7 +127,7 @@ async function scionOp(op: string, dir: string, scratch: string): Promise<Record
     const repo = await git.openRepo(dir);
     const job = async (tag: string, paths: string[]): Promise<void> => {
       const base = (await git.resolveCommit(repo, 'main')) as string;
-      const baseTree = await git.commitTree(repo, base);
+      const baseTree = await git.treeOfCommit(repo, base);
       const entries = await git.listTree(repo, baseTree);
       const byPath = new Map(entries.map((e) => [e.path, e]));
       const changes = new Map<string, git.TreeChange>();

@@ -10,18 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import { main } from '../../src/cli/main.js';
 import type { RunReport } from '../../src/model/types.js';
-import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startFakeGitHubRouter, type FakeGitHubRouter } from '../github/fake-github-router.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { fakeRepo } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { spawnScion } from '../support/spawn-cli.js';
+import { fakeGitHubsAfterEach, useFakeGitHubs, useGitServer } from '../support/servers.js';
 
 const NAMES = ['alpha', 'beta', 'gamma'];
 const RECIPE = 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n';
 
 describe('scion run --repos: a campaign through the CLI', () => {
-  let server: GitServer;
+  const server = useGitServer();
+  const startFakeGitHub = fakeGitHubsAfterEach();
   let work: string;
   let cache: string;
   const bare: Record<string, { dir: string; url: string }> = {};
@@ -32,7 +32,6 @@ describe('scion run --repos: a campaign through the CLI', () => {
   const cloneOf = (name: string) => clonePath(cache, { id: id(name), url: '', path: null, ref: null });
 
   beforeAll(async () => {
-    server = await startGitServer();
     work = await mkdtemp(join(tmpdir(), 'scion-cli-campaign-'));
     cache = join(work, 'cache');
     for (const name of NAMES) {
@@ -65,7 +64,6 @@ describe('scion run --repos: a campaign through the CLI', () => {
     writeFileSync(join(work, 'good.txt'), NAMES.map((n) => bare[n]!.url).join('\n') + '\n');
   });
   afterAll(async () => {
-    await server.close();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -201,51 +199,39 @@ describe('scion run --repos: a campaign through the CLI', () => {
   });
 
   describe('pull requests per repository', () => {
-    let router: FakeGitHubRouter;
-    let apiUrl: string;
-    let discovery: FakeGitHub;
-    const fakes: Record<string, FakeGitHub> = {};
+    // One API URL for every repository, as api.github.com is: each /repos/acme/<name> goes to its own fake.
+    const github = useFakeGitHubs('acme', NAMES, 'all');
 
-    beforeAll(async () => {
-      for (const name of NAMES) fakes[name] = await startFakeGitHub('acme', name);
+    beforeAll(() => {
       // The organisation's list and the search, served where every other API path goes.
-      discovery = await startFakeGitHub('acme', 'discovery');
-      discovery.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
-      discovery.search = (q) => (q === 'org:acme language:typescript' ? NAMES.slice(0, 2).map((n) => fakeRepo(server.url, `acme/${n}`)) : []);
-      // One API URL for every repository, as api.github.com is: each /repos/acme/<name> goes to its own fake.
-      router = await startFakeGitHubRouter('acme', fakes, discovery);
-      apiUrl = router.url;
-    });
-    afterAll(async () => {
-      for (const f of Object.values(fakes)) await f.close();
-      await discovery.close();
-      await router.close();
+      github.rest.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+      github.rest.search = (q) => (q === 'org:acme language:typescript' ? NAMES.slice(0, 2).map((n) => fakeRepo(server.url, `acme/${n}`)) : []);
     });
 
     it('opens one pull request on each repository\'s own host (--push --pr), then status and pr read the campaign report', async () => {
-      const r = await run(['run', 'recipe.yaml', '--repos', 'good.txt', '--cache-dir', 'cache', '--push', '--pr', '--pr-interval', '0', '--report', 'pr.json'], { GITHUB_API_URL: apiUrl });
+      const r = await run(['run', 'recipe.yaml', '--repos', 'good.txt', '--cache-dir', 'cache', '--push', '--pr', '--pr-interval', '0', '--report', 'pr.json'], { GITHUB_API_URL: github.url });
       expect(r.code, r.stderr).toBe(0);
       const report = readReport('pr.json');
       for (const [k, name] of NAMES.entries()) {
-        const created = fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls`);
+        const created = github.fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls`);
         expect(created).toHaveLength(1);
         expect(created[0]!.body).toMatchObject({ head: 'scion/new-log', base: 'main' });
         expect(created[0]!.headers.authorization).toBe(`Bearer ${server.token}`);
         expect(report.jobs[k]!.pullRequest).toMatchObject({ action: 'created', number: 100, url: `https://github.example/acme/${name}/pull/100` });
       }
 
-      const status = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: apiUrl });
+      const status = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: github.url });
       expect(status.code, status.stderr).toBe(0);
       const rows = JSON.parse(status.stdout) as { repo: string; branch: string; pullRequest: { number: number } | null; state: string; behind: number | null }[];
       expect(rows.map((row) => [row.repo, row.branch, row.pullRequest?.number, row.state])).toEqual(NAMES.map((n) => [id(n), 'scion/new-log', 100, 'open']));
-      const table = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache'], { GITHUB_API_URL: apiUrl });
+      const table = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache'], { GITHUB_API_URL: github.url });
       expect(table.stdout.split('\n')[0]).toMatch(/^REPO\s+BRANCH/);
 
-      const before = NAMES.map((n) => fakes[n]!.requests.length);
-      const pr = await run(['pr', '--report', 'pr.json', '--cache-dir', 'cache', '--pr-interval', '0'], { GITHUB_API_URL: apiUrl });
+      const before = NAMES.map((n) => github.fakes[n]!.requests.length);
+      const pr = await run(['pr', '--report', 'pr.json', '--cache-dir', 'cache', '--pr-interval', '0'], { GITHUB_API_URL: github.url });
       expect(pr.code, pr.stderr).toBe(0);
       for (const [k, name] of NAMES.entries()) {
-        const later = fakes[name]!.requests.slice(before[k]);
+        const later = github.fakes[name]!.requests.slice(before[k]);
         expect(later.filter((q) => q.method === 'PATCH' && q.path === `/repos/acme/${name}/pulls/100`)).toHaveLength(1);
         expect(later.filter((q) => q.method === 'POST' && q.path.endsWith('/pulls'))).toEqual([]);
         expect(pr.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
@@ -254,7 +240,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
       // The pull-request job of a workflow runs on another machine: no clone there. scion pr clones
       // each repository from the report's repoUrl into its own cache, then updates the pull requests.
       expect(readReport('pr.json').jobs.map((j) => j.repoUrl)).toEqual(NAMES.map((n) => bare[n]!.url));
-      const elsewhere = await run(['pr', '--report', 'pr.json', '--cache-dir', 'cache-pr-job', '--pr-interval', '0'], { GITHUB_API_URL: apiUrl });
+      const elsewhere = await run(['pr', '--report', 'pr.json', '--cache-dir', 'cache-pr-job', '--pr-interval', '0'], { GITHUB_API_URL: github.url });
       expect(elsewhere.code, elsewhere.stderr).toBe(0);
       for (const name of NAMES) {
         expect(elsewhere.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
@@ -263,9 +249,9 @@ describe('scion run --repos: a campaign through the CLI', () => {
 
       // alpha's pull request is merged: branches --prune on the report deletes its branch in alpha's
       // clone (and on its remote with --remote), and keeps the others' work in progress.
-      fakes['alpha']!.pulls[0]!.state = 'closed';
-      fakes['alpha']!.pulls[0]!.merged = true;
-      const prune = await run(['branches', '--report', 'pr.json', '--cache-dir', 'cache', '--prune', '--remote', 'origin'], { GITHUB_API_URL: apiUrl });
+      github.fakes['alpha']!.pulls[0]!.state = 'closed';
+      github.fakes['alpha']!.pulls[0]!.merged = true;
+      const prune = await run(['branches', '--report', 'pr.json', '--cache-dir', 'cache', '--prune', '--remote', 'origin'], { GITHUB_API_URL: github.url });
       expect(prune.code, prune.stderr).toBe(0);
       expect(prune.stdout).toContain(`${id('alpha')}: deleted scion/new-log (pull request #100 merged)`);
       expect(prune.stdout).toContain(`${id('alpha')}: deleted scion/new-log on origin (pull request #100 merged)`);
@@ -282,7 +268,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
       ] as const) {
         writeFileSync(join(work, `${recipe}.yaml`), RECIPE.replace('name: new-log', `name: ${recipe}`));
         const r = await run(['run', `${recipe}.yaml`, ...flags, '--cache-dir', `cache-${recipe}`, '--push', '--pr', '--pr-interval', '0', '--report', `${recipe}.json`], {
-          GITHUB_API_URL: apiUrl,
+          GITHUB_API_URL: github.url,
         });
         expect(r.code, r.stderr).toBe(0);
         const report = readReport(`${recipe}.json`);
@@ -291,7 +277,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
           // The branch is in the repository discovery named, and sound.
           expect(runGit(bare[name]!.dir, 'rev-parse', `scion/${recipe}`)).toBe(report.jobs[k]!.head);
           runGit(bare[name]!.dir, 'fsck', '--strict');
-          const created = fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls` && (q.body as { head: string }).head === `scion/${recipe}`);
+          const created = github.fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls` && (q.body as { head: string }).head === `scion/${recipe}`);
           expect(created).toHaveLength(1);
           expect(report.jobs[k]!.pullRequest).toMatchObject({ action: 'created' });
         }
@@ -303,19 +289,15 @@ describe('scion run --repos: a campaign through the CLI', () => {
 
   it('runs over the repositories discovery finds (--github-org), and says in one sentence when the host refuses (exit 1)', async () => {
     const gh = await startFakeGitHub('acme', 'alpha');
-    try {
-      gh.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
-      const r = await run(['plan', 'recipe.yaml', '--github-org', 'acme', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: gh.url });
-      expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as RunReport).jobs.map((j) => j.repo)).toEqual(NAMES.map(id));
-      expect(r.stderr).toContain('GitHub organisation acme: 3 of 3 repositories.');
-      const missing = await run(['plan', 'recipe.yaml', '--github-org', 'nobody', '--cache-dir', 'cache'], { GITHUB_API_URL: gh.url });
-      expect(missing.code).toBe(1);
-      expect(missing.stderr).toMatch(/^scion: .*nobody/m);
-      expect(missing.stderr).not.toContain('internal error');
-    } finally {
-      await gh.close();
-    }
+    gh.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+    const r = await run(['plan', 'recipe.yaml', '--github-org', 'acme', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: gh.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as RunReport).jobs.map((j) => j.repo)).toEqual(NAMES.map(id));
+    expect(r.stderr).toContain('GitHub organisation acme: 3 of 3 repositories.');
+    const missing = await run(['plan', 'recipe.yaml', '--github-org', 'nobody', '--cache-dir', 'cache'], { GITHUB_API_URL: gh.url });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^scion: .*nobody/m);
+    expect(missing.stderr).not.toContain('internal error');
   });
 
   it('merges the shards of a campaign (keyed by repository, recipe and job)', async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath, ensureClone } from '../../src/campaign/clone-cache.js';
 import { parseRepoList, parseTarget, type RepoTarget } from '../../src/campaign/targets.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
+import { useGitServer } from '../support/servers.js';
 
 describe('repository lists', () => {
   const defaults = { cwd: '/work/lists', githubServer: 'https://github.example' };
@@ -40,14 +40,13 @@ describe('repository lists', () => {
 });
 
 describe('the clone cache', () => {
-  let server: GitServer;
+  const server = useGitServer();
   let cache: string;
   let upstream: { dir: string; url: string };
   const env = () => ({ ...server.githubEnv(), HOME: '/nonexistent' });
   const target = (): RepoTarget => ({ id: 'local/acme/app', url: upstream.url, path: null, ref: null });
 
   beforeAll(async () => {
-    server = await startGitServer();
     cache = await mkdtemp(join(tmpdir(), 'scion-cache-'));
     upstream = server.bare('acme/app.git');
     const src = await gitRepo({ 'a.txt': 'one\n', 'src/b.ts': 'export const b = 1;\n' });
@@ -56,7 +55,6 @@ describe('the clone cache', () => {
     await src.cleanup();
   });
   afterAll(async () => {
-    await server.close();
     await rm(cache, { recursive: true, force: true });
   });
 

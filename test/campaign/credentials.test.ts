@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer, type ServedRequest } from '../push/git-http-server.js';
+import type { GitServer, ServedRequest } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
+import { useFakeGitHub, useGitServer } from '../support/servers.js';
 
 const RECIPE = 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n';
 const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
@@ -25,10 +25,10 @@ function challengedFirst(requests: readonly ServedRequest[]): void {
 }
 
 describe('which server gets which credential', () => {
-  let github: GitServer; // GITHUB_SERVER_URL
-  let other: GitServer; // another port of the same host: a public server anyone may clone from
-  let own: GitServer; // a server whose token is written in the list's URL
-  let api: FakeGitHub;
+  const github = useGitServer('github-token'); // GITHUB_SERVER_URL
+  const other = useGitServer('other-token', { anonymousRead: true }); // another port of the same host: a public server anyone may clone from
+  const own = useGitServer('url-token'); // a server whose token is written in the list's URL
+  const api = useFakeGitHub('acme', 'shop', 'all');
   let work: string;
   let env: Record<string, string>;
 
@@ -41,10 +41,6 @@ describe('which server gets which credential', () => {
   }
 
   beforeAll(async () => {
-    github = await startGitServer('github-token');
-    other = await startGitServer('other-token', { anonymousRead: true });
-    own = await startGitServer('url-token');
-    api = await startFakeGitHub('acme', 'shop');
     work = await mkdtemp(join(tmpdir(), 'scion-credentials-'));
     writeFileSync(join(work, 'recipe.yaml'), RECIPE);
     const shop = await seed(github, 'acme/shop.git');
@@ -54,8 +50,6 @@ describe('which server gets which credential', () => {
     env = { GITHUB_TOKEN: 'github-token', GITHUB_SERVER_URL: github.url, GITHUB_API_URL: api.url, HOME: '/nonexistent' };
   });
   afterAll(async () => {
-    for (const s of [github, other, own]) await s.close();
-    await api.close();
     await rm(work, { recursive: true, force: true });
   });
 

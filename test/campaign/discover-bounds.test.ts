@@ -5,32 +5,25 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverTargets } from '../../src/campaign/discover.js';
 import { MAX_PAGES } from '../../src/campaign/discover-page.js';
-import { HostError } from '../../src/publish/types.js';
-import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
+import { HostError } from '../../src/host/types.js';
+import { fakeRepo } from '../github/fake-github.js';
+import { fakeProject } from '../publish/fake-gitlab.js';
 import { scion } from '../support/cli.js';
+import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 
 const GIT = 'http://127.0.0.1:9418';
 let work: string;
-let gh: FakeGitHub;
-let gl: FakeGitLab;
+const gh = useFakeGitHub('acme', 'app');
+const gl = useFakeGitLab('acme/app');
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'scion-discover-bounds-'));
   writeFileSync(join(work, 'recipe.yaml'), 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-  gl = await startFakeGitLab('acme/app');
-});
-afterEach(async () => {
-  await gh.close();
-  await gl.close();
 });
 
 const ghEnv = () => ({ GITHUB_TOKEN: 'ghp_boundsToken1', GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: GIT, HOME: '/nonexistent' });

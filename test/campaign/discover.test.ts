@@ -1,12 +1,13 @@
 // Repository discovery (SPEC §9) against the fake GitHub and GitLab APIs on 127.0.0.1, through the
 // real fetch and octokit: every page read, forks/archived/topics as asked, the clone URLs a server
 // gives held to the rules of a user's, and the failures as one sentence without the token.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { discoverTargets, type DiscoverQuery } from '../../src/campaign/discover.js';
 import { UsageError } from '../../src/errors.js';
-import { HostError } from '../../src/publish/types.js';
-import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { fakeProject, startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
+import { HostError } from '../../src/host/types.js';
+import { fakeRepo } from '../github/fake-github.js';
+import { fakeProject } from '../publish/fake-gitlab.js';
+import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 
 const TOKEN = 'ghp_secretDiscoveryToken';
 const GL_TOKEN = 'glpat-secretDiscoveryToken';
@@ -15,24 +16,21 @@ const GL_TOKEN = 'glpat-secretDiscoveryToken';
 const GIT = 'http://127.0.0.1:9418';
 const GL_GIT = 'http://127.0.0.1:8929';
 
-let gh: FakeGitHub;
-let gl: FakeGitLab;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-  gl = await startFakeGitLab('acme/app');
-});
-afterEach(async () => {
-  await gh.close();
-  await gl.close();
-});
+const gh = useFakeGitHub('acme', 'app');
+const gl = useFakeGitLab('acme/app');
 
 const ghEnv = () => ({ GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url, GITHUB_SERVER_URL: GIT });
 const glEnv = () => ({ GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: gl.apiUrl, CI_SERVER_URL: GL_GIT });
 const names = (n: number, prefix = 'repo') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
 
+/** Each wait discovery made before a retry (recorded, not waited): its length and the requests seen by then. */
+let waits: { ms: number; github: number; gitlab: number }[] = [];
+
 async function discover(q: DiscoverQuery, env: Record<string, string | undefined>) {
   const lines: string[] = [];
-  const targets = await discoverTargets(q, { env, say: (l) => lines.push(l) });
+  waits = [];
+  const sleep = async (ms: number) => void waits.push({ ms, github: gh.requests.length, gitlab: gl.requests.length });
+  const targets = await discoverTargets(q, { env, say: (l) => lines.push(l), sleep });
   return { targets, lines };
 }
 
@@ -139,13 +137,13 @@ describe('discoverTargets: a GitHub organisation', () => {
     let limited = 0;
     gh.intercept = (r) =>
       r.query.get('page') === '2' && limited++ === 0
-        ? { status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? { status: 403, headers: { 'retry-after': '30' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
         : undefined;
     const { targets } = await discover({ githubOrg: 'acme' }, ghEnv());
     expect(targets).toHaveLength(150);
-    const second = gh.requests.filter((r) => r.query.get('page') === '2');
-    expect(second).toHaveLength(2);
-    expect(second[1]!.at - second[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(gh.requests.map((r) => r.query.get('page'))).toEqual([null, '2', '2']);
+    // 30 s, after the refused page and before it is asked again.
+    expect(waits).toEqual([{ ms: 30_000, github: 2, gitlab: 0 }]);
   });
 
   it('says in one sentence that the organisation was not found, naming it', async () => {
@@ -257,10 +255,11 @@ describe('discoverTargets: a GitLab group', () => {
   it('waits out a 429 with Retry-After and goes on to the next page', async () => {
     gl.groups.set('acme', names(150, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)));
     let limited = 0;
-    gl.intercept = (r) => (r.query.get('page') === '2' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '0' }, body: { message: '429 Too Many Requests' } } : undefined);
+    gl.intercept = (r) => (r.query.get('page') === '2' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '20' }, body: { message: '429 Too Many Requests' } } : undefined);
     const { targets } = await discover({ gitlabGroup: 'acme' }, glEnv());
     expect(targets).toHaveLength(150);
     expect(gl.requests.filter((r) => r.query.get('page') === '2')).toHaveLength(2);
+    expect(waits).toEqual([{ ms: 20_000, github: 0, gitlab: gl.requests.findIndex((r) => r.query.get('page') === '2') + 1 }]);
   });
 
   it('keeps only projects with the topic', async () => {

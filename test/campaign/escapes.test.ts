@@ -6,13 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeRepo, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote } from '../push/setup.js';
+import { fakeRepo } from '../github/fake-github.js';
+import { githubRemote } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeGitHubsAfterEach, useGitServer } from '../support/servers.js';
 
 // ESC, BEL, CR, and the 8-bit CSI: none may be printed raw.
 // eslint-disable-next-line no-control-regex
@@ -21,22 +21,20 @@ const HOSTILE = '\x1b]0;owned\x07\x1b[2J\x1b[H\r\u009b31m';
 const SHOWN = '\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0d\\x9b31m';
 
 const cleanups = cleanupAfterEach();
-let server: GitServer;
+const startFakeGitHub = fakeGitHubsAfterEach();
+const server = useGitServer();
 let work: string;
 beforeAll(async () => {
-  server = await startGitServer();
   work = await mkdtemp(join(tmpdir(), 'scion-escapes-'));
   writeFileSync(join(work, 'recipe.yaml'), 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
 });
 afterAll(async () => {
-  await server.close();
   await rm(work, { recursive: true, force: true });
 });
 
 describe('the edge: outside text on every line scion prints', () => {
   it('an org listing: names and clone URLs with escape sequences are shown, not obeyed (on a terminal too)', async () => {
     const gh = await startFakeGitHub('acme', 'app');
-    cleanups.push(() => gh.close());
     gh.orgs.set('acme', [
       fakeRepo(server.url, `acme/locked${HOSTILE}`, { disabled: true }),
       fakeRepo(server.url, 'acme/away', { clone_url: `https://evil.example/acme/${HOSTILE}.git` }),
@@ -52,12 +50,7 @@ describe('the edge: outside text on every line scion prints', () => {
   });
 
   it("a host's error body is shown, not obeyed", async () => {
-    const remote = await makeRemote(server, { 'a.txt': 'legacyLog(1)\n' }, cleanups);
-    const clone = await remote.clone();
-    const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-    const gh = await startFakeGitHub(owner, repo);
-    cleanups.push(() => gh.close());
-    const env = { ...server.githubEnv(), GITHUB_API_URL: gh.url };
+    const { work: clone, github: gh, env } = await githubRemote(server, { 'a.txt': 'legacyLog(1)\n' }, cleanups);
     const run = await scion(['run', join(work, 'recipe.yaml'), '--repo', clone.dir, '--push', '--report', 'r.json'], { cwd: clone.dir, env });
     expect(run.code, run.stderr).toBe(0);
     gh.intercept = (r) => (r.method === 'POST' ? { status: 422, body: { message: `Validation Failed${HOSTILE}` } } : undefined);

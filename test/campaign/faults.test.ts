@@ -10,17 +10,16 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import type { RunReport } from '../../src/model/types.js';
-import { startFakeGitHub } from '../github/fake-github.js';
-import { startFakeGitHubRouter } from '../github/fake-github-router.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { spawnScion } from '../support/spawn-cli.js';
+import { fakeGitHubsRoutedAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n';
 
 describe('campaign faults', () => {
-  let server: GitServer;
+  const server = useGitServer();
+  const startFakeGitHubs = fakeGitHubsRoutedAfterEach();
   let work: string;
   let counter = 0;
   const env = (more: Record<string, string> = {}) => ({ ...server.githubEnv(), HOME: '/nonexistent', ...more });
@@ -43,12 +42,10 @@ describe('campaign faults', () => {
   }
 
   beforeAll(async () => {
-    server = await startGitServer();
     work = await mkdtemp(join(tmpdir(), 'scion-campaign-faults-'));
     writeFileSync(join(work, 'recipe.yaml'), RECIPE);
   });
   afterAll(async () => {
-    await server.close();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -105,12 +102,8 @@ describe('campaign faults', () => {
     // The commands that read a campaign report find the damage too, and clone anew.
     damage(cloneOf(cache, a));
     const name = (url: string) => new URL(url).pathname.replace(/^\/acme\/|\.git$/g, '');
-    const fakes = { [name(a)]: await startFakeGitHub('acme', name(a)), [name(b)]: await startFakeGitHub('acme', name(b)) };
-    const api = await startFakeGitHubRouter('acme', fakes);
-    const status = await run(['status', '--report', `damaged-${counter}.json`, '--cache-dir', cache, '--json'], { GITHUB_API_URL: api.url }).finally(async () => {
-      await api.close();
-      for (const f of Object.values(fakes)) await f.close();
-    });
+    const api = await startFakeGitHubs('acme', [name(a), name(b)]);
+    const status = await run(['status', '--report', `damaged-${counter}.json`, '--cache-dir', cache, '--json'], { GITHUB_API_URL: api.url });
     expect(status.stderr).not.toContain('internal error');
     expect(status.code, status.stderr).toBe(0);
     expect((JSON.parse(status.stdout) as { repo: string }[]).map((row) => row.repo)).toEqual([idOf(a), idOf(b)]);

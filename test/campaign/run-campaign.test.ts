@@ -10,21 +10,20 @@ import { runCampaign } from '../../src/campaign/run.js';
 import type { RepoTarget } from '../../src/campaign/targets.js';
 import { loadRecipe } from '../../src/recipe/index.js';
 import type { LoadedRecipe } from '../../src/runner/run-recipes.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { useGitServer } from '../support/servers.js';
 
 const NAMES = ['alpha', 'beta', 'gamma', 'delta'];
 
 describe('runCampaign', () => {
-  let server: GitServer;
+  const server = useGitServer();
   let cache: string;
   let recipes: LoadedRecipe[];
   let targets: RepoTarget[];
   const env = () => ({ ...server.githubEnv(), HOME: '/nonexistent' });
 
   beforeAll(async () => {
-    server = await startGitServer();
     cache = await mkdtemp(join(tmpdir(), 'scion-campaign-'));
     targets = [];
     for (const name of NAMES) {
@@ -41,7 +40,6 @@ describe('runCampaign', () => {
     recipes = [{ file, recipe: loaded.recipe }];
   });
   afterAll(async () => {
-    await server.close();
     await rm(cache, { recursive: true, force: true });
   });
 

@@ -2,7 +2,7 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, makePatch } from '../../src/core/index.js';
-import { diffRegion } from '../../src/core/edit/regions.js';
+import { changedSpan } from '../../src/core/edit/regions.js';
 import { patchFromChanges } from '../../src/core/patch/make-patch.js';
 import { changed, file } from './helpers.js';
 
@@ -54,7 +54,7 @@ describe('makePatch', () => {
   it('shows a region whose alignment gives up as replaced wholesale', () => {
     const a = 'ctx\none\ntwo\nthree\nend\n';
     const b = 'ctx\nthree\ntwo\none\nend\n';
-    const regions = diffRegion(a, b);
+    const regions = changedSpan(a, b);
     const aligned = patchFromChanges(a, regions);
     const gaveUp = patchFromChanges(a, regions, { timeout: 5000, maxEditLength: 1 });
     expect(aligned).toMatchObject({ added: 2, removed: 2 });

@@ -1,6 +1,6 @@
 // Behaviour 9: every refusal has its SPEC kind and seed code, and the checks run in the seed's order.
 import { describe, expect, it } from 'vitest';
-import { applyEdits, checkPath, DEFAULT_MAX_BYTES, editNotebook, replaceRegex, writeContent } from '../../src/core/index.js';
+import { applyEdits, checkPath, editNotebook, replaceRegex, writeContent } from '../../src/core/index.js';
 import { changed, expectFailure, failed, fakeSecrets, file, text, utf8 } from './helpers.js';
 
 const edit = (old_string: string, new_string: string) => [{ old_string, new_string }];
@@ -44,7 +44,12 @@ describe('refusals with their codes', () => {
   it("'too-large' (10) on the byte length, before any decoding", () => {
     const f = expectFailure(applyEdits(file('big.txt', new Uint8Array([0xff, 0xff, 0xff, 0xff])), edit('a', 'b'), { maxBytes: 3 }), 'too-large', 10);
     expect(f.data).toMatchObject({ size: 4, maxBytes: 3 });
-    expect(DEFAULT_MAX_BYTES).toBe(1024 * 1024 * 1024);
+  });
+
+  it("'too-large' (10) without maxBytes: a file one byte over 1 GiB, refused before a byte of it is read", () => {
+    // Allocated but never touched (the pages stay unmapped): the size check comes before any decoding.
+    const f = expectFailure(applyEdits(file('big.bin', new Uint8Array(2 ** 30 + 1)), edit('a', 'b')), 'too-large', 10);
+    expect(f.data).toMatchObject({ size: 2 ** 30 + 1, maxBytes: 2 ** 30 });
   });
 
   it("'notebook' (5) when a notebook is given to an edit or a regex replace", () => {

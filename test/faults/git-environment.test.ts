@@ -6,21 +6,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitEnv, gitRepo, runGit } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { SCION_COMMAND } from '../support/spawn-cli.js';
 
 const cleanups = cleanupAfterEach();
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const NOBODY = 65534;
-// Resolved here: the child runs in a folder with no node_modules.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const RECIPE = `name: env
 files: { include: ["src/**"] }
@@ -62,8 +59,7 @@ function expectEnvironment(job: JobReport, pattern: RegExp): void {
 }
 
 const isolated = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-/** The real CLI from the sources, as a command line for a child process run some other way. */
-const CLI = [process.execPath, '--import', TSX, join(ROOT, 'test/support/scion-bin.ts')];
+const CLI = SCION_COMMAND;
 
 /**
  * `scion ARGS` as the unprivileged user nobody. The checkout holding scion's sources may lie under a

@@ -5,15 +5,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote, type Clone } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../push/setup.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { spawnScion, type Spawned } from '../support/spawn-cli.js';
+import { useGitServer } from '../support/servers.js';
 
 const NAMES = ['a', 'b', 'c', 'd'];
 const RECIPE = recipeFile(
@@ -21,32 +20,16 @@ const RECIPE = recipeFile(
     'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n',
 );
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
-interface Setup {
-  readonly work: Clone;
-  readonly github: FakeGitHub;
-  readonly env: Record<string, string>;
-}
-
-async function setup(): Promise<Setup> {
-  const remote = await makeRemote(server, Object.fromEntries(NAMES.map((n) => [`${n}.txt`, `uses v1\n`])), cleanups);
-  const work = await remote.clone();
-  const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-  const github = await startFakeGitHub(owner, repo);
-  cleanups.push(() => github.close());
+async function setup(): Promise<GitHubRemote> {
+  const s = await githubRemote(server, Object.fromEntries(NAMES.map((n) => [`${n}.txt`, `uses v1\n`])), cleanups);
   cleanups.push(() => void (server.onArrival = undefined));
-  return { work, github, env: { GITHUB_TOKEN: server.token, GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url } };
+  return s;
 }
 
-function start(s: Setup): { cli: Spawned; report: string } {
+function start(s: GitHubRemote): { cli: Spawned; report: string } {
   const report = join(s.work.dir, '..', 'report.json');
   const cli = spawnScion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', report], { cwd: s.work.dir, env: s.env });
   cleanups.push(() => void (cli.child.exitCode === null && cli.child.signalCode === null && cli.child.kill('SIGKILL')));
@@ -54,7 +37,7 @@ function start(s: Setup): { cli: Spawned; report: string } {
 }
 
 const isPush = (r: { method: string; service: string | null }) => r.method === 'POST' && r.service === 'git-receive-pack';
-const remoteBranches = (s: Setup) => s.work.gitAsync(...server.authArgs(), 'ls-remote', 'origin', 'refs/heads/scion/*');
+const remoteBranches = (s: GitHubRemote) => s.work.gitAsync(...server.authArgs(), 'ls-remote', 'origin', 'refs/heads/scion/*');
 
 function readReport(file: string): RunReport {
   return JSON.parse(readFileSync(file, 'utf8')) as RunReport;

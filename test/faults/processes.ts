@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCION_COMMAND } from '../support/spawn-cli.js';
 
 export function isAlive(pid: number): boolean {
   try {
@@ -42,13 +43,9 @@ export async function pidsIn(dir: string, files: readonly string[]): Promise<num
   return files.map((f) => read(f)!);
 }
 
-const ENTRY = new URL('./cli-entry.ts', import.meta.url).pathname;
-// tsx's loader by its file URL: `--import tsx` would be resolved from the child's cwd (the test repo).
-const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-
 /** Starts `scion <args>` as a child process (its own process, not the test's) in `cwd`. */
 export function spawnScion(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+  return spawn(SCION_COMMAND[0]!, [...SCION_COMMAND.slice(1), ...args], {
     cwd,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
-import { fakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, scripted, tool, toolResults } from '../agent/script.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();
+const fakeApi = fakeApisAfterEach();
 
 async function baseRepo() {
   const r = await repo({
@@ -156,7 +157,6 @@ steps:
         ],
       }),
     );
-    cleanups.push(() => api.close());
     const recipe = recipeFile('name: agent-writes\nsteps:\n  - agent:\n      prompt: Replace things\n      per: job\n');
     const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
     expect(res.stderr).not.toContain('internal error');

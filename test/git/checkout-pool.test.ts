@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutEntries } from '../../src/git/checkout.js';
-import { addWorktree, commitTree, listTree, openRepo, setWorktreeHead, type TreeEntry } from '../../src/git/index.js';
+import { addWorktree, treeOfCommit, listTree, openRepo, setWorktreeHead, type TreeEntry } from '../../src/git/index.js';
 import { writePool } from '../../src/git/write-pool.js';
 import { runGit, type RepoFile } from '../support/git-repo.js';
 import { reposAfterEach } from '../support/cleanups.js';
@@ -64,7 +64,7 @@ describe('checkout through the write pool', () => {
     r.git('add', '-A');
     r.git('commit', '-q', '-m', 'second');
     const second = r.head();
-    await setWorktreeHead(g, wt, { commit: second, entries: await listTree(g, await commitTree(g, second)) });
+    await setWorktreeHead(g, wt, { commit: second, entries: await listTree(g, await treeOfCommit(g, second)) });
     expect(runGit(path, 'status', '--porcelain', '-uall')).toBe('');
     expect(readFileSync(join(path, 'src/m1'), 'utf8')).toBe('now a file\n');
   });
@@ -72,7 +72,7 @@ describe('checkout through the write pool', () => {
   it('a write that fails ends as the fs error (code and path), after the workers stop', async () => {
     const r = await repo(files(), { packed: true });
     const g = await openRepo(r.dir);
-    const entries: TreeEntry[] = await listTree(g, await commitTree(g, r.head()));
+    const entries: TreeEntry[] = await listTree(g, await treeOfCommit(g, r.head()));
     const root = tempDir();
     // A file already there: open(…, 'wx') fails with EEXIST in a worker.
     const victim = entries.find((e) => e.path === 'src/m4/f11.ts')!;

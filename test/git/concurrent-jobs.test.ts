@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import {
   addWorktree,
-  commitTree,
+  treeOfCommit,
   listTree,
   openRepo,
   removeWorktree,
@@ -34,7 +34,7 @@ it('runs four jobs at once on one Repo: each branch gets exactly its own change,
   cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
   const g = await openRepo(r.dir);
   const base = r.head();
-  const entries = await listTree(g, await commitTree(g, base));
+  const entries = await listTree(g, await treeOfCommit(g, base));
 
   const job = async (k: number): Promise<string> => {
     const wt = await addWorktree(g, { path: join(scratch, `job${k}`), commit: base, entries });
@@ -45,7 +45,7 @@ it('runs four jobs at once on one Repo: each branch gets exactly its own change,
     const changes = await worktreeChanges(g, wt, entries);
     const tree = new Map<string, TreeChange>();
     for (const [p, s] of changes) tree.set(p, s && { oid: await writeBlob(g, s.bytes), mode: s.mode });
-    const treeOid = await writeTreeWith(g, await commitTree(g, base), tree);
+    const treeOid = await writeTreeWith(g, await treeOfCommit(g, base), tree);
     const sha = await writeCommit(g, { tree: treeOid, parents: [base], message: `job ${k}`, author: { name: 'scion', email: 's@l' } });
     await updateRef(g, `refs/heads/scion/job${k}`, sha, null);
     await setWorktreeHead(g, wt, { branch: `scion/job${k}`, commit: sha, entries: await listTree(g, treeOid) });

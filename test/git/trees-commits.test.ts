@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   commitBytes,
-  commitTree,
+  treeOfCommit,
   hashObject,
   hashBlob,
   listTree,
@@ -49,7 +49,7 @@ describe('listTree', () => {
     r.git('update-index', '--add', '--cacheinfo', `160000,${sub},vendor/lib`);
     r.git('commit', '-q', '-m', 'gitlink');
     const g = await openRepo(r.dir);
-    const tree = await commitTree(g, r.head());
+    const tree = await treeOfCommit(g, r.head());
     expect(tree).toBe(r.git('rev-parse', 'HEAD^{tree}'));
     const ours = (await listTree(g, tree)).map((e) => `${e.mode} ${e.path} ${e.oid}`);
     // core.quotePath would escape the non-ASCII path; compare on raw names.
@@ -62,7 +62,7 @@ describe('listTree', () => {
   it('with prefixes, lists only the paths under them', async () => {
     const r = await repo(FILES);
     const g = await openRepo(r.dir);
-    const tree = await commitTree(g, r.head());
+    const tree = await treeOfCommit(g, r.head());
     const paths = async (prefixes: string[]): Promise<string[]> => (await listTree(g, tree, { prefixes })).map((e) => e.path);
     expect(await paths(['src/'])).toEqual(['src/a.b.ts', 'src/a.ts', 'src/a/inner.ts', 'src/sub/deep/x.ts']);
     expect(await paths(['packages/web/', 'bin/'])).toEqual(['bin/run.sh', 'packages/web/index.ts']);
@@ -89,7 +89,7 @@ describe('writeTreeWith', () => {
   it('changes, adds (in new folders), removes (dropping emptied folders) and keeps everything else', async () => {
     const r = await repo(FILES, { packed: true });
     const g = await openRepo(r.dir);
-    const base = await commitTree(g, r.head());
+    const base = await treeOfCommit(g, r.head());
     const changed = Buffer.from('export const a = 2;\n');
     const added = Buffer.from('brand new\n');
     const changes = new Map<string, TreeChange>([
@@ -116,7 +116,7 @@ describe('writeTreeWith', () => {
   it('keeps an executable executable when its content changes with mode 100755, and can flip modes', async () => {
     const r = await repo(FILES);
     const g = await openRepo(r.dir);
-    const base = await commitTree(g, r.head());
+    const base = await treeOfCommit(g, r.head());
     const tree = await writeTreeWith(g, base, new Map<string, TreeChange>([
       ['bin/run.sh', { oid: await writeBlob(g, Buffer.from('#!/bin/sh\necho changed\n')), mode: '100755' }],
       ['README.md', { oid: r.git('rev-parse', 'HEAD:README.md'), mode: '100755' }],
@@ -132,7 +132,7 @@ describe('writeTreeWith', () => {
     const r = await repo({ 'p/a/x': '1\n' });
     const g = await openRepo(r.dir);
     const oid = await writeBlob(g, Buffer.from('n\n'));
-    const tree = await writeTreeWith(g, await commitTree(g, r.head()), new Map<string, TreeChange>(
+    const tree = await writeTreeWith(g, await treeOfCommit(g, r.head()), new Map<string, TreeChange>(
       ['p/a.b', 'p/a-b', 'p/a0', 'p/a', 'p/a/y', 'p/ab'].filter((p) => p !== 'p/a').map((p) => [p, { oid, mode: '100644' }]),
     ));
     r.git('fsck', '--strict', tree);
@@ -143,7 +143,7 @@ describe('writeTreeWith', () => {
     const r = await repo({ 'x/y.txt': 'in folder\n', 'f.txt': 'a file\n' });
     const g = await openRepo(r.dir);
     const oid = await writeBlob(g, Buffer.from('z\n'));
-    const tree = await writeTreeWith(g, await commitTree(g, r.head()), new Map<string, TreeChange>([
+    const tree = await writeTreeWith(g, await treeOfCommit(g, r.head()), new Map<string, TreeChange>([
       ['f.txt', null],
       ['f.txt/inside.txt', { oid, mode: '100644' }],
       ['x', { oid, mode: '100644' }],
@@ -156,7 +156,7 @@ describe('writeTreeWith', () => {
   it('in a dry run, gives the oid a real write gives and leaves .git byte-identical; later calls build on it', async () => {
     const r = await repo(FILES, { packed: true });
     const g = await openRepo(r.dir);
-    const base = await commitTree(g, r.head());
+    const base = await treeOfCommit(g, r.head());
     const blob = Buffer.from('planned\n');
     const change = new Map<string, TreeChange>([['new/dir/p.ts', { oid: hashBlob(blob), mode: '100644' }]]);
     const memory: DryRunObjects = new Map();
@@ -174,7 +174,7 @@ describe('writeTreeWith', () => {
   it('gives the empty tree when everything is removed, and refuses paths git would refuse', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
-    const base = await commitTree(g, r.head());
+    const base = await treeOfCommit(g, r.head());
     expect(await writeTreeWith(g, base, new Map([['a.txt', null]]))).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
     const oid = await writeBlob(g, Buffer.from('x'));
     for (const bad of ['../up', 'a/./b', '.git/config', 'a//b', '/abs', 'dir/.GIT/x', '']) {
@@ -190,7 +190,7 @@ describe('writeCommit / readCommit', () => {
     const r = await repo({ 'a.txt': 'a\n' }, { packed: true });
     const g = await openRepo(r.dir);
     const parent = r.head();
-    const tree = await writeTreeWith(g, await commitTree(g, parent), new Map([['b.txt', { oid: await writeBlob(g, Buffer.from('b\n')), mode: '100644' }]]));
+    const tree = await writeTreeWith(g, await treeOfCommit(g, parent), new Map([['b.txt', { oid: await writeBlob(g, Buffer.from('b\n')), mode: '100644' }]]));
     const sha = await writeCommit(g, {
       tree,
       parents: [parent],
@@ -233,7 +233,7 @@ describe('writeCommit / readCommit', () => {
   it('commitBytes + hashObject give the oid writeCommit will write, without writing (dry run)', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
-    const c = { tree: await commitTree(g, r.head()), parents: [r.head()], message: 'planned', author: { name: 'a', email: 'a@b', timestamp: 1, timezoneOffset: 0 } };
+    const c = { tree: await treeOfCommit(g, r.head()), parents: [r.head()], message: 'planned', author: { name: 'a', email: 'a@b', timestamp: 1, timezoneOffset: 0 } };
     const planned = hashObject('commit', commitBytes(c));
     const objectsBefore = r.git('count-objects', '-v');
     expect(() => r.git('cat-file', '-e', planned)).toThrow();
@@ -246,6 +246,6 @@ describe('writeCommit / readCommit', () => {
     const g = await openRepo(r.dir);
     const who = { name: 'a', email: 'a@b' };
     await expect(writeCommit(g, { tree: 'a'.repeat(40), parents: [], message: 'm', author: who })).rejects.toMatchObject({ code: 'missing-object' });
-    await expect(writeCommit(g, { tree: await commitTree(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({ code: 'missing-object' });
+    await expect(writeCommit(g, { tree: await treeOfCommit(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({ code: 'missing-object' });
   });
 });

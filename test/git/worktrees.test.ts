@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   addWorktree,
   branchCheckedOut,
-  commitTree,
+  treeOfCommit,
   listTree,
   listWorktrees,
   openRepo,
@@ -222,7 +222,7 @@ describe('worktreeChanges', () => {
     r.git('add', '-f', 'src/tracked.log');
     r.git('commit', '-q', '-m', 'tracked log');
     const { g, wt, commit } = await checkout(r);
-    const base = await listTree(g, await commitTree(g, commit));
+    const base = await listTree(g, await treeOfCommit(g, commit));
     writeFileSync(join(wt.path, 'src/a.ts'), 'export const a = 2;\n');
     chmodSync(join(wt.path, 'src/b.ts'), 0o755);
     unlinkSync(join(wt.path, 'docs/guide.md'));
@@ -267,7 +267,7 @@ describe('worktreeChanges', () => {
     // Same size, same mtime: only the content tells.
     writeFileSync(file, 'export const a = 9;\n');
     utimesSync(file, st.atime, st.mtime);
-    const changes = await worktreeChanges(g, wt, await listTree(g, await commitTree(g, commit)));
+    const changes = await worktreeChanges(g, wt, await listTree(g, await treeOfCommit(g, commit)));
     expect([...changes.keys()]).toEqual(['src/a.ts']);
   });
 });
@@ -276,14 +276,14 @@ describe('setWorktreeHead', () => {
   it('after committing worktree changes at object level: HEAD on the branch, `git status` clean', async () => {
     const r = await repo(FILES, { packed: true });
     const { g, wt, commit } = await checkout(r);
-    const base = await listTree(g, await commitTree(g, commit));
+    const base = await listTree(g, await treeOfCommit(g, commit));
     writeFileSync(join(wt.path, 'src/a.ts'), 'export const a = 2;\n');
     writeFileSync(join(wt.path, 'added.ts'), 'added\n');
     unlinkSync(join(wt.path, 'docs/guide.md'));
     const changes = await worktreeChanges(g, wt, base);
     const treeChanges = new Map<string, TreeChange>();
     for (const [p, s] of changes) treeChanges.set(p, s === null ? null : { oid: await writeBlob(g, s.bytes), mode: s.mode });
-    const tree = await writeTreeWith(g, await commitTree(g, commit), treeChanges);
+    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), treeChanges);
     const sha = await writeCommit(g, { tree, parents: [commit], message: 'job', author: { name: 'scion', email: 's@l' } });
     await updateRef(g, 'refs/heads/scion/job', sha, null);
     await setWorktreeHead(g, wt, { branch: 'scion/job', commit: sha, entries: await listTree(g, tree) });
@@ -301,7 +301,7 @@ describe('setWorktreeHead', () => {
   it('brings onto disk what an object-level commit changed, and removes what it deleted', async () => {
     const r = await repo(FILES);
     const { g, wt, commit } = await checkout(r);
-    const tree = await writeTreeWith(g, await commitTree(g, commit), new Map<string, TreeChange>([
+    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map<string, TreeChange>([
       ['src/a.ts', { oid: await writeBlob(g, Buffer.from('edited in objects\n')), mode: '100755' }],
       ['src/nested/c.ts', null],
       ['brand/new.ts', { oid: await writeBlob(g, Buffer.from('new\n')), mode: '100644' }],
@@ -323,7 +323,8 @@ describe('setWorktreeHead', () => {
     const r = await repo(FILES);
     const { g, wt, commit } = await checkout(r);
     writeFileSync(join(wt.path, 'src/b.ts'), 'local edit, not committed\n');
-    const tree = await writeTreeWith(g, await commitTree(g, commit), new Map([['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }]]));
+    const blob = await writeBlob(g, Buffer.from('x\n'));
+    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map([['src/a.ts', { oid: blob, mode: '100644' }]]));
     const sha = await writeCommit(g, { tree, parents: [commit], message: 'm', author: { name: 'a', email: 'a@b' } });
     await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
     expect(status(wt.path)).toBe(' M src/b.ts');
@@ -337,7 +338,7 @@ describe('setWorktreeHead', () => {
     writeFileSync(join(wt.path, 'docs/guide.md'), 'edited\n');
     // An index older than every file: its stat data can no longer vouch for any of them.
     utimesSync(join(wt.adminDir, 'index'), 1_000_000, 1_000_000);
-    const tree = await writeTreeWith(g, await commitTree(g, commit), new Map<string, TreeChange>([
+    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map<string, TreeChange>([
       ['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }],
       ['docs/guide.md', null],
     ]));

@@ -17,12 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { gitAsync } from '../push/setup.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
-import { startFakeGitHubRouter, type FakeGitHubRouter } from './fake-github-router.js';
 import { cacheStore, listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type ActionsCache, type Workflow, type WorkflowRun } from './workflow-runner.js';
+import { useFakeGitHubs, useGitServer } from '../support/servers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WORKFLOW = join(ROOT, 'recipes/ci/campaign.yml');
@@ -34,28 +32,24 @@ const BRANCH = 'scion/new-log';
 
 describe('recipes/ci/campaign.yml', () => {
   let wf: Workflow;
-  let server: GitServer;
-  let router: FakeGitHubRouter;
+  const server = useGitServer();
+  const github = useFakeGitHubs('acme', NAMES, 'all');
   let dir: string;
   let cache: ActionsCache;
   let first: WorkflowRun;
   let runAgain: () => Promise<WorkflowRun>;
-  const fakes: Record<string, FakeGitHub> = {};
   const bare: Record<string, { dir: string; url: string }> = {};
   const id = (name: string) => `${new URL(server.url).host}/acme/${name}`;
 
   beforeAll(async () => {
     wf = await loadWorkflow(WORKFLOW);
     dir = await realpath(await mkdtemp(join(tmpdir(), 'scion-campaign-workflow-')));
-    server = await startGitServer();
     for (const name of NAMES) {
       bare[name] = server.bare(`acme/${name}.git`);
       const src = await gitRepo({ 'src/log.ts': `export const ${name} = legacyLog('${name}');\n`, 'README.md': `# ${name}\n` });
       src.git('push', '-q', bare[name]!.dir, 'main');
       await src.cleanup();
-      fakes[name] = await startFakeGitHub('acme', name);
     }
-    router = await startFakeGitHubRouter('acme', fakes);
 
     // The user's repository: the workflow where GitHub reads it, the recipe and the list it names.
     const home = server.bare('acme/campaigns.git');
@@ -83,7 +77,7 @@ describe('recipes/ci/campaign.yml', () => {
         extraHeader: { url: `${server.url}/`, value: `AUTHORIZATION: basic ${basic}` },
         // GITLAB_TOKEN is not set: an unset secret is the empty string on GitHub.
         secrets: { GITHUB_TOKEN: 'only-this-repository', CAMPAIGN_TOKEN: server.token, GITLAB_TOKEN: '' },
-        env: { GITHUB_API_URL: router.url, GITHUB_SERVER_URL: server.url, GITHUB_REPOSITORY: 'acme/campaigns' },
+        env: { GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url, GITHUB_REPOSITORY: 'acme/campaigns' },
         toolsDir,
         root: join(dir, `run-${++n}`),
         cache,
@@ -92,9 +86,6 @@ describe('recipes/ci/campaign.yml', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await router?.close();
-    for (const f of Object.values(fakes)) await f.close();
-    await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -153,10 +144,10 @@ describe('recipes/ci/campaign.yml', () => {
     const merged = JSON.parse(await readFile(join(folder, 'out.json'), 'utf8')) as RunReport;
     expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual([...NAMES.map((n) => [id(n), 'changed']), ['127.0.0.1:9/acme/gone', 'failed']].sort());
     for (const name of NAMES) {
-      const created = fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/pulls'));
+      const created = github.fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/pulls'));
       expect(created.map((q) => [q.path, (q.body as { head: string }).head, (q.body as { base: string }).base])).toEqual([[`/repos/acme/${name}/pulls`, BRANCH, 'main']]);
       expect(created[0]!.headers.authorization).toBe(`Bearer ${server.token}`);
-      expect(fakes[name]!.pulls.map((p) => [p.head, p.base, p.labels])).toEqual([[BRANCH, 'main', ['codemod']]]);
+      expect(github.fakes[name]!.pulls.map((p) => [p.head, p.base, p.labels])).toEqual([[BRANCH, 'main', ['codemod']]]);
       expect(steps['scion pr']!.stdout).toContain(`${id(name)}: created pull request #100 for ${BRANCH}`);
     }
     // The run summary is the merged PR body.
@@ -166,7 +157,7 @@ describe('recipes/ci/campaign.yml', () => {
 
   it('next week, nothing changed upstream: the shards fetch into the restored clones, every job is unchanged, the pull requests are updated in place', async () => {
     const heads = NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'));
-    const before = NAMES.map((n) => fakes[n]!.requests.length);
+    const before = NAMES.map((n) => github.fakes[n]!.requests.length);
     const served = server.requests.length;
     const again = await runAgain();
     expect(again.runId).not.toBe(first.runId);
@@ -192,10 +183,10 @@ describe('recipes/ci/campaign.yml', () => {
     expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual([...NAMES.map((n) => [id(n), 'unchanged']), ['127.0.0.1:9/acme/gone', 'failed']].sort());
     expect(NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'))).toEqual(heads);
     for (const [k, name] of NAMES.entries()) {
-      const later = fakes[name]!.requests.slice(before[k]).filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path}`);
+      const later = github.fakes[name]!.requests.slice(before[k]).filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path}`);
       expect(later.filter((c) => c.startsWith('POST') && c.endsWith('/pulls'))).toEqual([]);
       expect(later.filter((c) => c.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/${name}/pulls/100`]);
-      expect(fakes[name]!.pulls).toHaveLength(1);
+      expect(github.fakes[name]!.pulls).toHaveLength(1);
     }
     // This run's shards saved their clones under its own key; fetching added no pack to alpha's clone.
     expect(cache.entries.map((e) => e.key)).toEqual([first.runId, again.runId].flatMap((r) => [1, 2, 3, 4].map((n) => `scion-clones-${n}-${r}`)));

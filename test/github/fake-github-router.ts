@@ -4,7 +4,7 @@
 // answers 404.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeGitHub } from './fake-github.js';
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 export interface FakeGitHubRouter {
   /** http://127.0.0.1:PORT, the GITHUB_API_URL every repository shares. */
@@ -41,5 +41,32 @@ export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Recor
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface FakeGitHubs {
+  /** The one GITHUB_API_URL of every repository. */
+  readonly url: string;
+  /** Each repository's own fake, by name. */
+  readonly fakes: Readonly<Record<string, FakeGitHub>>;
+  /** Serves what is not under /repos/<owner>/…: the organisation's repository list, the search. */
+  readonly rest: FakeGitHub;
+  close(): Promise<void>;
+}
+
+/** A fake GitHub for each of `names` under `owner`, and `rest`, behind one router (one API URL). */
+export async function startFakeGitHubs(owner: string, names: readonly string[]): Promise<FakeGitHubs> {
+  const fakes: Record<string, FakeGitHub> = {};
+  for (const name of names) fakes[name] = await startFakeGitHub(owner, name);
+  const rest = await startFakeGitHub(owner, 'discovery');
+  const router = await startFakeGitHubRouter(owner, fakes, rest);
+  return {
+    url: router.url,
+    fakes,
+    rest,
+    close: async () => {
+      await router.close();
+      for (const f of [...Object.values(fakes), rest]) await f.close();
+    },
   };
 }

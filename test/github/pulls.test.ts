@@ -1,19 +1,20 @@
 // GitHubHost against a fake GitHub on 127.0.0.1: the requests it sends, the rate limits it waits out
-// (through @octokit/plugin-throttling and plugin-retry), the one-sentence errors it gives.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubHost, type GitHubOptions } from '../../src/publish/github.js';
-import { HostError } from '../../src/publish/types.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+// (through @octokit/plugin-throttling and plugin-retry; each wait made by the `sleep` it is given,
+// recorded here instead of waited), the one-sentence errors it gives.
+import { describe, expect, it } from 'vitest';
+import { GitHubHost, type GitHubOptions } from '../../src/host/github.js';
+import { HostError } from '../../src/host/types.js';
+import { useFakeGitHub } from '../support/servers.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-});
-afterEach(async () => {
-  await gh.close();
-});
+const gh = useFakeGitHub('acme', 'app');
 
 const host = (over: Partial<GitHubOptions> = {}) => new GitHubHost({ apiUrl: gh.url, token: 'ghs_test123', owner: 'acme', repo: 'app', backoffMs: 1, ...over });
+
+/** A sleep that records each wait and how many requests the server had seen when it was made. */
+function recordedSleep(): { sleep: (ms: number) => Promise<void>; waits: { ms: number; requests: number }[] } {
+  const waits: { ms: number; requests: number }[] = [];
+  return { waits, sleep: async (ms) => void waits.push({ ms, requests: gh.requests.length }) };
+}
 const spec = { branch: 'scion/rename-logger', base: 'main', title: 'Move to the new logger', body: 'body 1', draft: false };
 
 async function failure(p: Promise<unknown>): Promise<HostError> {
@@ -74,11 +75,12 @@ describe('GitHubHost', () => {
 
   it('waits out a 429 with Retry-After, then retries', async () => {
     let limited = 0;
-    gh.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too many requests' } } : undefined);
-    await host().createPull(spec);
-    const posts = gh.requests.filter((r) => r.method === 'POST');
-    expect(posts).toHaveLength(2);
-    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(950);
+    gh.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '7' }, body: { message: 'Too many requests' } } : undefined);
+    const { sleep, waits } = recordedSleep();
+    await host({ sleep }).createPull(spec);
+    expect(gh.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    // 7 s, after the refused POST and before its retry.
+    expect(waits).toEqual([{ ms: 7_000, requests: 1 }]);
     expect(gh.pulls).toHaveLength(1);
   });
 
@@ -86,22 +88,29 @@ describe('GitHubHost', () => {
     let limited = 0;
     gh.intercept = (r) =>
       r.method === 'POST' && limited++ === 0
-        ? { status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? { status: 403, headers: { 'retry-after': '5' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
         : undefined;
-    await host().createPull(spec);
-    const posts = gh.requests.filter((r) => r.method === 'POST');
-    expect(posts).toHaveLength(2);
-    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(950);
+    const { sleep, waits } = recordedSleep();
+    await host({ sleep }).createPull(spec);
+    expect(gh.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(waits).toEqual([{ ms: 5_000, requests: 1 }]);
+    expect(gh.pulls).toHaveLength(1);
   });
 
   it('waits until x-ratelimit-reset when the quota is spent', async () => {
     let limited = 0;
+    // The quota comes back a minute from now (whole seconds, as GitHub says it).
+    const reset = Math.floor(Date.now() / 1000) + 60;
     gh.intercept = () =>
-      limited++ === 0
-        ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) }, body: { message: 'API rate limit exceeded' } }
-        : undefined;
-    expect(await host().findPull(spec.branch)).toBeNull();
+      limited++ === 0 ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } } : undefined;
+    const { sleep, waits } = recordedSleep();
+    expect(await host({ sleep }).findPull(spec.branch)).toBeNull();
     expect(gh.requests).toHaveLength(2);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!.requests).toBe(1);
+    // Until the reset, and a second past it (the plugin's rule), counted from when the 403 came.
+    expect(waits[0]!.ms).toBeGreaterThanOrEqual(60_000);
+    expect(waits[0]!.ms).toBeLessThanOrEqual(61_000);
   });
 
   it('gives up when the host asks for a longer wait than allowed, saying it was rate-limited', async () => {
@@ -139,7 +148,6 @@ describe('GitHubHost', () => {
   it('says so when GitHub cannot be reached', async () => {
     const closed = gh.url;
     await gh.close();
-    gh = await startFakeGitHub('acme', 'app');
     const err = await failure(host({ apiUrl: closed }).findPull(spec.branch));
     expect(err.status).toBeNull();
     expect(err.message).toMatch(/^Could not reach GitHub at http:\/\/127\.0\.0\.1:\d+ while looking for/);

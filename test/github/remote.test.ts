@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRemoteUrl } from '../../src/publish/remote.js';
+import { parseRemoteUrl } from '../../src/host/remote.js';
 
 describe('parseRemoteUrl', () => {
   it.each([

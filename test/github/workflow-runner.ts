@@ -14,9 +14,8 @@ import picomatch from 'picomatch';
 import { parse } from 'yaml';
 import { gitEnv } from '../support/git-repo.js';
 import { gitAsync } from '../push/setup.js';
-import { pathToFileURL } from 'node:url';
+import { SCION_COMMAND } from '../support/spawn-cli.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 
 export interface Step {
   readonly name?: string;
@@ -474,8 +473,7 @@ export async function listFiles(dir: string): Promise<string[]> {
 export async function runnerTools(dir: string): Promise<string> {
   const bin = join(dir, 'tools');
   await mkdir(bin, { recursive: true });
-  const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  const scion = `#!/bin/sh\nexec node --import ${tsx} ${join(ROOT, 'test/support/scion-bin.ts')} "$@"\n`;
+  const scion = `#!/bin/sh\nexec ${SCION_COMMAND.map((a) => `'${a}'`).join(' ')} "$@"\n`;
   await writeFile(join(bin, 'scion-installed'), scion);
   await writeFile(
     join(bin, 'npm'),

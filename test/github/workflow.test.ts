@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { gitAsync } from '../push/setup.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type Workflow, type WorkflowRun } from './workflow-runner.js';
+import { useFakeGitHub, useGitServer } from '../support/servers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WORKFLOW = join(ROOT, 'recipes/ci/scheduled-codemod.yml');
@@ -34,8 +33,8 @@ steps:
 
 describe('recipes/ci/scheduled-codemod.yml', () => {
   let wf: Workflow;
-  let server: GitServer;
-  let github: FakeGitHub;
+  const server = useGitServer();
+  const github = useFakeGitHub('acme', 'widgets', 'all');
   let dir: string;
   let bare: string;
   let run: WorkflowRun;
@@ -44,8 +43,6 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
   beforeAll(async () => {
     wf = await loadWorkflow(WORKFLOW);
     dir = await realpath(await mkdtemp(join(tmpdir(), 'scion-workflow-')));
-    server = await startGitServer();
-    github = await startFakeGitHub('acme', 'widgets');
     // A checkout made by actions/checkout does not know the remote's default branch: scion pr asks.
     github.intercept = (r) => (r.method === 'GET' && r.path === '/repos/acme/widgets' ? { status: 200, body: { default_branch: 'main' } } : undefined);
     const remote = server.bare('acme/widgets.git');
@@ -81,8 +78,6 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await github?.close();
-    await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

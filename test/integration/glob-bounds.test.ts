@@ -4,15 +4,15 @@
 // ends). A glob that cannot be bounded (a back-reference) is a recipe problem, exit 2.
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { fakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, scripted, tool, toolResults } from '../agent/script.js';
 import { scion } from '../support/cli.js';
-import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
+import { reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
-const cleanups = cleanupAfterEach();
+const fakeApi = fakeApisAfterEach();
 
 const DEEP = 'a/'.repeat(40);
 const PATHOLOGICAL = (tail: string) => `${'a/**/'.repeat(30)}${tail}`;
@@ -57,7 +57,6 @@ steps:
         ],
       }),
     );
-    cleanups.push(() => api.close());
     const recipe = recipeFile('name: agent-glob\nsteps:\n  - agent:\n      prompt: Look around\n      per: job\n');
     const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
     expect(res.stderr).not.toContain('internal error');

@@ -2,15 +2,15 @@
 // against a fake GitHub API on 127.0.0.1 that records every request.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { DEFAULT_PR_SETTINGS, describeJob } from '../../src/publish/describe.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote, type Clone } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../push/setup.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
+import { useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile(
   'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
@@ -18,34 +18,12 @@ const RECIPE = recipeFile(
 );
 const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n', 'c.txt': 'nothing to change\n' };
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
-interface Setup {
-  work: Clone;
-  github: FakeGitHub;
-  env: Record<string, string>;
-  owner: string;
-  repo: string;
-}
+const setup = (): Promise<GitHubRemote> => githubRemote(server, FILES, cleanups);
 
-async function setup(): Promise<Setup> {
-  const remote = await makeRemote(server, FILES, cleanups);
-  const work = await remote.clone();
-  const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-  const github = await startFakeGitHub(owner, repo);
-  cleanups.push(() => github.close());
-  const env = { GITHUB_TOKEN: server.token, GITHUB_API_URL: github.url, GITHUB_SERVER_URL: server.url };
-  return { work, github, env, owner, repo };
-}
-
-async function pushRun(s: Setup): Promise<RunReport> {
+async function pushRun(s: GitHubRemote): Promise<RunReport> {
   const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
   expect(res.code).toBe(0);
   return JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;

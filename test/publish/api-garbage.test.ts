@@ -3,27 +3,21 @@
 // sentence naming the API, exit 1; never "internal error" after the branches were pushed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startFakeGitHub, type Recorded } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote } from '../push/setup.js';
+import type { Recorded } from '../github/fake-github.js';
+import { githubRemote, makeRemote, remotePath } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startFakeGitLab } from './fake-gitlab.js';
+import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
 const HTML = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>';
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const startFakeGitLab = fakeGitLabsAfterEach();
 
 type Garbage = { status: number; headers?: Record<string, string>; raw: string };
 const cases: [string, (r: Recorded) => Garbage | undefined][] = [
@@ -36,16 +30,9 @@ const cases: [string, (r: Recorded) => Garbage | undefined][] = [
 
 describe('GitHub answering garbage after the push', () => {
   it.each(cases)('%s: the job fails with pr-failed, the report is written, exit 1', async (_name, garbage) => {
-    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
-    const work = await remote.clone();
-    const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-    const github = await startFakeGitHub(owner, repo);
-    cleanups.push(() => github.close());
+    const { remote, work, github, env } = await githubRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     github.intercept = garbage;
-    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], {
-      cwd: work.dir,
-      env: { ...server.githubEnv(), GITHUB_API_URL: github.url },
-    });
+    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: work.dir, env });
     expect(res.stderr).not.toContain('internal error');
     expect(res.code).toBe(1);
     const report = JSON.parse(readFileSync(join(work.dir, 'r.json'), 'utf8')) as RunReport;
@@ -66,8 +53,7 @@ describe('GitLab answering garbage after the push', () => {
   ] as const)('%s: pr-failed, the report written, exit 1', async (_name, garbage) => {
     const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     const work = await remote.clone();
-    const gitlab = await startFakeGitLab(new URL(remote.url).pathname.replace(/^\/|\.git$/g, ''));
-    cleanups.push(() => gitlab.close());
+    const gitlab = await startFakeGitLab(remotePath(remote));
     gitlab.intercept = () => ({ ...garbage });
     const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], {
       cwd: work.dir,

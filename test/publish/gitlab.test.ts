@@ -1,34 +1,28 @@
 // GitLab: the host chosen from the remote's URL (GITLAB_API_URL's host), pushes with oauth2:GITLAB_TOKEN,
-// merge requests created, updated and closed on a fake GitLab API on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// merge requests created, updated and closed on a fake GitLab API on 127.0.0.1; a 429 waited out.
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote } from '../push/setup.js';
+import { GitLabHost } from '../../src/host/gitlab.js';
+import { makeRemote, remotePath } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startFakeGitLab } from './fake-gitlab.js';
+import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile(
   'name: bump\ndescription: Move to v2\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\npr:\n  labels: [codemod]\n  reviewers: [octocat]\n  autoMerge: squash\n',
 );
 
-let server: GitServer;
+const server = useGitServer('glpat-test-token');
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer('glpat-test-token');
-});
-afterAll(async () => {
-  await server.close();
-});
+const startFakeGitLab = fakeGitLabsAfterEach();
 
 describe('GitLab', () => {
   it('pushes with GITLAB_TOKEN, creates the merge request, updates it on a rerun, closes it when the job ends empty', async () => {
     const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     const work = await remote.clone();
-    const project = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '');
+    const project = remotePath(remote);
     const gitlab = await startFakeGitLab(project);
-    cleanups.push(() => gitlab.close());
     // Only GITLAB_TOKEN: GITHUB_TOKEN is set to something else and must go nowhere. CI_SERVER_URL says
     // the git server is GitLab's (as GitLab CI sets it), GITLAB_API_URL where its API is.
     const env = { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, CI_SERVER_URL: server.url, GITHUB_TOKEN: 'ghp_not_for_gitlab' };
@@ -69,18 +63,18 @@ describe('GitLab', () => {
     expect(remote.git('for-each-ref', 'refs/heads/scion/')).toBe('');
   });
 
-  it('waits out a 429 with Retry-After', async () => {
-    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
-    const work = await remote.clone();
-    const gitlab = await startFakeGitLab(new URL(remote.url).pathname.replace(/^\/|\.git$/g, ''));
-    cleanups.push(() => gitlab.close());
+  it('waits out a 429 with Retry-After (through the sleep it is given, recorded here), then creates the merge request', async () => {
+    const gitlab = await startFakeGitLab('acme/app');
     let limited = 0;
-    gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Retry later' } } : undefined);
-    const res = await scion(['run', RECIPE, '--repo', work.dir, '--push', '--pr', '--pr-interval', '0'], { cwd: work.dir, env: { GITLAB_TOKEN: server.token, GITLAB_API_URL: gitlab.apiUrl, CI_SERVER_URL: server.url } });
-    expect(res.code, res.stderr).toBe(0);
-    const creates = gitlab.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/merge_requests'));
-    expect(creates).toHaveLength(2);
-    expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(950);
+    gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '9' }, body: { message: 'Retry later' } } : undefined);
+    const waits: { ms: number; requests: number }[] = [];
+    const sleep = async (ms: number) => void waits.push({ ms, requests: gitlab.requests.length });
+    const host = new GitLabHost({ apiUrl: gitlab.apiUrl, token: 'glpat-test-token', project: 'acme/app', sleep });
+    const pull = await host.createPull({ branch: 'scion/bump', base: 'main', title: 'Move to v2', body: 'body', draft: false });
+    expect(pull.number).toBe(1);
+    expect(gitlab.requests.map((r) => `${r.method} ${r.path.replace(/^.*\/merge_requests/, 'mr')}`)).toEqual(['POST mr', 'POST mr']);
+    // 9 s, after the refused request and before its retry.
+    expect(waits).toEqual([{ ms: 9_000, requests: 1 }]);
     expect(gitlab.mrs).toHaveLength(1);
   });
 });

@@ -3,14 +3,14 @@
 // every request; the remote judged with native git.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote, type Clone, type Remote } from '../push/setup.js';
+import type { FakeGitHub } from '../github/fake-github.js';
+import { githubRemote, type GitHubRemote } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { useGitServer } from '../support/servers.js';
 
 const PR_BLOCK =
   'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: [hubot]\n  autoMerge: squash\n';
@@ -20,27 +20,12 @@ const RECIPE = recipeFile(
 );
 const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n' };
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
-interface Setup {
-  remote: Remote;
-  work: Clone;
-  github: FakeGitHub;
-  env: Record<string, string>;
-}
-
-async function setup(): Promise<Setup> {
-  const remote = await makeRemote(server, FILES, cleanups);
-  const work = await remote.clone();
-  const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-  const github = await startFakeGitHub(owner, repo);
+async function setup(): Promise<GitHubRemote> {
+  const s = await githubRemote(server, FILES, cleanups);
+  const { remote, github } = s;
   github.headOf = (branch) => {
     try {
       return remote.git('rev-parse', '--verify', '-q', `refs/heads/${branch}`);
@@ -48,11 +33,10 @@ async function setup(): Promise<Setup> {
       return null;
     }
   };
-  cleanups.push(() => github.close());
-  return { remote, work, github, env: { ...server.githubEnv(), GITHUB_API_URL: github.url } };
+  return s;
 }
 
-async function run(s: Setup, ...extra: string[]): Promise<RunReport> {
+async function run(s: GitHubRemote, ...extra: string[]): Promise<RunReport> {
   const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--json', ...extra], { cwd: s.work.dir, env: s.env });
   expect(res.stderr).not.toContain('internal error');
   expect(res.code, res.stderr).toBe(0);
@@ -61,10 +45,10 @@ async function run(s: Setup, ...extra: string[]): Promise<RunReport> {
 
 const actions = (r: RunReport) => r.jobs.map((j) => [j.name, j.status, j.pullRequest?.action ?? null]);
 const posts = (g: FakeGitHub, path: RegExp) => g.requests.filter((r) => r.method === 'POST' && path.test(r.path));
-const remoteBranches = (s: Setup) => s.remote.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/scion/').split('\n').filter(Boolean);
+const remoteBranches = (s: GitHubRemote) => s.remote.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/scion/').split('\n').filter(Boolean);
 
 /** Someone merges the change into main by hand, and the clone picks it up: the jobs end empty. */
-async function mergeByHand(s: Setup): Promise<void> {
+async function mergeByHand(s: GitHubRemote): Promise<void> {
   const other = await s.remote.clone({ name: 'Maintainer', email: 'm@example.com' });
   other.git('checkout', '-q', 'main');
   for (const f of Object.keys(FILES)) other.git('show', `origin/scion/two/${f[0]}:${f}`);

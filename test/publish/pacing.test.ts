@@ -1,31 +1,30 @@
-// publishPullRequests as a library call: pull requests paced by intervalMs (--pr-interval), and
-// none of the pause when it is 0.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GitHubHost } from '../../src/publish/github.js';
+// publishPullRequests as a library call: pull requests paced by intervalMs (--pr-interval): one pause
+// between two jobs' pull requests, made through the `pause` it is given (recorded here, not waited).
+import { describe, expect, it } from 'vitest';
+import { GitHubHost } from '../../src/host/github.js';
 import { publishPullRequests } from '../../src/publish/pulls.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { job, sampleReport } from '../report/sample.js';
+import { useFakeGitHub } from '../support/servers.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-});
-afterEach(async () => {
-  await gh.close();
-});
+const gh = useFakeGitHub('acme', 'app');
 
 const report = () => ({ ...sampleReport(), jobs: ['a', 'b', 'c'].map((name) => job({ name })) });
 const host = () => new GitHubHost({ apiUrl: gh.url, token: 'ghs_test123', owner: 'acme', repo: 'app' });
 
 describe('publishPullRequests', () => {
-  it('waits intervalMs between two pull requests', async () => {
-    const done = await publishPullRequests(report(), { host: host(), base: 'main', intervalMs: 150 });
+  it('pauses intervalMs between two pull requests: after one is created, before the next is looked up', async () => {
+    const pauses: { ms: number; after: string }[] = [];
+    const pause = async (ms: number) => void pauses.push({ ms, after: seen() });
+    const seen = () => gh.requests.map((r) => `${r.method} ${(r.body as { head?: string } | undefined)?.head ?? r.query.get('head')}`).join(', ');
+    const done = await publishPullRequests(report(), { host: host(), base: 'main', intervalMs: 150, pause });
     expect(done.error).toBeNull();
     expect(done.report.jobs.map((j) => j.pullRequest?.action)).toEqual(['created', 'created', 'created']);
-    const lookups = gh.requests.filter((r) => r.method === 'GET');
-    const creates = gh.requests.filter((r) => r.method === 'POST');
-    expect(lookups[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(140);
-    expect(lookups[2]!.at - creates[1]!.at).toBeGreaterThanOrEqual(140);
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => `scion/rename-logger/${n}`);
+    expect(pauses).toEqual([
+      { ms: 150, after: `GET acme:${a}, POST ${a}` },
+      { ms: 150, after: `GET acme:${a}, POST ${a}, GET acme:${b}, POST ${b}` },
+    ]);
+    expect(seen()).toBe(`GET acme:${a}, POST ${a}, GET acme:${b}, POST ${b}, GET acme:${c}, POST ${c}`);
   });
 
   it('stops at the first failure, keeping what was done and saying what failed', async () => {

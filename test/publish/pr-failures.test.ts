@@ -2,19 +2,13 @@
 // (after plugin-retry's retries) or cannot be reached fails the jobs concerned; a push failure is
 // `push-failed`. The report keeps a pull request that was made before a later request about it failed.
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { GitHubHost } from '../../src/publish/github.js';
+import { GitHubHost } from '../../src/host/github.js';
 import { publishPullRequests } from '../../src/publish/pulls.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import { useFakeGitHub } from '../support/servers.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub('acme', 'app');
-});
-afterEach(async () => {
-  await gh.close();
-});
+const gh = useFakeGitHub('acme', 'app');
 
 const SHA = 'a'.repeat(40);
 function job(name: string, over: Partial<JobReport> = {}): JobReport {
@@ -54,10 +48,10 @@ describe('pull-request failures in the report', () => {
     });
     expect(done.error).toContain('Could not reach GitHub');
     expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
-    gh = await startFakeGitHub('acme', 'app');
   });
 
   it('a host that stops answering is given up after its timeout: kind pr-failed, no hang', async () => {
+    // The server never answers: without the request's own deadline this call would never return.
     const sockets: Socket[] = [];
     const silent = createServer((socket) => {
       sockets.push(socket);
@@ -66,11 +60,9 @@ describe('pull-request failures in the report', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-      const started = Date.now();
       const done = await publishPullRequests(report([job('a')]), {
         host: new GitHubHost({ apiUrl, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0, timeoutMs: 300 }), base: 'main', intervalMs: 0,
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
     } finally {
       for (const s of sockets) s.destroy();

@@ -7,12 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
-import { startFakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeGitHubsAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile('name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
 const OTHER = recipeFile('name: other-log\nbranch: codemod/other-log\nsteps:\n  - replace: { old_string: "oldThing", new_string: "newThing" }\n');
@@ -20,6 +19,7 @@ const FILES = { 'src/log.ts': "legacyLog('x');\n", 'src/other.ts': 'oldThing();\
 
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();
+const startFakeGitHub = fakeGitHubsAfterEach();
 const exists = (dir: string, ref: string) => {
   try {
     runGit(dir, 'rev-parse', '--verify', '-q', ref);
@@ -84,14 +84,12 @@ describe('scion branches --prune in one repository', () => {
 });
 
 describe('scion branches --prune on a campaign report', () => {
-  let server: GitServer;
+  const server = useGitServer();
   let work: string;
   beforeAll(async () => {
-    server = await startGitServer();
     work = await mkdtemp(join(tmpdir(), 'scion-prune-campaign-'));
   });
   afterAll(async () => {
-    await server.close();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -102,7 +100,6 @@ describe('scion branches --prune on a campaign report', () => {
     await src.cleanup();
     await writeFile(join(work, 'repos.txt'), `${bare.url}\n`);
     const github = await startFakeGitHub('acme', 'shop');
-    cleanups.push(() => github.close());
     const env = { GITHUB_TOKEN: server.token, GITHUB_SERVER_URL: server.url, GITHUB_API_URL: github.url, HOME: '/nonexistent' };
     const first = await scion(['run', RECIPE, '--repos', 'repos.txt', '--cache-dir', 'cache', '--push', '--report', 'r1.json'], { cwd: work, env });
     expect(first.code, first.stderr).toBe(0);

@@ -3,27 +3,20 @@
 // credentials in a URL win for their own origin. Nothing scion prints or publishes holds a token.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guardedHttp, type RemoteAccess } from '../../src/git/transport.js';
-import { gitCredential, mayCarryCredentials } from '../../src/publish/credentials.js';
-import { remoteAccess } from '../../src/publish/remote.js';
-import { startFakeGitHub } from '../github/fake-github.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
-import { makeRemote, runJson } from '../push/setup.js';
+import { gitCredential, mayCarryCredentials } from '../../src/host/credentials.js';
+import { remoteAccess } from '../../src/host/remote.js';
+import { githubRemote, makeRemote, runJson } from '../push/setup.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 /**
  * The Authorization header of each request guardedHttp hands the real client for one call to `url`,
@@ -151,12 +144,7 @@ describe('the transport: only after a 401, only to the credential\'s origin', ()
 
 describe('what scion pr prints', () => {
   it('masks a token the server echoes back in an error', async () => {
-    const remote = await makeRemote(server, { 'a.txt': 'v1\n' }, cleanups);
-    const work = await remote.clone();
-    const [owner, repo] = new URL(remote.url).pathname.replace(/^\/|\.git$/g, '').split('/') as [string, string];
-    const github = await startFakeGitHub(owner, repo);
-    cleanups.push(() => github.close());
-    const env = { ...server.githubEnv(), GITHUB_API_URL: github.url };
+    const { work, github, env } = await githubRemote(server, { 'a.txt': 'v1\n' }, cleanups);
     expect((await scion(['run', RECIPE, '--repo', work.dir, '--push', '--report', 'r.json'], { cwd: work.dir, env })).code).toBe(0);
     github.intercept = (r) => (r.method === 'POST' ? { status: 422, body: { message: `Validation Failed for token ${String(r.headers.authorization)}` } } : undefined);
     const res = await scion(['pr', '--report', 'r.json', '--pr-interval', '0'], { cwd: work.dir, env });

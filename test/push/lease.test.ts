@@ -1,23 +1,17 @@
 // The git layer's pushCommit is a compare-and-swap: it sends nothing when the remote branch does
 // not hold the value the caller checked, and native git on the remote confirms nothing moved.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess } from '../../src/git/index.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startGitServer, type GitServer } from './git-http-server.js';
 import { accessTo, makeRemote, runJson } from './setup.js';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
+import { useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe('pushCommit', () => {
   it('pushes only over the value the caller expects', async () => {

@@ -3,25 +3,19 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { startGitServer, type GitServer } from './git-http-server.js';
 import { makeRemote, pushesSince, runJson } from './setup.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
+import { useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n');
 const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n' };
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe('run --push', () => {
   it("pushes a changed job's branch and records it in the report", async () => {

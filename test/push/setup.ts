@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { RemoteAccess } from '../../src/git/index.js';
 import type { RunReport } from '../../src/model/types.js';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
 import type { GitServer } from './git-http-server.js';
 import type { Cleanup } from '../support/cleanups.js';
+import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 
 export interface Clone {
   readonly dir: string;
@@ -61,6 +62,33 @@ export async function makeRemote(server: GitServer, files: Record<string, RepoFi
     },
   };
   return remote;
+}
+
+/** The remote's path on its server without `.git`: GitHub's owner/name, GitLab's project path. */
+export function remotePath(remote: Pick<Remote, 'url'>): string {
+  return new URL(remote.url).pathname.replace(/^\/|\.git$/g, '');
+}
+
+export interface GitHubRemote {
+  readonly remote: Remote;
+  /** A clone of the remote to run scion in. */
+  readonly work: Clone;
+  /** The fake GitHub API of the remote's repository, closed after the test. */
+  readonly github: FakeGitHub;
+  /** What scion needs to push there and open pull requests: the server as GitHub's, GITHUB_API_URL the fake. */
+  readonly env: Record<string, string>;
+  readonly owner: string;
+  readonly repo: string;
+}
+
+/** A remote on `server` seeded with `files`, a clone of it, and a fake GitHub API for its repository. */
+export async function githubRemote(server: GitServer, files: Record<string, RepoFile>, cleanups: Cleanup[]): Promise<GitHubRemote> {
+  const remote = await makeRemote(server, files, cleanups);
+  const work = await remote.clone();
+  const [owner, repo] = remotePath(remote).split('/') as [string, string];
+  const github = await startFakeGitHub(owner, repo);
+  cleanups.push(() => github.close());
+  return { remote, work, github, env: { ...server.githubEnv(), GITHUB_API_URL: github.url }, owner, repo };
 }
 
 export interface RunResult {

@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { remoteAccess } from '../../src/publish/remote.js';
+import { remoteAccess } from '../../src/host/remote.js';
 import { listRemoteBranches } from '../../src/git/index.js';
 
 let server: Server | undefined;
@@ -34,9 +34,8 @@ describe('a git server that stops answering', () => {
     ['in the middle of its body', 'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000\r\n\r\n001e# service=git-upload-pack\n'],
   ])('%s: given up after the idle limit as unreachable', async (_name, say) => {
     const url = await silent(say);
-    const started = Date.now();
+    // The server says no more: without the idle limit this call would never return.
     const listed = await listRemoteBranches({ ...remoteAccess(url, { GITHUB_TOKEN: 'secret-token-123456', GITHUB_SERVER_URL: new URL(url).origin }).access, idleTimeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(listed.ok).toBe(false);
     if (listed.ok) return;
     expect(listed.error.reason === 'unreachable' || listed.error.reason === 'protocol').toBe(true);

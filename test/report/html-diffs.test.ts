@@ -8,11 +8,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import type { FileReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
+import { launchChromium } from '../support/chromium.js';
 
 
 function diffsReport(): RunReport {
@@ -36,10 +37,7 @@ describe('the HTML report\'s diffs, in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'scion-html-diffs-'));
     const path = join(dir, 'report.html');
     await writeFile(path, renderHtml(diffsReport()));
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

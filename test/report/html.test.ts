@@ -1,14 +1,15 @@
-// The HTML report as a reviewer sees it, in a real Chromium (Debian's /usr/bin/chromium through
+// The HTML report as a reviewer sees it, in a real Chromium (test/support/chromium.ts, through
 // playwright-core): names, changed lines, failures, the view toggle, and not one network request.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import type { RunReport } from '../../src/model/types.js';
 import { fileReport, sampleReport } from './sample.js';
+import { launchChromium } from '../support/chromium.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
@@ -36,10 +37,7 @@ describe('renderHtml in Chromium', () => {
     const path = join(dir, 'report.html');
     await writeFile(path, renderHtml(hostileReport(), { title: 'Move to the new logger' }));
     fileUrl = pathToFileURL(path).href;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
     page.on('request', (req) => requests.push(req.url()));
     await page.goto(fileUrl, { waitUntil: 'load' });

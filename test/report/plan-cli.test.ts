@@ -1,17 +1,16 @@
 // `scion plan` through the CLI: plain text with not one escape when NO_COLOR is set, with
 // `--color never` or into a pipe; colour with `--color always` (over NO_COLOR too) or FORCE_COLOR;
-// and on a real pseudo-terminal (`script`, `stty cols N`, the built bin/scion.js) rows that fit the
+// and on a real pseudo-terminal (`script`, `stty cols N`, the CLI as its own process) rows that fit the
 // terminal, escapes kept whole, a reset at the end of every coloured row, the gutter dropped when
 // the terminal is too narrow for it.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scion } from '../support/cli.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { SCION_COMMAND } from '../support/spawn-cli.js';
 import { brokenEscapes, plainText, styleOf, visibleWidth } from './ansi-parse.js';
 
-const BIN = fileURLToPath(new URL('../../bin/scion.js', import.meta.url));
 const LONG = `  const message = ${Array.from({ length: 6 }, (_, i) => `"part ${i} of a long line"`).join(' + ')};`;
 
 let repo: TestRepo;
@@ -71,7 +70,8 @@ describe('scion plan: colour on and off', () => {
 
 /** `scion plan` on a pseudo-terminal of `cols` columns; its stdout rows as the terminal got them, the diff's and the summary's. */
 function onTerminal(cols: number): { rows: string[]; diff: string[] } {
-  const cmd = `stty cols ${cols} rows 200; exec '${process.execPath}' '${BIN}' plan '${recipe}' --repo '${repo.dir}' 2>/dev/null`;
+  const cli = SCION_COMMAND.map((a) => `'${a}'`).join(' ');
+  const cmd = `stty cols ${cols} rows 200; exec ${cli} plan '${recipe}' --repo '${repo.dir}' 2>/dev/null`;
   const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
     cwd: repo.dir,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TERM: 'xterm-256color', CI: 'false' },
@@ -84,8 +84,7 @@ function onTerminal(cols: number): { rows: string[]; diff: string[] } {
   return { rows, diff: rows.slice(0, summary) };
 }
 
-// bin/scion.js runs dist/: `npm run build` first (as .ci/run does).
-describe('scion plan on a real terminal (built CLI)', () => {
+describe('scion plan on a real terminal', () => {
   it('wraps long lines to the width, keeping escapes whole and ending each row with a reset', () => {
     const { rows, diff } = onTerminal(60);
     const text = rows.join('\n');

@@ -1,7 +1,7 @@
 // The step table (src/runner/steps/index.ts): one entry per kind, SPEC §2's default time limits, and
 // each kind's findings returned as a value (errors and skips), not written into the job's lists.
 import { describe, expect, it } from 'vitest';
-import { closeRepo, commitTree, listTree, openRepo } from '../../src/git/index.js';
+import { closeRepo, treeOfCommit, listTree, openRepo } from '../../src/git/index.js';
 import { expandJobs, recipeSchema, STEP_KINDS, stepKind, type RecipeInput } from '../../src/recipe/index.js';
 import type { StepContext } from '../../src/runner/step-context.js';
 import { needsDisk, runStep, STEPS, stepLabel, stepLimitMs } from '../../src/runner/steps/index.js';
@@ -47,7 +47,7 @@ describe('the step table', () => {
     const t = await repo({ 'a.txt': 'new\n', 'bin.dat': new Uint8Array([0, 1, 2, 0]), 'secret/k.txt': 'k\n' });
     const g = await openRepo(t.dir);
     try {
-      const entries = new Map((await listTree(g, await commitTree(g, t.head()))).map((e) => [e.path, e]));
+      const entries = new Map((await listTree(g, await treeOfCommit(g, t.head()))).map((e) => [e.path, e]));
       const r = recipe(
         [
           { edit: { file: 'a.txt', edits: [{ old_string: 'old', new_string: 'new' }] } },

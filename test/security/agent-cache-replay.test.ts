@@ -7,15 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { fakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, scripted, tool } from '../agent/script.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();
+const fakeApi = fakeApisAfterEach();
 
 describe('agent response cache replay', () => {
   it('refuses an entry edited to write through a symlink, and ignores a malformed one; the model is asked again', async () => {
@@ -24,7 +25,6 @@ describe('agent response cache replay', () => {
     const r = await repo({ 'src/a.ts': 'a\n', 'src/lnk': { content: outside, mode: 'symlink' } });
     // Every conversation (each run's) writes the same new file, then ends.
     const api = await fakeApi(scripted({ job: [[tool('write_file', { file_path: 'src/gen.ts', content: 'export const gen = 1;\n' })], done()] }));
-    cleanups.push(() => api.close());
     const recipe = recipeFile('name: agent-gen\nsteps:\n  - agent:\n      prompt: Generate\n      per: job\n');
     const run = async () => {
       const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });

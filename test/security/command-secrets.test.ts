@@ -6,15 +6,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { fakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
 import { scion } from '../support/cli.js';
-import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
+import { reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
-const cleanups = cleanupAfterEach();
+const fakeApi = fakeApisAfterEach();
 
 // The npm token shape the engine's secret check knows (npm_ and 36 letters or digits).
 const NPM_TOKEN = 'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
@@ -121,7 +121,6 @@ verify:
       answers.push(toolResults(body));
       return message(done());
     });
-    cleanups.push(() => api.close());
     const recipe = recipeFile(`name: fix-secret
 steps:
   - replace: { old_string: "a", new_string: "b" }

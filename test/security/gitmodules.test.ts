@@ -7,22 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { fakeApi, type FakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, scripted, tool, toolResults } from '../agent/script.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { scion } from '../support/cli.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
-let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
+const fakeApi = fakeApisAfterEach();
 
 const HEAD = '[submodule "lib"]\n\tpath = lib\n';
 const GOOD_URL = '\turl = https://example.com/lib.git\n';
@@ -176,7 +172,7 @@ describe('a .gitmodules git fsck refuses', () => {
 
   it("is refused from the agent's write_file and edit_file, told to the model, which then writes a good one", async () => {
     const answers: { content: string; is_error?: boolean }[][] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         job: [
           [

@@ -1,24 +1,20 @@
 // SPEC §7 "No path git would refuse", through every writer: recipe steps, files a `run` step
 // creates, and the agent's write_file. Judged by native git (fsck --strict, branches, ls-tree).
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { loadRecipe, formatProblem } from '../../src/recipe/index.js';
 import { runRecipes } from '../../src/runner/run-recipes.js';
-import { fakeApi, type FakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, scripted, tool, toolResults } from '../agent/script.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { scion } from '../support/cli.js';
 import type { TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const repo = reposAfterEach();
-let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
+const fakeApi = fakeApisAfterEach();
 
 /** Paths that alias .git somewhere (Windows, macOS, any case) or that git's fsck refuses. */
 const BAD = [
@@ -101,7 +97,7 @@ describe('files a run step creates', () => {
 describe("the agent's write_file", () => {
   it('is refused for .git aliases (outside), told to the model, and nothing of it is committed', async () => {
     const answers: { content: string; is_error?: boolean }[][] = [];
-    api = await fakeApi(
+    const api = await fakeApi(
       scripted({
         'src/a.js': [
           [

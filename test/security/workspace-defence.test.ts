@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScionError } from '../../src/errors.js';
-import { listTree, openRepo, commitTree } from '../../src/git/index.js';
+import { listTree, openRepo, treeOfCommit } from '../../src/git/index.js';
 import { ObjectWorkspace } from '../../src/workspace/objects.js';
 import { createScratchWorkspace } from '../../src/workspace/scratch.js';
 import { reposAfterEach } from '../support/cleanups.js';
@@ -15,7 +15,7 @@ describe('workspace writes', () => {
   it('refuse paths outside the tree or aliasing .git, in both workspaces, and write nothing', async () => {
     const r = await repo({ 'src/a.ts': 'a\n' });
     const g = await openRepo(r.dir);
-    const entries = new Map((await listTree(g, await commitTree(g, r.head()))).map((e) => [e.path, e]));
+    const entries = new Map((await listTree(g, await treeOfCommit(g, r.head()))).map((e) => [e.path, e]));
     const disk = await createScratchWorkspace(g, entries);
     const escaped = `escaped-${basename(disk.root)}.txt`;
     const objects = new ObjectWorkspace(g, entries);

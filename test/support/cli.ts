@@ -7,7 +7,11 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export async function scion(args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined>; tty?: boolean }): Promise<CliResult> {
+/** `signal` stands for SIGINT/SIGTERM, as the process entry (src/cli/process.ts) passes it. */
+export async function scion(
+  args: readonly string[],
+  o: { cwd: string; env?: Record<string, string | undefined>; tty?: boolean; signal?: AbortSignal },
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const env: Record<string, string | undefined> = { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', ...o.env };
@@ -16,6 +20,7 @@ export async function scion(args: readonly string[], o: { cwd: string; env?: Rec
     env,
     stdout: { write: (s: string) => (stdout += s), isTTY: o.tty ?? false },
     stderr: { write: (s: string) => (stderr += s), isTTY: o.tty ?? false },
+    ...(o.signal ? { signal: o.signal } : {}),
   });
   return { code, stdout, stderr };
 }

@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 const tsx = import.meta.resolve('tsx');
 const entry = fileURLToPath(new URL('./scion-bin.ts', import.meta.url));
 
+/**
+ * The command line of the real CLI from the sources, `bin/scion.js` without a build: for a child
+ * process started some other way (a shell, `script` for a pseudo-terminal, a workflow's step).
+ */
+export const SCION_COMMAND: readonly string[] = [process.execPath, '--import', tsx, entry];
+
 export interface Spawned {
   readonly child: ChildProcess;
   /** Resolves when the process has exited: its exit code (null when killed by a signal) and output. */
@@ -17,7 +23,7 @@ export interface Spawned {
 
 export function spawnScion(args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }): Spawned {
   const env: Record<string, string | undefined> = { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', CI: 'true', ...o.env };
-  const child = spawn(process.execPath, ['--import', tsx, entry, ...args], {
+  const child = spawn(SCION_COMMAND[0]!, [...SCION_COMMAND.slice(1), ...args], {
     cwd: o.cwd,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

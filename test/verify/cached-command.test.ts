@@ -5,10 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeRepo, commitTree, listTree, openRepo, readBlob, resolveCommit, type Repo } from '../../src/git/index.js';
+import { closeRepo, treeOfCommit, listTree, openRepo, readBlob, resolveCommit, type Repo } from '../../src/git/index.js';
 import { cachedCommand } from '../../src/runner/cached-command.js';
 import { StepCache, stepCacheDir } from '../../src/runner/step-cache.js';
-import { execShell as shell } from '../../src/runner/steps/run.js';
+import { execShell as shell } from '../../src/runner/steps/command.js';
 import { makeWorkspace } from '../../src/runner/workspaces.js';
 import type { Workspace } from '../../src/workspace/types.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
@@ -31,7 +31,7 @@ async function setup() {
   const repo = await openRepo(t.dir);
   cleanups.push(() => closeRepo(repo));
   const base = (await resolveCommit(repo, 'HEAD'))!;
-  const baseTree = await commitTree(repo, base);
+  const baseTree = await treeOfCommit(repo, base);
   const entries = new Map((await listTree(repo, baseTree)).map((e) => [e.path, e]));
   let n = 0;
   const workspace = async (): Promise<Workspace> => {

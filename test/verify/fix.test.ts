@@ -1,20 +1,15 @@
 // The fix conversation against the fake Messages API, through the real SDK: the first request carries
 // the failing command and each diagnostic with its lines; those lines count as read, so the model's
 // first call can be an edit; a rerun over the same files replays the answer with no request.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFix, type FailedCommand } from '../../src/agent/fix.js';
 import type { Diagnostic } from '../../src/model/diagnostic.js';
-import { fakeApi, type FakeApi } from '../agent/fake-api.js';
-import { KEY, memFiles, testEnv, type TestEnv } from '../agent/mem-files.js';
+import { KEY, memFiles, testEnvsAfterEach } from '../agent/mem-files.js';
 import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
-let api: FakeApi | undefined;
-let env: TestEnv | undefined;
-afterEach(async () => {
-  await api?.close();
-  await env?.cleanup();
-  api = env = undefined;
-});
+const fakeApi = fakeApisAfterEach();
+const testEnv = testEnvsAfterEach();
 
 const B = ['import { rename } from "./a.js";', '', 'export function one(): string {', '  return rename(1);', '}', '', 'export function two(): string {', '  return rename(2);', '}', ...Array.from({ length: 30 }, (_, i) => `// filler ${i}`), 'export const last = rename(3);', ''].join('\n');
 
@@ -32,7 +27,7 @@ const CONFIG = { maxTurns: 4, maxTokens: 1024 };
 describe('runFix', () => {
   it('sends the command, its status and each diagnostic with its lines; the model edits at once; a rerun replays', async () => {
     const bodies: any[] = [];
-    api = await fakeApi((body) => {
+    const api = await fakeApi((body) => {
       bodies.push(body);
       if (turnOf(body) === 0) {
         return message([tool('edit_file', { file_path: 'src/b.ts', old_string: 'rename', new_string: 'renamed', replace_all: true })]);
@@ -40,7 +35,7 @@ describe('runFix', () => {
       expect(toolResults(body)[0]!.is_error).toBeUndefined();
       return message(done('Renamed the three call sites.'));
     });
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/b.ts': B, 'src/a.ts': 'export function renamed(n: number) { return String(n); }\n', 'vendor/x.ts': 'x\n' });
 
     const out = await runFix(CONFIG, FAILED, files, env);
@@ -73,11 +68,11 @@ describe('runFix', () => {
 
   it('shows the output when no diagnostic could be read, and reports a model that did not stop', async () => {
     const bodies: any[] = [];
-    api = await fakeApi((body) => {
+    const api = await fakeApi((body) => {
       bodies.push(body);
       return message([tool('read_file', { file_path: 'src/a.ts' })]);
     });
-    env = await testEnv(api.url);
+    const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.ts': 'a\n' });
     const out = await runFix({ ...CONFIG, maxTurns: 2, prompt: 'Make the tests pass' }, { command: 'make test', status: null, signal: 'SIGKILL', diagnostics: [], output: 'Segmentation fault\n' }, files, env);
     expect(out.stopped).toBe(false);
@@ -90,7 +85,7 @@ describe('runFix', () => {
   });
 
   it('makes no request without an API key', async () => {
-    env = await testEnv(null, { vars: { ANTHROPIC_API_KEY: undefined } });
+    const env = await testEnv(null, { vars: { ANTHROPIC_API_KEY: undefined } });
     const out = await runFix(CONFIG, FAILED, memFiles({ 'src/b.ts': B }), env);
     expect(out.stopped).toBe(false);
     expect(out.errors[0]!.failure.message).toContain('ANTHROPIC_API_KEY');

@@ -5,24 +5,21 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatProblem, loadRecipe } from '../../src/recipe/index.js';
 import { runRecipes } from '../../src/runner/run-recipes.js';
 import type { RunEvent } from '../../src/runner/types.js';
-import { fakeApi, type FakeApi } from '../agent/fake-api.js';
 import { KEY } from '../agent/mem-files.js';
 import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
+import type { FakeApi } from '../agent/fake-api.js';
+import { fakeApisAfterEach } from '../support/servers.js';
 
 const TSC = join(new URL('../..', import.meta.url).pathname, 'node_modules', '.bin', 'tsc');
 const makeRepo = reposAfterEach();
 const cleanups = cleanupAfterEach();
-let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
+const fakeApi = fakeApisAfterEach();
 
 const FILES = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler' }, include: ['src'] }, null, 2),
@@ -52,7 +49,7 @@ verify:
 `;
 }
 
-async function setup(maxRounds: number) {
+async function setup(maxRounds: number, api: FakeApi) {
   const outside = mkdtempSync(join(tmpdir(), 'scion-counter-'));
   cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
   const counter = join(outside, 'runs');
@@ -63,7 +60,7 @@ async function setup(maxRounds: number) {
   const runs = () => (existsSync(counter) ? readFileSync(counter, 'utf8').trim().split('\n') : []);
   const logs: string[] = [];
   const ctx = () => ({
-    env: { PATH: process.env['PATH'], ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api!.url },
+    env: { PATH: process.env['PATH'], ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url },
     onEvent: (e: RunEvent) => {
       if (e.type === 'log') logs.push(e.message);
     },
@@ -75,7 +72,7 @@ async function setup(maxRounds: number) {
 describe('verify, then fix', () => {
   it('fixes the imports tsc reports, commits them as group fix, and a rerun runs nothing and asks nothing', async () => {
     const firsts: string[] = [];
-    api = await fakeApi((body) => {
+    const api = await fakeApi((body) => {
       if (turnOf(body) === 0) {
         firsts.push(body.messages[0].content[0].text);
         // The lines were shown, so both files count as read: edit at once.
@@ -87,7 +84,7 @@ describe('verify, then fix', () => {
       expect(toolResults(body).map((r) => (r.is_error ? r.content : false))).toEqual([false, false]);
       return message(done('Updated the two imports.'));
     });
-    const s = await setup(2);
+    const s = await setup(2, api);
     const base = s.repo.head();
 
     const report = await s.run();
@@ -132,8 +129,8 @@ describe('verify, then fix', () => {
   });
 
   it('fails with kind command-failed and the last diagnostics when maxRounds run out', async () => {
-    api = await fakeApi(() => message(done('I cannot fix this.')));
-    const s = await setup(2);
+    const api = await fakeApi(() => message(done('I cannot fix this.')));
+    const s = await setup(2, api);
     const report = await s.run();
     const job = report.jobs[0]!;
     expect(job.status).toBe('failed');

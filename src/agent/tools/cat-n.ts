@@ -1,5 +1,6 @@
 // read_file's view of a file: `cat -n` lines (number right-aligned in six columns, a tab, the line).
 // Long files and long lines are cut with a note saying how to see the rest.
+import { plural } from '../../util/plural.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -17,7 +18,7 @@ export function numbered(lineNo: number, line: string): string {
 }
 
 /** The lines of LF text as cat -n shows them: a final newline does not start another line. */
-export function splitLines(text: string): string[] {
+export function catLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -26,12 +27,12 @@ export function splitLines(text: string): string[] {
 
 /** `offset` is a 1-based line number; `limit` a number of lines. */
 export function catN(text: string, offset = 1, limit = DEFAULT_READ_LIMIT): View {
-  const lines = splitLines(text);
+  const lines = catLines(text);
   const total = lines.length;
   if (total === 0) return { text: '(the file is empty)', whole: true };
   const start = Math.max(1, offset);
   if (start > total) {
-    return { text: `(the file has only ${total} line${total === 1 ? '' : 's'}; offset ${start} is past its end)`, whole: false };
+    return { text: `(the file has only ${plural(total, 'line')}; offset ${start} is past its end)`, whole: false };
   }
   const out: string[] = [];
   let size = 0;

@@ -3,7 +3,7 @@
 import { applyEdits, decodeText, editNotebook, writeContent, type EngineOptions, type EngineResult, type FileChange, type FileInput } from '../../core/index.js';
 import type { Failure } from '../../errors.js';
 import { adviceFor, guardAdvice, type EditAttempt } from './advice.js';
-import { numbered, splitLines } from './cat-n.js';
+import { numbered, catLines } from './cat-n.js';
 import { refusal, reply, stopped, type ToolContext, type ToolReply } from './context.js';
 import { resolvePath } from './paths.js';
 import type { ToolInput } from './schemas.js';
@@ -21,7 +21,7 @@ export function editFile(ctx: ToolContext, input: ToolInput<'edit_file'>): Promi
 
 export function writeFile(ctx: ToolContext, input: ToolInput<'write_file'>): Promise<ToolReply> {
   return change(ctx, 'write_file', input.file_path, undefined, (file, opts) => writeContent(file, input.content, opts), (c) => {
-    const lines = splitLines(c.newText).length;
+    const lines = catLines(c.newText).length;
     return c.before === null ? `Created ${c.path} (${lines} lines).` : `Rewrote ${c.path} completely (${lines} lines).`;
   });
 }
@@ -88,7 +88,7 @@ const MAX_SNIPPET_LINES = 30;
 
 /** The changed lines with the patch's context, in cat -n form, so the model sees the new line numbers. */
 function snippet(c: FileChange): string {
-  const lines = splitLines(c.newText);
+  const lines = catLines(c.newText);
   const parts: string[] = [];
   for (const h of c.patch.hunks.slice(0, 3)) {
     const from = Math.max(1, h.newLines === 0 ? h.newStart - 1 : h.newStart);

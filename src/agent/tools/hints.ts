@@ -1,6 +1,7 @@
 // A refusal should teach: say what was wrong, show where the text really is, say what to do next.
 // These add the file-specific part (closest lines, match positions) to the engine's message.
-import { numbered, splitLines } from './cat-n.js';
+import { numbered, catLines } from './cat-n.js';
+import { pluralWord } from '../../util/plural.js';
 
 const LINE_PREFIX = /^\s*\d+\t/m;
 // The engine matches through curly quotes; so must the positions we report.
@@ -15,10 +16,10 @@ export function prefixHint(oldString: string): string | null {
 
 /** Where the text is when only whitespace differs, else the lines most like old_string's first line. */
 export function notFoundHint(text: string, oldString: string): string {
-  const lines = splitLines(text);
+  const lines = catLines(text);
   const at = matchIgnoringWhitespace(lines, oldString);
   if (at !== null) {
-    const span = Math.max(1, splitLines(oldString).length);
+    const span = Math.max(1, catLines(oldString).length);
     const shown = lines.slice(at, Math.min(at + span, at + MAX_SHOWN)).map((l, k) => numbered(at + k + 1, l));
     return `The same text exists with different whitespace or indentation at line ${at + 1}; copy it exactly as shown after the tab:\n${shown.join('\n')}`;
   }
@@ -50,7 +51,7 @@ export function matchLines(text: string, oldString: string): number[] {
 export function notUniqueHint(text: string, oldString: string): string {
   const at = matchLines(text, oldString);
   if (at.length === 0) return '';
-  const lines = splitLines(text);
+  const lines = catLines(text);
   // Several matches on one line are listed once, with their number.
   const perLine = new Map<number, number>();
   for (const n of at) perLine.set(n, (perLine.get(n) ?? 0) + 1);
@@ -58,13 +59,13 @@ export function notUniqueHint(text: string, oldString: string): string {
   const unique = [...perLine.keys()];
   const shown = unique.slice(0, MAX_SHOWN).map((n) => numbered(n, lines[n - 1] ?? ''));
   const more = unique.length > MAX_SHOWN ? `\n… and ${unique.length - MAX_SHOWN} more lines` : '';
-  return `The matches are on line${unique.length === 1 ? '' : 's'} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
+  return `The matches are on ${pluralWord(unique.length, 'line')} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 function matchIgnoringWhitespace(lines: readonly string[], oldString: string): number | null {
-  const want = splitLines(oldString).map(squash);
+  const want = catLines(oldString).map(squash);
   while (want.length > 0 && want[0] === '') want.shift();
   while (want.length > 0 && want[want.length - 1] === '') want.pop();
   if (want.length === 0) return null;

@@ -8,7 +8,7 @@ import { parseRunReport } from '../../model/parse.js';
 import { closeRepo, openRepo } from '../../git/index.js';
 import { pruneBranches, type ScionJobRef } from '../../publish/prune.js';
 import type { JobReport } from '../../model/types.js';
-import { HostError } from '../../publish/types.js';
+import { HostError } from '../../host/types.js';
 import { makeRedactor } from '../../redact.js';
 import type { CliIo } from '../io.js';
 import { remoteContext } from './publish-context.js';

@@ -7,13 +7,13 @@ import { closeRepo, openRepo, remoteHeadBranch, type Repo } from '../../git/inde
 import type { JobReport, RunReport } from '../../model/types.js';
 import { parseRunReport } from '../../model/parse.js';
 import { settingsFor } from '../../publish/describe.js';
-import { hostForUrl, openHost } from '../../publish/host.js';
+import { hostForUrl, openHost } from '../../host/open.js';
 import { publishCampaign } from '../../publish/campaign.js';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
 import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
 import { resolvePushTarget, type PushTarget } from '../../publish/push.js';
 import { publishPullRequests, type PullRequestsResult } from '../../publish/pulls.js';
-import type { Host } from '../../publish/types.js';
+import type { Host } from '../../host/types.js';
 import { findRecipes, loadRecipe, type Recipe } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
 import { EXIT_INTERRUPTED } from '../exit.js';

@@ -1,9 +1,9 @@
 // What `status` and `branches` need from a repository's remote, resolved once: the host (when a token
 // is there to ask it), the push target (when scion can reach the remote), and the base branch's tip.
 import { fetchBranch, readRef, remoteHeadBranch, resolveCommit, type Repo } from '../../git/index.js';
-import { openHost } from '../../publish/host.js';
+import { openHost } from '../../host/open.js';
 import { resolvePushTarget, type PushTarget } from '../../publish/push.js';
-import type { Host } from '../../publish/types.js';
+import type { Host } from '../../host/types.js';
 import { UsageError } from '../../errors.js';
 
 export interface RemoteContext {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { closeRepo, commitTree, listTree, openRepo, readRef, resolveCommit, type Repo } from '../../git/index.js';
+import { closeRepo, treeOfCommit, listTree, openRepo, readRef, resolveCommit, type Repo } from '../../git/index.js';
 import { parseRunReport } from '../../model/parse.js';
 import { pullRequestStatus, renderStatusTable, type StatusJob, type StatusRow } from '../../publish/status.js';
 import { defaultCacheDir } from '../../campaign/clone-cache.js';
@@ -11,8 +11,8 @@ import { isCampaignReport, reposOfReport } from '../../campaign/locate.js';
 import type { RunReport } from '../../model/types.js';
 import { expandJobs, staticPrefixes } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
-import { scionChain } from '../../runner/chain.js';
-import { HostError } from '../../publish/types.js';
+import { scionChain } from '../../branch/chain.js';
+import { HostError } from '../../host/types.js';
 import type { CliIo } from '../io.js';
 import { loadAll } from '../load.js';
 import { remoteContext } from './publish-context.js';
@@ -105,7 +105,7 @@ async function recipeJobs(repo: Repo, loaded: Awaited<ReturnType<typeof loadAll>
     const sha = await resolveCommit(repo, recipe.base ?? 'HEAD');
     const dirs = new Set<string>();
     if (sha !== null) {
-      for (const e of await listTree(repo, await commitTree(repo, sha), { prefixes: staticPrefixes(recipe.files.include) })) {
+      for (const e of await listTree(repo, await treeOfCommit(repo, sha), { prefixes: staticPrefixes(recipe.files.include) })) {
         for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
       }
     }

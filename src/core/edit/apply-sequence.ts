@@ -2,7 +2,7 @@
 import { fail, ok, type Result } from '../../errors.js';
 import type { Edit } from '../types.js';
 import { cascade, changesNothing, fileExists, notFound, notUnique } from './failures.js';
-import { locate, type Located } from './locate.js';
+import { findOldString, type OldStringMatches } from './find-old-string.js';
 import { charCodeAt, findAllIn, pieceText, replaceIn, textOf, type PieceText } from './piece-text.js';
 import { preserveQuoteStyle } from './quotes.js';
 import type { Region, Replacement } from './regions.js';
@@ -49,7 +49,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
       return fail(cascade(at, earlier));
     }
 
-    const found = locate(text, edit.old_string, edit.new_string);
+    const found = findOldString(text, edit.old_string, edit.new_string);
     if (found === null) {
       if (opts.skipAlreadyApplied && edit.new_string !== '' && isPresent(text, edit.new_string, markdown)) {
         skipped.push(i);
@@ -76,7 +76,7 @@ export function applyEditSequence(input: string, edits: readonly Edit[], opts: S
 /** Already applied: new_string is in the text as given, as it would have been written, or through quotes. */
 function isPresent(text: PieceText, newString: string, markdown: boolean): boolean {
   const written = stripTrailingWhitespace(newString, markdown);
-  return findAllIn(text, written.atLineEnd).length > 0 || locate(text, newString, '') !== null;
+  return findAllIn(text, written.atLineEnd).length > 0 || findOldString(text, newString, '') !== null;
 }
 
 interface Replaced {
@@ -84,7 +84,7 @@ interface Replaced {
   readonly changed: boolean;
 }
 
-function replaceMatches(text: PieceText, found: Located, markdown: boolean): Replaced {
+function replaceMatches(text: PieceText, found: OldStringMatches, markdown: boolean): Replaced {
   const { oldString, newString } = found;
   const stripped = stripTrailingWhitespace(newString, markdown);
   // Deleting a whole line should not leave it blank: take the newline after old_string along.

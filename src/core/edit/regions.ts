@@ -132,8 +132,8 @@ export function toChanges(regions: readonly Region[]): Change[] {
   return regions.map((r) => ({ oldStart: r.origStart, oldEnd: r.origEnd, newStart: r.start, newEnd: r.end, text: r.text }));
 }
 
-/** The single change between the common prefix and suffix of two texts (none when equal). */
-export function diffRegion(oldText: string, newText: string): Change[] {
+/** The single change between the common prefix and suffix of two texts (none when equal): no line diff. */
+export function changedSpan(oldText: string, newText: string): Change[] {
   if (oldText === newText) return [];
   const max = Math.min(oldText.length, newText.length);
   const p = commonPrefix(oldText, newText, max);

@@ -3,30 +3,30 @@ import { failure, fail, type Failure } from '../../errors.js';
 import { applyEditSequence } from '../edit/apply-sequence.js';
 import type { Edit, EngineOptions, EngineResult, FileInput } from '../types.js';
 import { fileExists } from '../edit/failures.js';
-import { decodeInput, missingFailure, notebookRefusal, pathCheck, readCheck, secretCheck, sizeCheck, unicodeCheck } from './checks.js';
 import { finish } from './finish.js';
+import { prepare } from './prepare.js';
 
 export function applyEdits(file: FileInput, edits: readonly Edit[], opts: EngineOptions = {}): EngineResult {
-  const added = edits.map((e) => e.new_string);
-  const early = secretCheck(file.path, added, file, opts) ?? noOpCheck(file.path, edits);
-  if (early) return fail(early);
-  const path = pathCheck(file, opts);
-  if (!path.ok) return path;
-  const p = path.value;
-  const late = unicodeCheck(p, added) ?? sizeCheck(p, file.bytes, opts);
-  if (late) return fail(late);
-  const decoded = decodeInput(p, file.bytes);
-  if (!decoded.ok) return decoded;
-  const d = decoded.value;
-
-  const first = edits[0] as Edit;
-  if (d === null && first.old_string !== '') return fail(missingFailure(p, opts));
-  // The sequence checks this for every edit; the first is checked here to keep the seed's order.
-  if (d !== null && first.old_string === '' && d.text.trim() !== '' && !(opts.skipAlreadyApplied && first.new_string !== '' && d.text.includes(first.new_string))) {
-    return fail(fileExists({ path: p }));
-  }
-  const refused = notebookRefusal(p) ?? (d === null ? null : readCheck(p, d.text, opts, true));
-  if (refused) return fail(refused);
+  const first = edits[0];
+  const front = prepare(
+    file,
+    {
+      added: edits.map((e) => e.new_string),
+      refusal: noOpCheck(file.path, edits),
+      // An empty old_string creates the file.
+      mayCreate: first?.old_string === '',
+      // The sequence checks this for every edit; the first is checked here to keep the seed's order.
+      existing: (p, text) =>
+        first?.old_string === '' && text.trim() !== '' && !(opts.skipAlreadyApplied && first.new_string !== '' && text.includes(first.new_string))
+          ? fileExists({ path: p })
+          : null,
+      refuseNotebook: true,
+      partialReadOk: true,
+    },
+    opts,
+  );
+  if (!front.ok) return front;
+  const { path: p, decoded: d } = front.value;
 
   const applied = applyEditSequence(d?.text ?? '', edits, { path: p, skipAlreadyApplied: opts.skipAlreadyApplied === true });
   if (!applied.ok) return applied;

@@ -1,5 +1,5 @@
-// The cheap, shared front of every engine call, in the seed's order: secret, no-op (per call),
-// path (denied, UNC, outside), size, encoding. Each returns a Failure or null.
+// The checks of the engine's front, each returning a Failure or null; prepare.ts runs them in the seed's order
+// (secret, the call's own refusal, path, surrogate, size, encoding, missing, notebook, read).
 import { failure, fail, ok, type Failure, type Result } from '../../errors.js';
 import { checkPath } from '../check-path.js';
 import { DEFAULT_MAX_BYTES } from '../limits.js';
@@ -65,7 +65,11 @@ export function sizeCheck(path: string, bytes: Uint8Array | null, opts: EngineOp
 
 /** Decodes an existing file; a missing file decodes to null. */
 export function decodeInput(path: string, bytes: Uint8Array | null): Result<DecodedFile | null> {
-  if (bytes === null) return ok(null);
+  return bytes === null ? ok(null) : decodeAt(path, bytes);
+}
+
+/** Decodes a file's bytes; a failure (binary, not valid in its encoding) names the path. */
+export function decodeAt(path: string, bytes: Uint8Array): Result<DecodedFile> {
   const d = decodeFile(bytes);
   if (d.ok) return d;
   return fail({ ...d.error, message: `${path}: ${d.error.message}`, data: { ...d.error.data, path } });

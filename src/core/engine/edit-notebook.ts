@@ -4,23 +4,13 @@ import { failure, fail } from '../../errors.js';
 import { editCells, type Notebook } from '../notebook/edit-cells.js';
 import { serializeNotebook } from '../notebook/serialize.js';
 import type { EngineOptions, EngineResult, FileInput, NotebookEdit } from '../types.js';
-import { decodeInput, missingFailure, pathCheck, readCheck, secretCheck, sizeCheck, unicodeCheck } from './checks.js';
 import { finish } from './finish.js';
+import { prepare } from './prepare.js';
 
 export function editNotebook(file: FileInput, edit: NotebookEdit, opts: EngineOptions = {}): EngineResult {
-  const secret = secretCheck(file.path, [edit.source], file, opts);
-  if (secret) return fail(secret);
-  const path = pathCheck(file, opts);
-  if (!path.ok) return path;
-  const p = path.value;
-  const late = unicodeCheck(p, [edit.source]) ?? sizeCheck(p, file.bytes, opts);
-  if (late) return fail(late);
-  const decoded = decodeInput(p, file.bytes);
-  if (!decoded.ok) return decoded;
-  const d = decoded.value;
-  if (d === null) return fail(missingFailure(p, opts));
-  const unread = readCheck(p, d.text, opts, true);
-  if (unread) return fail(unread);
+  const front = prepare(file, { added: [edit.source], mayCreate: false, refuseNotebook: false, partialReadOk: true }, opts);
+  if (!front.ok) return front;
+  const { path: p, decoded: d } = front.value;
 
   const nb = parseNotebook(d.text);
   if (nb === null) {

@@ -2,7 +2,7 @@
 import { fail, ok } from '../../errors.js';
 import { checkContent } from '../check-path.js';
 import type { EngineOptions, EngineResult, FileChange, FileInput, FilePatch } from '../types.js';
-import { applyChanges, diffRegion, toChanges, type Change, type Region } from '../edit/regions.js';
+import { applyChanges, changedSpan, toChanges, type Change, type Region } from '../edit/regions.js';
 import { isStructured, validateResult } from '../edit/validate-result.js';
 import { patchFromChanges } from '../patch/make-patch.js';
 import type { DecodedFile } from '../text/decode.js';
@@ -22,7 +22,7 @@ export interface Outcome {
 
 export function finish(o: Outcome, opts: EngineOptions): EngineResult {
   const oldText = o.decoded?.text ?? '';
-  const changes = 'regions' in o.result ? toChanges(o.result.regions) : diffRegion(oldText, o.result.text);
+  const changes = 'regions' in o.result ? toChanges(o.result.regions) : changedSpan(oldText, o.result.text);
   const given = 'text' in o.result ? o.result.text : undefined;
   // Built at most once, and only when asked for: rebuilding a 5 MB string costs more than the edit.
   let built: string | undefined = given;

@@ -6,8 +6,9 @@ import { mergeRegions, type Region, type Replacement } from '../edit/regions.js'
 import { SECRET_MARGIN, scanSecrets } from '../edit/secrets.js';
 import { isMarkdown, stripTrailingWhitespace } from '../edit/whitespace.js';
 import type { EngineOptions, EngineResult, FileInput } from '../types.js';
-import { decodeInput, missingFailure, notebookRefusal, pathCheck, readCheck, secretCheck, secretFailure, sizeCheck, unicodeCheck } from './checks.js';
+import { secretFailure } from './checks.js';
 import { finish } from './finish.js';
+import { prepare } from './prepare.js';
 import { toMatchArray, type RegexMatch } from './regex-runner.js';
 import type { DecodedFile } from '../text/decode.js';
 
@@ -50,7 +51,7 @@ interface PreparedRegex {
   readonly opts: EngineOptions;
 }
 
-/** Every check that does not need the matches: the pattern, secrets, path, size, encoding, notebook. */
+/** Every check that does not need the matches: the pattern, then the engine's front (prepare.ts). */
 function prepareRegex(file: FileInput, pattern: string, replacement: string, opts: EngineOptions, replaceAll = false): Result<PreparedRegex> {
   try {
     new RegExp(pattern, 'g');
@@ -58,19 +59,9 @@ function prepareRegex(file: FileInput, pattern: string, replacement: string, opt
     // The recipe schema checks patterns, so only a caller that skipped it gets here.
     return fail(failure('unsupported', `The replace pattern /${pattern}/ is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`, { pattern }));
   }
-  const secret = secretCheck(file.path, [replacement], file, opts);
-  if (secret) return fail(secret);
-  const path = pathCheck(file, opts);
-  if (!path.ok) return path;
-  const p = path.value;
-  const late = unicodeCheck(p, [replacement]) ?? sizeCheck(p, file.bytes, opts);
-  if (late) return fail(late);
-  const decoded = decodeInput(p, file.bytes);
-  if (!decoded.ok) return decoded;
-  const d = decoded.value;
-  if (d === null) return fail(missingFailure(p, opts));
-  const refused = notebookRefusal(p) ?? readCheck(p, d.text, opts, true);
-  if (refused) return fail(refused);
+  const front = prepare(file, { added: [replacement], mayCreate: false, refuseNotebook: true, partialReadOk: true }, opts);
+  if (!front.ok) return front;
+  const { path: p, decoded: d } = front.value;
   return ok({ file, path: p, decoded: d, text: d.text, pattern, replacement, replaceAll, opts });
 }
 

@@ -1,7 +1,7 @@
 // NotebookEditTool on a parsed notebook: replace, insert or delete one cell.
 import { failure, fail, ok, type Result } from '../../errors.js';
 import type { NotebookEdit } from '../types.js';
-import { splitLines } from '../patch/lines.js';
+import { linesWithNewlines } from '../patch/lines.js';
 import { deriveCellId, supportsCellIds } from './cell-id.js';
 
 export type Cell = Record<string, unknown>;
@@ -89,7 +89,7 @@ function replaced(old: Cell, source: string, type: 'code' | 'markdown' | undefin
 
 /** nbformat stores source as lines that keep their '\n'; a file that uses plain strings keeps them. */
 function toSource(source: string, style: 'array' | 'string'): string | string[] {
-  return style === 'string' ? source : splitLines(source);
+  return style === 'string' ? source : linesWithNewlines(source);
 }
 
 function majorityStyle(cells: readonly Cell[]): 'array' | 'string' {

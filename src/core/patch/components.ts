@@ -3,7 +3,7 @@
 import { DIFF_TIMEOUT_MS } from '../limits.js';
 import type { Change } from '../edit/regions.js';
 import { alignLines, type Limits } from './align.js';
-import { countLines, headLines, splitLines, tailLines } from './lines.js';
+import { countLines, headLines, linesWithNewlines, tailLines } from './lines.js';
 
 /** Equal lines: given, or a range of the old text that is only split into lines if context needs it. */
 type Part = { readonly lines: readonly string[] } | { readonly start: number; readonly end: number };
@@ -51,7 +51,7 @@ export function diffComponents(oldText: string, changes: readonly Change[], limi
   let prev = 0;
   for (const r of toLineRegions(oldText, changes)) {
     equal({ start: prev, end: r.oldStart }, countLines(oldText, prev, r.oldStart));
-    diffRegion(splitLines(oldText.slice(r.oldStart, r.oldEnd)), splitLines(newSegment(oldText, r)), equal, change, limits);
+    alignRegion(linesWithNewlines(oldText.slice(r.oldStart, r.oldEnd)), linesWithNewlines(newSegment(oldText, r)), equal, change, limits);
     prev = r.oldEnd;
   }
   equal({ start: prev, end: oldText.length }, countLines(oldText, prev, oldText.length));
@@ -78,7 +78,8 @@ function append(to: string[], lines: readonly string[]): void {
   for (const line of lines) to.push(line);
 }
 
-function diffRegion(
+/** One region's lines as equal, removed and added components: common head and tail, the middle aligned. */
+function alignRegion(
   oldLines: string[],
   newLines: string[],
   equal: (p: Part, n: number) => void,

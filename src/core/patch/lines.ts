@@ -1,6 +1,7 @@
 // Line helpers over big texts that avoid splitting the whole file: lines keep their '\n', as jsdiff's do.
 
-export function splitLines(s: string): string[] {
+/** The lines of s, each keeping its '\n' (only the last may lack one); cat-n.ts's catLines drops them. */
+export function linesWithNewlines(s: string): string[] {
   const out: string[] = [];
   let p = 0;
   for (;;) {

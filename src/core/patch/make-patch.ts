@@ -1,13 +1,13 @@
 // Patches for reports and the terminal: hunks with 3 lines of context and added/removed line counts.
 import type { FilePatch } from '../types.js';
 import { CONTEXT_LINES } from '../limits.js';
-import { diffRegion, type Change } from '../edit/regions.js';
+import { changedSpan, type Change } from '../edit/regions.js';
 import { diffComponents, type DiffLimits } from './components.js';
 import { buildHunks } from './hunks.js';
 
 /** The patch from oldText to newText (both LF). Only the span between common prefix and suffix is diffed. */
 export function makePatch(oldText: string, newText: string): FilePatch {
-  return patchFromChanges(oldText, diffRegion(oldText, newText));
+  return patchFromChanges(oldText, changedSpan(oldText, newText));
 }
 
 /**

@@ -8,7 +8,7 @@ import { runAgent } from './agent.js';
 import { runEdit } from './edit.js';
 import { runNotebook } from './notebook.js';
 import { runReplace } from './replace.js';
-import { runRunStep } from './run.js';
+import { runRunStep } from './command.js';
 import { runTransform } from './transform.js';
 import { runWrite } from './write.js';
 

@@ -1,7 +1,7 @@
 // The scion commits of one recipe and job on top of a commit: the one rule both the runner (the
 // local branch) and publishing (the remote copy) apply before they may replace a branch.
 import { GitError, readCommit, type Repo } from '../git/index.js';
-import { isScionCommitOf } from './commit-plan.js';
+import { isScionCommitOf } from './trailers.js';
 
 export interface ChainCommit {
   readonly sha: string;

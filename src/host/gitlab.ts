@@ -2,8 +2,9 @@
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
-import { apiFetch, sleep } from './http.js';
+import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface GitLabOptions extends RequestLimits {
   /** Default https://gitlab.com/api/v4; GITLAB_API_URL (or CI_SERVER_URL + /api/v4) for self-managed GitLab. */
@@ -181,7 +182,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
       });
     } catch (e) {
       if (attempt < maxRetries) {
-        await sleep((attempt + 1) ** 2 * (o.backoffMs ?? 1000));
+        await (o.sleep ?? sleep)((attempt + 1) ** 2 * (o.backoffMs ?? 1000));
         continue;
       }
       const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
@@ -191,7 +192,7 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
     const text = await res.text();
     const wait = retryWait(res, attempt, o.backoffMs ?? 1000);
     if (wait !== null && attempt < maxRetries && wait <= (o.maxRetryWaitMs ?? 120_000)) {
-      await sleep(wait);
+      await (o.sleep ?? sleep)(wait);
       continue;
     }
     throw new HostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);

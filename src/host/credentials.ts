@@ -11,7 +11,7 @@
 // - Nothing is sent in clear text to another machine: only HTTPS, or plain HTTP to a loopback address.
 // - Over git's smart HTTP a credential is offered only once the origin answered 401 (git/transport.ts's
 //   guardedHttp does that, and never carries it along a redirect to another origin); API calls carry
-//   their forge's token on every request to the API's own origin, and nowhere else (publish/http.ts).
+//   their forge's token on every request to the API's own origin, and nowhere else (host/http.ts).
 //
 // Self-contained on purpose (no imports of scion's own modules): hosts, URLs and tokens form their
 // own layer below publishing and campaigns.

@@ -1,7 +1,9 @@
-// The rerun rules of SPEC §3 and the branch rules of §7: what to do with the job's branch given what
-// is on it already. A branch scion never wrote (a user's `release`) is never overwritten, --force or not.
+// The rerun rule: what to do with a job's branch given what is on it already. A branch holding only
+// this recipe's and job's scion commits is rewritten (or left alone when the same commits would come
+// out); a branch scion never wrote (a user's `release`) is never overwritten, --force or not. The
+// runner applies it to the local branch, publishing to the remote copy before a push.
 import { GitError, readCommit, readRef, type Repo } from '../git/index.js';
-import { isScionCommitOf } from './commit-plan.js';
+import { isScionCommitOf } from './trailers.js';
 import { MAX_CHAIN, scionChain, type ChainCommit } from './chain.js';
 
 export type { ChainCommit } from './chain.js';

@@ -8,8 +8,9 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { explainGitHub } from './github-explain.js';
-import { apiFetch, sleep } from './http.js';
+import { apiFetch } from './http.js';
 import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */
@@ -26,7 +27,7 @@ export interface RetryTracker {
 }
 
 interface ScionPluginOptions {
-  readonly scion?: { readonly maxRetries: number; readonly maxWaitMs: number; readonly tracker: RetryTracker };
+  readonly scion?: { readonly maxRetries: number; readonly maxWaitMs: number; readonly tracker: RetryTracker; readonly sleep: (ms: number) => Promise<void> };
 }
 
 /** Waits on a 429 the throttling plugin leaves alone (not a secondary limit, quota not at 0). */
@@ -41,7 +42,7 @@ function honourRetryAfter(octokit: Octokit, options: ScionPluginOptions): void {
         const wait = plain429Wait(e);
         if (wait === null || attempt >= o.maxRetries || wait > o.maxWaitMs) throw e;
         o.tracker.retries = attempt + 1;
-        await sleep(wait);
+        await o.sleep(wait);
       }
     }
   });
@@ -103,9 +104,13 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
   const apiUrl = o.apiUrl.replace(/\/+$/, '');
   const maxRetries = o.maxRetries ?? 3;
   const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
-  const wantRetry = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
+  const wait = o.sleep ?? sleep;
+  // The throttling plugin awaits this answer; the wait is made here, so the plugin retries at once
+  // (retryAfterBaseValue 0) and every wait scion makes goes through `wait`.
+  const wantRetry = async (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): Promise<boolean> => {
     if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
     tracker.retries = retryCount + 1;
+    await wait(retryAfter * 1000);
     return true;
   };
   const octokit = new Client({
@@ -115,11 +120,12 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
     throttle: {
       onRateLimit: wantRetry as never,
       onSecondaryRateLimit: wantRetry as never,
+      retryAfterBaseValue: 0,
       write: unpaced as never,
       notifications: unpaced as never,
     },
     retry: { retries: maxRetries, retryAfterBaseValue: o.backoffMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-    scion: { maxRetries, maxWaitMs, tracker },
+    scion: { maxRetries, maxWaitMs, tracker, sleep: wait },
   } as ConstructorParameters<typeof Client>[0]);
   // @octokit/core takes no default headers; every request (REST and GraphQL) gets them here.
   octokit.hook.before('request', (opts) => {

@@ -10,7 +10,7 @@ export interface Match {
   readonly actual: string;
 }
 
-export interface Located {
+export interface OldStringMatches {
   readonly matches: readonly Match[];
   /** True when the match needed quote normalisation: new_string then takes the file's quote style. */
   readonly viaQuotes: boolean;
@@ -19,7 +19,7 @@ export interface Located {
   readonly newString: string;
 }
 
-export function locate(t: PieceText, oldString: string, newString: string): Located | null {
+export function findOldString(t: PieceText, oldString: string, newString: string): OldStringMatches | null {
   const exact = findAllIn(t, oldString);
   if (exact.length > 0) return { matches: exact.map((index) => ({ index, actual: oldString })), viaQuotes: false, oldString, newString };
 

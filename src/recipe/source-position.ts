@@ -11,7 +11,7 @@ export interface Position {
  * Walks `path` through the document as far as it exists. A missing field is reported where its parent
  * mapping starts; an unknown key (`at: 'key'`) at the key itself.
  */
-export function locate(
+export function sourcePosition(
   doc: Document,
   lines: LineCounter,
   path: readonly PathSegment[],

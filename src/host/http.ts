@@ -18,7 +18,3 @@ export function apiFetch(apiUrl: string, timeoutMs: number, fetchImpl: typeof fe
     return fetchImpl(url, { ...init, headers, signal, redirect: 'manual' });
   };
 }
-
-export function sleep(ms: number): Promise<void> {
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
-}

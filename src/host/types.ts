@@ -76,4 +76,6 @@ export interface RequestLimits {
   readonly backoffMs?: number;
   /** A request that gets no answer within this fails. Default 60,000. */
   readonly timeoutMs?: number;
+  /** Makes each wait before a retry (a test passes one that records it). Default: a timer. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
