@@ -180,6 +180,68 @@ export interface JobReport {
   readonly owners?: readonly string[];
   /** A piece of a job split by owner: which job, which CODEOWNERS rules. */
   readonly split?: SplitReport;
+  /** Every edit of the model a guard refused (agent steps and fix rounds), in order. */
+  readonly refusals?: readonly RefusalReport[];
+  /** `scion plan`: what the model conversations this job would start are estimated to cost (no request was sent). */
+  readonly estimates?: readonly EstimateReport[];
+}
+
+/** An edit of the model that a guard refused; the model was told why. */
+export interface RefusalReport {
+  /** 0-based, as for errors (a verify fix round counts after the steps). */
+  readonly step: number;
+  readonly file: string;
+  /** testFiles, testCount, skips, suppressions or config. */
+  readonly guard: string;
+  /** The tool the model called (edit_file, write_file, notebook_edit), or `replay` for a cached answer. */
+  readonly tool: string;
+  readonly message: string;
+}
+
+/** The estimate of one agent step (or a verify command's fix rounds) in a plan. */
+export interface EstimateReport {
+  readonly step: number;
+  readonly model: string;
+  /** file: a conversation per file; job: one for the job; fix: the fix rounds of a verify command. */
+  readonly per: 'file' | 'job' | 'fix';
+  /** Conversations that would start (those whose answer is cached are replayed, not counted). */
+  readonly conversations: number;
+  /** The files the model would be shown or could read, with their estimated tokens (UTF-8 bytes / 4). */
+  readonly files: readonly { readonly path: string; readonly tokens: number }[];
+  /** Tokens of one pass over every conversation's context: system prompt, tools, first message. */
+  readonly inputTokens: number;
+  /** The least it can cost: each context sent once, nothing answered. Null when the model's price is not known. */
+  readonly minUsd: number | null;
+  /** The most: maxTurns round trips per conversation (maxRounds for fixes), each answering maxTokens. */
+  readonly maxUsd: number | null;
+}
+
+/** `run --max-cost`: what the run spent, and the conversations it did not start. */
+export interface BudgetReport {
+  readonly maxCostUsd: number;
+  readonly spentUsd: number;
+  /** Model conversations not started because the budget was spent (each is an error of kind `budget`). */
+  readonly notStarted: number;
+}
+
+/** `run --sample N`: which part of the expansion ran, and its failures clustered. */
+export interface SampleReport {
+  /** Jobs the sample ran. */
+  readonly jobs: number;
+  /** Jobs the full run would run; null in a campaign (repositories are not cloned to count them). */
+  readonly of: number | null;
+  /** Failures grouped by kind and first diagnostic (or message), largest first. */
+  readonly clusters: readonly FailureCluster[];
+}
+
+export interface FailureCluster {
+  readonly kind: ErrorKind;
+  /** The first diagnostic (`code: message`) or the error's message, with paths and ids made generic. */
+  readonly cause: string;
+  /** Jobs with this failure. */
+  readonly count: number;
+  /** Those jobs (recipe/job, prefixed with the repository in a campaign). */
+  readonly jobs: readonly string[];
 }
 
 export interface RunReport {
@@ -188,4 +250,8 @@ export interface RunReport {
   readonly repo: string | null;
   readonly dryRun: boolean;
   readonly jobs: readonly JobReport[];
+  /** Set by `run --max-cost`. */
+  readonly budget?: BudgetReport;
+  /** Set by `run --sample`. */
+  readonly sample?: SampleReport;
 }

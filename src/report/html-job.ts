@@ -1,6 +1,6 @@
 // One job of the HTML report: a <details> element, closed by default, whose summary line says what
-// happened and whose body lists commits, failures, diagnostics, skipped files and files. The diffs
-// are drawn by the page's script from the JSON data when the job is opened.
+// happened and whose body lists commits, failures, diagnostics, the model's refused edits, skipped
+// files and files. The diffs are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
 import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
@@ -20,6 +20,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
     job.errors.length > 0 ? `<span class="kind">${plural(job.errors.length, 'failure')}</span>` : '',
     (job.diagnostics?.length ?? 0) > 0 ? plural(job.diagnostics!.length, 'diagnostic') : '',
     job.skipped.length > 0 ? `${num(job.skipped.length)} skipped` : '',
+    (job.refusals?.length ?? 0) > 0 ? `<span class="warn">${plural(job.refusals!.length, 'refused model edit')}</span>` : '',
     idle.length > 0 ? `<span class="warn">${plural(idle.length, 'step')} changed nothing</span>` : '',
   ].filter((s) => s !== '');
   const parts = [
@@ -47,7 +48,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
         .join('')}</ul>`,
     );
   }
-  parts.push(steps(job), diagnostics(job), skipped(job));
+  parts.push(steps(job), diagnostics(job), refusals(job), skipped(job));
   if (!usageIsZero(job.usage)) parts.push(`<p>Agent usage: ${esc(formatUsage(job.usage))}</p>`);
   if (job.files.length > 0) {
     parts.push(filesTable(job.files, leftOut));
@@ -99,6 +100,17 @@ function diagnostics(job: JobReport): string {
 <table class="diagnostics"><thead><tr><th>Where</th><th>Severity</th><th>Message</th><th>Source</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>${more > 0 ? `<p class="muted">… and ${plural(more, 'more diagnostic')}: see the JSON report.</p>` : ''}`;
+}
+
+/** The model's edits the guards refused, each with the reason it was given (also for a job that ended changed). */
+function refusals(job: JobReport): string {
+  const all = job.refusals ?? [];
+  if (all.length === 0) return '';
+  const items = all.map((r) => {
+    const what = `<code>${esc(r.tool)}</code> refused by the <code>${esc(r.guard)}</code> guard`;
+    return `<li>${stepLabel(r.step)}, <code>${esc(r.file)}</code>: ${what}: ${esc(r.message)}</li>`;
+  });
+  return `<h3>Model edits the guards refused (${num(all.length)})</h3><ul class="refusals">${items.join('')}</ul>`;
 }
 
 function skipped(job: JobReport): string {

@@ -9,6 +9,7 @@ import {
   idleStepsSection,
   jobsTable,
   listedJobs,
+  refusalsList,
   statusBadge,
   totalUsageLine,
 } from './markdown-parts.js';
@@ -85,6 +86,7 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.errors.length > 0 ? [plural(job.errors.length, 'failure')] : []),
     ...((job.diagnostics?.length ?? 0) > 0 ? [plural(job.diagnostics!.length, 'diagnostic')] : []),
     ...(job.skipped.length > 0 ? [`${num(job.skipped.length)} skipped`] : []),
+    ...((job.refusals?.length ?? 0) > 0 ? [plural(job.refusals!.length, 'refused model edit')] : []),
   ];
   const where = job.repo === undefined ? '' : `${htmlText(job.repo)} · `;
   return [
@@ -92,6 +94,7 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.owners !== undefined ? [`Owners: ${ownersText(job.owners)}\n\n`] : []),
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
+    refusalsList(job, '####', 20),
     ...jobFileSegments(job, '####'),
     '</details>\n\n',
   ];

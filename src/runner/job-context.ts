@@ -78,6 +78,7 @@ export function jobContext(input: JobContextInput, run: RunContext, ws: Workspac
     baseState,
     gitDir: repo.commonDir,
     noCache: options.noCache ?? false,
+    ...(options.estimateAgent ? { estimate: true } : {}),
     commands: { cache: stepCache, baseTree: input.baseTree, baseState },
     ...(input.structural ? { structural: input.structural } : {}),
     log: (message) => run.onEvent?.({ type: 'log', job: id, message }),

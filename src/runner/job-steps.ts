@@ -3,10 +3,10 @@
 // and a step cut by its timeout or an interrupt is undone whatever onError says.
 import { failure, type Failure } from '../errors.js';
 import { stepKind, type Step } from '../recipe/index.js';
-import type { ErrorReport, SkipReport, StepReport } from '../model/types.js';
+import type { ErrorReport, EstimateReport, RefusalReport, SkipReport, StepReport } from '../model/types.js';
 import type { Changes } from '../workspace/types.js';
 import type { JobContext } from './job-context.js';
-import { errorReport, skipReport, type StepOutcome } from './step-outcome.js';
+import { errorReport, estimateReport, refusalReport, skipReport, type StepOutcome } from './step-outcome.js';
 import { runStep, stepLabel, stepLimitMs } from './steps/index.js';
 import { plural } from '../util/plural.js';
 
@@ -20,6 +20,10 @@ export interface StepsResult {
   readonly reached: number;
   /** Matches of the kept structural steps per file (for the report's file entries). */
   readonly matches: ReadonlyMap<string, number>;
+  /** Model edits the guards refused, stamped with their step. */
+  readonly refusals: readonly RefusalReport[];
+  /** In a plan: the model conversations the steps did not start, estimated. */
+  readonly estimates: readonly EstimateReport[];
 }
 
 export async function runSteps(jc: JobContext): Promise<StepsResult> {
@@ -28,6 +32,8 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
   const skipped: SkipReport[] = [];
   const steps: StepReport[] = [];
   const matches = new Map<string, number>();
+  const refusals: RefusalReport[] = [];
+  const estimates: EstimateReport[] = [];
   let reached = 0;
   for (const [index, step] of recipe.steps.entries()) {
     reached = index;
@@ -37,8 +43,11 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     const undo = await ws.snapshot();
     const before = new Map(ws.changes());
     const ran = await jc.bounded(label, stepLimitMs(step), (c) => runStep(c, step));
-    // A stopped step's own findings go with it: it is undone whole.
-    const found: StepOutcome = ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [] };
+    // A stopped step's own findings go with it: it is undone whole. What the guards refused stays listed.
+    const found: StepOutcome =
+      ran.ended === 'done' ? ran.value : { errors: [{ file: null, failure: ran.failure }], skipped: [], refusals: ran.late?.value.refusals ?? [] };
+    refusals.push(...(found.refusals ?? []).map((r) => refusalReport(index, r)));
+    if (found.estimate) estimates.push(estimateReport(index, found.estimate));
     const count = {
       changed: changedBetween(before, ws.changes()),
       alreadyApplied: new Set(found.skipped.filter((k) => k.reason === 'already-applied').map((k) => k.file)).size,
@@ -56,18 +65,22 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
     if (undone) await undo();
     const matched = undone ? 0 : [...(found.matches?.values() ?? [])].reduce((a, b) => a + b, 0);
     if (!undone) for (const [path, n] of found.matches ?? []) matches.set(path, (matches.get(path) ?? 0) + n);
-    steps.push({
-      step: index,
-      kind: stepKind(step),
-      changed: undone ? 0 : count.changed,
-      alreadyApplied: undone ? 0 : count.alreadyApplied,
-      ...(found.matches !== undefined ? { matches: matched } : {}),
-      ...(countOnly ? { found: undone ? 0 : count.found } : {}),
-    });
+    // A step a plan only estimated did not run: it is not reported as a step that changed nothing.
+    const estimatedOnly = (found.estimate ?? null) !== null && count.changed === 0;
+    if (!estimatedOnly) {
+      steps.push({
+        step: index,
+        kind: stepKind(step),
+        changed: undone ? 0 : count.changed,
+        alreadyApplied: undone ? 0 : count.alreadyApplied,
+        ...(found.matches !== undefined ? { matches: matched } : {}),
+        ...(countOnly ? { found: undone ? 0 : count.found } : {}),
+      });
+    }
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
-    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, matches };
+    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, matches, refusals, estimates };
   }
-  return { errors, skipped, steps, stopped: false, reached, matches };
+  return { errors, skipped, steps, stopped: false, reached, matches, refusals, estimates };
 }
 
 /** Paths whose state (content, mode, presence) differs between two views of a job's changes. */

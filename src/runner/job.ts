@@ -14,8 +14,8 @@ import { interruptedReport, unfinishedReport } from './interrupt.js';
 import { commitJob, type Committed } from './job-commit.js';
 import { commitPieces } from './job-split.js';
 import { jobContext, jobId } from './job-context.js';
-import { runSteps } from './job-steps.js';
-import { runVerifyPhase } from './job-verify.js';
+import { runSteps, type StepsResult } from './job-steps.js';
+import { estimateVerifyPhase, runVerifyPhase, type VerifyPhase } from './job-verify.js';
 import type { ObjectSinks } from './objects.js';
 import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
@@ -72,7 +72,12 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     const steps = await runSteps(jc);
     // What the steps left: the fix rounds' edits on top of it are committed as their own group.
     const beforeFix = new Map(ws.changes());
-    const verified = steps.stopped || recipe.verify.length === 0 ? null : await runVerifyPhase(jc);
+    // A plan that estimated the agent's edits instead of making them has nothing for verify to check.
+    const unmade = (options.estimateAgent ?? false) && steps.estimates.length > 0;
+    const verified = steps.stopped || recipe.verify.length === 0 ? null : unmade ? await estimateVerifyPhase(jc) : await runVerifyPhase(jc);
+    if (unmade) {
+      jc.emit({ type: 'log', job: id, message: 'plan: verify was not run (the agent steps were estimated, not run); its fix rounds are estimated instead' });
+    }
     const errors = [...steps.errors, ...(verified?.errors ?? [])];
     if (jc.interrupted()) {
       const step = verified?.reached ?? steps.reached;
@@ -138,6 +143,8 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
         steps: steps.steps,
         usage: i === 0 ? jc.usage() : ZERO_USAGE,
         ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+        // The model's refusals and a plan's estimates, like the usage, are told once: on the first piece.
+        ...(i === 0 ? refusalsAndEstimates(steps, verified) : {}),
         ...(unmatched.length > 0 ? { unmatched } : {}),
         durationMs: Date.now() - started,
         ...(p.owners !== null ? { owners: p.owners } : {}),
@@ -184,4 +191,11 @@ function withMatches(files: readonly FileReport[], matches: ReadonlyMap<string, 
     const n = matches.get(f.path);
     return n === undefined ? f : { ...f, matches: n };
   });
+}
+
+/** The report's `refusals` and `estimates`, present only when there are some. */
+function refusalsAndEstimates(steps: StepsResult, verified: VerifyPhase | null): Pick<JobReport, 'refusals' | 'estimates'> {
+  const refusals = [...steps.refusals, ...(verified?.refusals ?? [])];
+  const estimates = [...steps.estimates, ...(verified?.estimates ?? [])];
+  return { ...(refusals.length > 0 ? { refusals } : {}), ...(estimates.length > 0 ? { estimates } : {}) };
 }

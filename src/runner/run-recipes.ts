@@ -13,6 +13,9 @@ import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingSinks, writingSinks } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
+import { CostBudget } from '../agent/budget.js';
+import { clusterFailures } from '../model/clusters.js';
+import { sampleOf } from './sample.js';
 
 export interface LoadedRecipe {
   readonly file: string;
@@ -46,9 +49,12 @@ async function runIn(
   repo: Repo,
   recipes: readonly LoadedRecipe[],
   options: RunOptions,
-  ctx: RunContext,
+  given: RunContext,
   structural: () => StructuralPool,
 ): Promise<RunReport> {
+  // One meter for the run's --max-cost (a campaign passes its own, shared by every repository).
+  const ownBudget = given.budget === undefined && options.maxCostUsd !== undefined ? new CostBudget(options.maxCostUsd) : null;
+  const ctx: RunContext = ownBudget ? { ...given, budget: ownBudget } : given;
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 
@@ -72,7 +78,8 @@ async function runIn(
   // --shard splits the full expanded list (job k belongs to shard k mod N + 1), then --job
   // picks from this shard: the same --shard over several machines covers every selected job once.
   const sharded = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
-  const mine = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
+  const chosen = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
+  const mine = options.sample === undefined ? chosen : sampleOf(chosen, options.sample);
   ctx.onEvent?.({
     type: 'jobs',
     jobs: mine.map(({ job }) => ({
@@ -123,7 +130,15 @@ async function runIn(
       }),
     ),
   );
-  return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports.flat() };
+  const jobs = reports.flat();
+  return {
+    version: 1,
+    repo: repo.workTree ?? repo.commonDir,
+    dryRun: options.dryRun ?? false,
+    jobs,
+    ...(ownBudget ? { budget: { maxCostUsd: ownBudget.maxCostUsd, spentUsd: ownBudget.spentUsd, notStarted: ownBudget.notStarted } } : {}),
+    ...(options.sample === undefined ? {} : { sample: { jobs: mine.length, of: chosen.length, clusters: clusterFailures(jobs) } }),
+  };
 }
 
 /**

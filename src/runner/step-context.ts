@@ -29,6 +29,8 @@ export interface StepContext {
   readonly noCache: boolean;
   /** The run's structural workers (astgrep, jscodeshift steps); absent: the step starts its own. */
   readonly structural?: () => StructuralPool;
+  /** `scion plan`: model conversations are estimated, never started (no request is sent). */
+  readonly estimate?: boolean;
   /** The step cache for `run` steps; absent: commands always run. */
   readonly commands?: CommandCache;
   /**

@@ -2,7 +2,8 @@
 // in the order it met them. The job stamps them with the step's index when it keeps them; a step cut
 // by its limit is undone whole, and its outcome is simply never read.
 import type { Failure } from '../errors.js';
-import type { ErrorReport, SkipReason, SkipReport } from '../model/types.js';
+import type { Estimate, GuardRefusal } from '../agent/types.js';
+import type { ErrorReport, EstimateReport, RefusalReport, SkipReason, SkipReport } from '../model/types.js';
 
 export interface StepProblem {
   readonly file: string | null;
@@ -21,6 +22,10 @@ export interface StepOutcome {
   readonly matches?: ReadonlyMap<string, number>;
   /** Set by a step that only counts (no fix): the files it found matching, which its `expect` counts as changed files. */
   readonly found?: number;
+  /** Model edits the guards refused (agent steps). */
+  readonly refusals?: readonly GuardRefusal[];
+  /** In a plan: what the model conversations the step did not start would cost. */
+  readonly estimate?: Estimate | null;
 }
 
 export const NOTHING: StepOutcome = { errors: [], skipped: [] };
@@ -81,4 +86,12 @@ export function errorReport(step: number, p: StepProblem): ErrorReport {
 
 export function skipReport(step: number, s: StepSkip): SkipReport {
   return { step, file: s.file, reason: s.reason };
+}
+
+export function refusalReport(step: number, r: GuardRefusal): RefusalReport {
+  return { step, ...r };
+}
+
+export function estimateReport(step: number, e: Estimate): EstimateReport {
+  return { step, ...e };
 }

@@ -5,6 +5,7 @@
 // the calls, then edits them with the usual tools.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
+import { Guards } from '../../src/agent/guards/index.js';
 import { Mutex } from '../../src/agent/mutex.js';
 import { ReadStates } from '../../src/agent/read-state.js';
 import { astgrepSearch } from '../../src/agent/tools/astgrep-search.js';
@@ -39,6 +40,8 @@ function context(files = memFiles(FILES, { deny: ['vendor/**'] })) {
       lock: new Mutex(),
       touched: new Map<string, string | null>(),
       refused: (_tool: string, _path: string | null, f: Failure) => refused.push(f),
+      guards: new Guards(undefined, () => {}),
+      guardRefusals: [],
     },
   };
 }
