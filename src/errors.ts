@@ -34,6 +34,11 @@ export const ERROR_KINDS = [
   'clone-failed',
   // A jscodeshift transform threw on a file (its message and the file are in the failure).
   'transform',
+  // The model kept making edits the guards refuse (deleting or skipping tests, suppressing checks,
+  // turning checks off in their configuration): the job is failed for a person to look at.
+  'guard',
+  // The run's --max-cost was spent: the model conversations it had not started were not started.
+  'budget',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

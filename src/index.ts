@@ -1,8 +1,11 @@
 // scion's library API: what a program (or a module recipe) may import. Explicit names only; the
 // modules behind them are internal.
-import { recipeError } from './errors.js';
+import { recipeError, type ScionError } from './errors.js';
 import { formatProblem, type Recipe, type RecipeInput } from './recipe/index.js';
+import { dirname, resolve } from 'node:path';
+import { formatPath } from './recipe/problems.js';
 import { duplicateRecipeName, parseRecipe } from './recipe/parse-recipe.js';
+import { loadStructural } from './recipe/structural.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
@@ -77,22 +80,35 @@ export interface RecipeSource {
   readonly file?: string;
 }
 
-function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
+/**
+ * Recipes as values, checked as recipe files are; their structural steps' rules and transforms are
+ * loaded relative to the recipe's `file` (else the current folder).
+ */
+async function loaded(sources: readonly RecipeSource[]): Promise<LoadedRecipe[]> {
   const out: LoadedRecipe[] = [];
   for (const [i, s] of sources.entries()) {
     const file = s.file ?? `<recipe ${i + 1}>`;
     const parsed = parseRecipe(s.recipe, file);
-    if (!parsed.ok) throw recipeError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
-    out.push({ file, recipe: parsed.recipe });
+    if (!parsed.ok) throw invalid(file, parsed.problems.map(formatProblem));
+    const structural = await loadStructural(parsed.recipe, s.file ? dirname(resolve(s.file)) : resolve('.'));
+    if (!structural.ok) {
+      const own = structural.problems.map((p) => formatProblem({ file, line: 1, col: 1, path: formatPath(p.path), message: p.message }));
+      throw invalid(file, [...own, ...structural.foreign.map((p) => formatProblem(p))]);
+    }
+    out.push({ file, recipe: structural.recipe });
   }
   const clash = duplicateRecipeName(out);
   if (clash !== null) throw recipeError(clash);
   return out;
 }
 
+function invalid(file: string, problems: readonly string[]): ScionError {
+  return recipeError(`${file} is not a valid recipe (${plural(problems.length, 'problem')}).`, [...problems]);
+}
+
 /** Run recipes against a repository: one report for all their jobs. */
 export async function runRecipes(recipes: readonly RecipeSource[], options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
-  return runLoaded(loaded(recipes), options, ctx);
+  return runLoaded(await loaded(recipes), options, ctx);
 }
 export type { RunContext, RunEvent, RunOptions, PlannedJob } from './runner/types.js';
 export type { RunReport, JobReport, JobStatus, CommitReport, FileReport, ErrorReport, SkipReport, Usage } from './model/types.js';

@@ -64,6 +64,12 @@ export interface RunOptions {
   readonly force?: boolean;
   /** Run every step, ignoring the step cache. */
   readonly noCache?: boolean;
+  /** Run only this many jobs, spread evenly over the expansion (a campaign's repositories too), and cluster their failures. */
+  readonly sample?: number;
+  /** Start no model conversation once the run has spent this many US dollars (those not started fail with kind budget). */
+  readonly maxCostUsd?: number;
+  /** Agent steps ask the model nothing: they say what they would ask and what it may cost (what `plan` does). */
+  readonly estimateAgent?: boolean;
   /** Publish the branches after the run. Not with dryRun. */
   readonly publish?: PublishOptions;
   readonly env?: Env;
@@ -141,6 +147,9 @@ export function runnerOptionsOf(o: RunOptions): Omit<RunnerOptions, 'repo'> {
     noCache: o.noCache === true,
     ...(o.jobs !== undefined && o.jobs.length > 0 ? { jobs: o.jobs } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.sample !== undefined ? { sample: o.sample } : {}),
+    ...(o.maxCostUsd !== undefined ? { maxCostUsd: o.maxCostUsd } : {}),
+    ...(o.estimateAgent === true ? { estimateAgent: true } : {}),
   };
 }
 

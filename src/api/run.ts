@@ -41,9 +41,9 @@ export async function run(o: RunOptions): Promise<RunResult> {
   }
 }
 
-/** `run` with dryRun: computes everything and prints nothing, writes nothing. */
+/** `run` with dryRun: computes everything and writes nothing; agent steps only say what they would ask and what it may cost. */
 export function plan(o: Omit<RunOptions, 'dryRun' | 'publish'>): Promise<RunResult> {
-  return run({ ...o, dryRun: true });
+  return run({ estimateAgent: true, ...o, dryRun: true });
 }
 
 export type { LoadedRecipe };

@@ -18,6 +18,11 @@ export const COMMON_RUN_OPTIONS = {
   shard: valued({ type: 'string', describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1', group: 'Run:' }),
   force: { type: 'boolean', default: false, describe: 'Overwrite a scion branch that someone added commits to', group: 'Run:' },
   cache: { type: 'boolean', default: true, describe: 'Reuse cached agent answers and step results for unchanged files (--no-cache to bypass)', group: 'Run:' },
+  sample: valued({
+    type: 'number',
+    describe: 'Run only N jobs spread evenly over the expansion (across the repositories of a campaign), and cluster their failures',
+    group: 'Run:',
+  }),
   report: valued({ type: 'string', describe: 'Write the JSON report to FILE', group: 'Output:' }),
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
@@ -46,6 +51,11 @@ export const CAMPAIGN_SOURCES = ['repos', 'github-org', 'github-search', 'gitlab
 export const RUN_ONLY_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'Compute and print everything; write no ref, no object, no worktree (.git stays byte-identical)', group: 'Run:' },
   'keep-worktrees': { type: 'boolean', default: false, describe: "Leave each job's worktree on disk (default: removed, branch kept)", group: 'Run:' },
+  'max-cost': valued({
+    type: 'number',
+    describe: 'Start no model conversation once the run has spent USD (conversations not started fail with kind budget)',
+    group: 'Run:',
+  }),
   push: {
     type: 'string',
     describe: "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
@@ -188,6 +198,9 @@ export interface RunFlags {
   json: boolean;
   cache: boolean;
   color?: 'auto' | 'always' | 'never';
+  sample?: number;
+  /** `run` only. */
+  maxCost?: number;
   /** `plan` only. */
   patch?: boolean;
   stat?: boolean;
@@ -228,6 +241,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   }
   checkCampaignFlags(a);
   checkLifecycleFlags(a);
+  checkCostFlags(a);
   if (a['patch'] === true && a['stat'] === true) throw flagError('patch', '--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
     throw flagError(a['patch'] === true ? 'patch' : 'stat', `--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
@@ -246,6 +260,27 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   }
   return true;
 }
+
+/** --sample N is a whole number of jobs; --max-cost a positive amount of US dollars. */
+function checkCostFlags(a: Record<string, unknown>): void {
+  const n = a['sample'];
+  if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1)) {
+    throw flagError('sample', `--sample${shown(n)} must be a whole number of jobs, at least 1 (for example --sample 20).`);
+  }
+  if (n !== undefined && a['shard'] !== undefined) {
+    throw flagError(
+      'sample',
+      '--sample picks jobs over the whole expansion and --shard splits it for a sweep; choose one (tune on a sample first, then shard the full run).',
+    );
+  }
+  const usd = a['max-cost'];
+  if (usd !== undefined && !(typeof usd === 'number' && Number.isFinite(usd) && usd > 0)) {
+    throw flagError('max-cost', `--max-cost${shown(usd)} must be an amount of US dollars above 0 (for example --max-cost 25).`);
+  }
+}
+
+/** A numeric flag's value as the message repeats it (nothing for a value yargs could not read as a number). */
+const shown = (v: unknown): string => (typeof v === 'number' && !Number.isNaN(v) ? ` ${v}` : '');
 
 /** A campaign's repositories come from one flag, never beside --repo; the narrowing flags need theirs. */
 function checkCampaignFlags(a: Record<string, unknown>): void {

@@ -7,6 +7,7 @@ import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
 import { prSchema } from './schema-pr.js';
 import { splitSchema } from './schema-split.js';
+import { guardsSchema } from './schema-guards.js';
 import { BRANCH_PLACEHOLDERS, MESSAGE_PLACEHOLDERS } from './templates.js';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -159,6 +160,7 @@ function buildBaseSchema(withTransform: boolean) {
       )
       .prefault([])
       .describe('JSON Schemas changed JSON files must still satisfy (else kind "invalid-result"); a file uses the first entry whose globs match. Default: [].'),
+    guards: guardsSchema,
   });
 }
 

@@ -1,6 +1,6 @@
 // One job of the HTML report: a <details> element, closed by default, whose summary line says what
-// happened and whose body lists commits, failures, diagnostics, skipped files and files. The diffs
-// are drawn by the page's script from the JSON data when the job is opened.
+// happened and whose body lists commits, failures, diagnostics, the model's refused edits, skipped
+// files and files. The diffs are drawn by the page's script from the JSON data when the job is opened.
 import { esc, firstLine, statusChip, stepLabel } from './html-text.js';
 import { diffLines } from './html-data.js';
 import { formatUsage, idleSteps, jobCounts, jobLabel, skipReason } from './summary-data.js';
@@ -20,6 +20,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
     job.errors.length > 0 ? `<span class="kind">${plural(job.errors.length, 'failure')}</span>` : '',
     (job.diagnostics?.length ?? 0) > 0 ? plural(job.diagnostics!.length, 'diagnostic') : '',
     job.skipped.length > 0 ? `${num(job.skipped.length)} skipped` : '',
+    (job.refusals?.length ?? 0) > 0 ? `<span class="warn">${plural(job.refusals!.length, 'refused model edit')}</span>` : '',
     idle.length > 0 ? `<span class="warn">${plural(idle.length, 'step')} changed nothing</span>` : '',
   ].filter((s) => s !== '');
   const parts = [
@@ -47,7 +48,7 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
         .join('')}</ul>`,
     );
   }
-  parts.push(steps(job), diagnostics(job), skipped(job));
+  parts.push(steps(job), diagnostics(job), refusals(job), skipped(job));
   if (!usageIsZero(job.usage)) parts.push(`<p>Agent usage: ${esc(formatUsage(job.usage))}</p>`);
   if (job.files.length > 0) {
     parts.push(filesTable(job.files, leftOut));
@@ -101,6 +102,17 @@ ${rows.join('\n')}
 </tbody></table>${more > 0 ? `<p class="muted">… and ${plural(more, 'more diagnostic')}: see the JSON report.</p>` : ''}`;
 }
 
+/** The model's edits the guards refused, each with the reason it was given (also for a job that ended changed). */
+function refusals(job: JobReport): string {
+  const all = job.refusals ?? [];
+  if (all.length === 0) return '';
+  const items = all.map((r) => {
+    const what = `<code>${esc(r.tool)}</code> refused by the <code>${esc(r.guard)}</code> guard`;
+    return `<li>${stepLabel(r.step)}, <code>${esc(r.file)}</code>: ${what}: ${esc(r.message)}</li>`;
+  });
+  return `<h3>Model edits the guards refused (${num(all.length)})</h3><ul class="refusals">${items.join('')}</ul>`;
+}
+
 function skipped(job: JobReport): string {
   if (job.skipped.length === 0) return '';
   return `<h3>Skipped files (${num(job.skipped.length)})</h3><ul class="skipped">${job.skipped
@@ -111,7 +123,7 @@ function skipped(job: JobReport): string {
 function filesTable(files: readonly FileReport[], leftOut: ReadonlySet<FileReport>): string {
   const rows = files.map(
     (f) =>
-      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: <a href="#not-rendered">large run</a>)</span>` : ''}</td>` +
+      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}${f.matches === undefined ? '' : ` <span class="muted">(${plural(f.matches, 'match', 'matches')})</span>`}${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: <a href="#not-rendered">large run</a>)</span>` : ''}</td>` +
       `<td>${esc(f.group)}</td><td class="n"><span class="add">+${num(f.added)}</span> <span class="del">−${num(f.removed)}</span></td></tr>`,
   );
   return `<h3>Files (${num(files.length)})</h3>

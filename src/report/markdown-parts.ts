@@ -134,6 +134,19 @@ export function diagnosticsList(job: JobReport, heading: string, maxItems = 50):
   return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : ''}\n`;
 }
 
+/**
+ * The model's edits the guards refused: a reviewer of a job that ended `changed` must still see that the
+ * model reached for the tests or the checks on the way, and where.
+ */
+export function refusalsList(job: JobReport, heading: string, maxItems = 50): string {
+  const all = job.refusals ?? [];
+  if (all.length === 0) return '';
+  const items = all.slice(0, maxItems).map((r) => `- ${stepLabel(r.step)}, ${mdCode(r.file)}: ${mdCode(r.tool)} refused by the ${mdCode(r.guard)} guard\n`);
+  const more = all.length - items.length;
+  const rest = more > 0 ? `- … and ${plural(more, 'more refusal')}: see the JSON report.\n` : '';
+  return `${heading} Model edits the guards refused (${num(all.length)})\n\n${items.join('')}${rest}\n`;
+}
+
 export function skippedList(job: JobReport, maxItems = 100): string {
   if (job.skipped.length === 0) return '';
   const items = job.skipped.slice(0, maxItems).map((s) => `- ${stepLabel(s.step)}, ${mdCode(s.file)}: ${mdText(skipReason(s.reason))}\n`);

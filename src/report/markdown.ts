@@ -9,6 +9,7 @@ import {
   idleStepsSection,
   jobsTable,
   listedJobs,
+  refusalsList,
   statusBadge,
   totalUsageLine,
 } from './markdown-parts.js';
@@ -16,7 +17,7 @@ import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
 import { ownersText, splitJobsSection } from './markdown-owners.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdText } from './md.js';
-import { jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { fileNotes, jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
 import { num, plural, pluralWord } from '../util/plural.js';
 import type { JobReport, RunReport } from '../model/types.js';
 
@@ -85,6 +86,7 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.errors.length > 0 ? [plural(job.errors.length, 'failure')] : []),
     ...((job.diagnostics?.length ?? 0) > 0 ? [plural(job.diagnostics!.length, 'diagnostic')] : []),
     ...(job.skipped.length > 0 ? [`${num(job.skipped.length)} skipped`] : []),
+    ...((job.refusals?.length ?? 0) > 0 ? [plural(job.refusals!.length, 'refused model edit')] : []),
   ];
   const where = job.repo === undefined ? '' : `${htmlText(job.repo)} · `;
   return [
@@ -92,6 +94,7 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.owners !== undefined ? [`Owners: ${ownersText(job.owners)}\n\n`] : []),
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
+    refusalsList(job, '####', 20),
     ...jobFileSegments(job, '####'),
     '</details>\n\n',
   ];
@@ -151,7 +154,7 @@ function changedFiles(report: RunReport): string {
     out.push(
       `<details>\n<summary>${job.repo === undefined ? '' : `${htmlText(job.repo)} · `}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ` +
         `${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}</summary>\n\n`,
-      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${f.created ? ' (new file)' : ''}\n`).join(''),
+      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${fileNotes(f)}\n`).join(''),
       more > 0 ? `- … and ${plural(more, 'more file')}\n` : '',
       '\n</details>\n\n',
     );

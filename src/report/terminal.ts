@@ -4,6 +4,7 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
+import { agentSummaryLines, refusalLines } from './terminal-agent.js';
 import { formatUsage, idleSteps as idleStepsOf, jobCounts, jobLabel, statusLine } from './summary-data.js';
 import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
@@ -35,6 +36,7 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
   for (const job of report.jobs) lines.push(...jobLines(job, p, cols, opts.width));
   lines.push(...idleSteps(report));
   lines.push(...failureRecap(report, p, opts.width));
+  lines.push(...agentSummaryLines(report, p).map((l) => wrap(l, opts.width, '    ')));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
   lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
@@ -140,6 +142,7 @@ function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undef
     out.push(wrap(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`, width, '    '));
     out.push(wrap(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`, width, '      '));
   }
+  out.push(...refusalLines(job, p).map((l) => wrap(l, width, '      ')));
   if (job.unmatched && job.unmatched.length > 0) {
     const globs = job.unmatched.map((g) => `"${visible(g)}"`).join(', ');
     out.push(wrap(`  ${p.yellow(`files: ${globs} matched no file`)} ${p.dim('(check the glob against `git ls-files`)')}`, width, '    '));

@@ -2,8 +2,9 @@
 // module that returns what it found; the workspace, once closed, leaves a kept worktree at the head.
 import type { Identity, Repo, TreeEntry } from '../git/index.js';
 import { unmatchedGlobs, type JobSpec, type Recipe } from '../recipe/index.js';
-import type { JobReport, SplitReport } from '../model/types.js';
+import type { FileReport, JobReport, SplitReport } from '../model/types.js';
 import { sumUsage, ZERO_USAGE } from '../model/usage.js';
+import type { StructuralPool } from '../structural/index.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
@@ -13,8 +14,8 @@ import { interruptedReport, unfinishedReport } from './interrupt.js';
 import { commitJob, type Committed } from './job-commit.js';
 import { commitPieces } from './job-split.js';
 import { jobContext, jobId } from './job-context.js';
-import { runSteps } from './job-steps.js';
-import { runVerifyPhase } from './job-verify.js';
+import { runSteps, type StepsResult } from './job-steps.js';
+import { estimateVerifyPhase, runVerifyPhase, type VerifyPhase } from './job-verify.js';
 import type { ObjectSinks } from './objects.js';
 import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
@@ -35,6 +36,8 @@ export interface JobInput {
   readonly options: RunOptions;
   readonly ctx: RunContext;
   readonly sinks: ObjectSinks;
+  /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
+  readonly structural?: () => StructuralPool;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport[]> {
@@ -69,7 +72,12 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     const steps = await runSteps(jc);
     // What the steps left: the fix rounds' edits on top of it are committed as their own group.
     const beforeFix = new Map(ws.changes());
-    const verified = steps.stopped || recipe.verify.length === 0 ? null : await runVerifyPhase(jc);
+    // A plan that estimated the agent's edits instead of making them has nothing for verify to check.
+    const unmade = (options.estimateAgent ?? false) && steps.estimates.length > 0;
+    const verified = steps.stopped || recipe.verify.length === 0 ? null : unmade ? await estimateVerifyPhase(jc) : await runVerifyPhase(jc);
+    if (unmade) {
+      jc.emit({ type: 'log', job: id, message: 'plan: verify was not run (the agent steps were estimated, not run); its fix rounds are estimated instead' });
+    }
     const errors = [...steps.errors, ...(verified?.errors ?? [])];
     if (jc.interrupted()) {
       const step = verified?.reached ?? steps.reached;
@@ -77,7 +85,7 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     }
 
     const changes = ws.changes();
-    const files = await fileReports(repo, input.entries, changes, groupMatcher(recipe));
+    const files = withMatches(await fileReports(repo, input.entries, changes, groupMatcher(recipe)), steps.matches);
     const fixChanges = await changesBetween(beforeFix, changes, jc.baseState);
     const common = {
       repo, recipe, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, dryRun,
@@ -101,10 +109,13 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
       const step = recipe.steps.length + recipe.verify.length;
       return end(redactDeep(interruptedReport({ job, base: input.base, step, started, errors, skipped: steps.skipped, usage: jc.usage() }), ctx.redact));
     }
-    if (keep) {
+    // A kept worktree ends at the branch head, clean under `git status`. A split job has no branch of
+    // its own, and no one worktree could be clean at every piece's head: it keeps none, and says so.
+    const kept = keep && !recipe.split;
+    if (keep && recipe.split) ctx.onEvent?.({ type: 'log', job: id, message: 'a job split by owner keeps no worktree: its change is on the branches of its pieces' });
+    if (kept) {
       closed = true;
-      // A kept worktree ends at the branch head, clean under `git status` (a split job has no branch of its own).
-      const head = pieces.length === 1 && pieces[0]!.split === null ? pieces[0]!.committed.head : null;
+      const head = pieces[0]!.committed.head;
       await ws.close({ keep, head: head === null ? null : { branch: job.branch, commit: head } });
     }
     const unmatched = unmatchedGlobs([recipe.files, job.files], [...input.entries.keys(), ...changes.keys()]);
@@ -124,7 +135,7 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
         branch: p.job.branch,
         status: jobErrors.length > 0 ? 'failed' : p.committed.outcome,
         head: p.committed.head,
-        worktree: keep && worktree ? worktree.path : null,
+        worktree: kept && worktree ? worktree.path : null,
         commits: p.committed.commits,
         files: files.filter((f) => mine(f.path)),
         errors: jobErrors,
@@ -132,6 +143,8 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
         steps: steps.steps,
         usage: i === 0 ? jc.usage() : ZERO_USAGE,
         ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+        // The model's refusals and a plan's estimates, like the usage, are told once: on the first piece.
+        ...(i === 0 ? refusalsAndEstimates(steps, verified) : {}),
         ...(unmatched.length > 0 ? { unmatched } : {}),
         durationMs: Date.now() - started,
         ...(p.owners !== null ? { owners: p.owners } : {}),
@@ -170,4 +183,19 @@ function summaryOf(job: JobSpec, pieces: readonly JobReport[]): JobReport {
     errors: [...new Map(pieces.flatMap((p) => p.errors).map((e) => [`${e.step}\0${e.kind}\0${e.message}`, e] as const)).values()],
     usage: sumUsage(pieces.map((p) => p.usage)),
   };
+}
+
+/** The structural steps' match counts on the file entries they belong to. */
+function withMatches(files: readonly FileReport[], matches: ReadonlyMap<string, number>): FileReport[] {
+  return files.map((f) => {
+    const n = matches.get(f.path);
+    return n === undefined ? f : { ...f, matches: n };
+  });
+}
+
+/** The report's `refusals` and `estimates`, present only when there are some. */
+function refusalsAndEstimates(steps: StepsResult, verified: VerifyPhase | null): Pick<JobReport, 'refusals' | 'estimates'> {
+  const refusals = [...steps.refusals, ...(verified?.refusals ?? [])];
+  const estimates = [...steps.estimates, ...(verified?.estimates ?? [])];
+  return { ...(refusals.length > 0 ? { refusals } : {}), ...(estimates.length > 0 ? { estimates } : {}) };
 }

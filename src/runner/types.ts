@@ -1,6 +1,7 @@
 // What the runner takes and what it tells the outside while it works.
 import type { JobReport } from '../model/types.js';
 import type { Redactor } from '../redact.js';
+import type { CostBudget } from '../agent/budget.js';
 
 export interface RunOptions {
   /** Any folder inside the repository (a linked worktree too). */
@@ -17,6 +18,12 @@ export interface RunOptions {
   readonly noCache?: boolean;
   /** Run only the jobs whose name matches one of these globs (`--job`). */
   readonly jobs?: readonly string[];
+  /** `--max-cost`: no model conversation starts once the run has spent this many US dollars. */
+  readonly maxCostUsd?: number;
+  /** `--sample N`: run only N jobs spread evenly over the expansion (after --shard and --job). */
+  readonly sample?: number;
+  /** `scion plan`: estimate the model conversations instead of starting them (no request is sent). */
+  readonly estimateAgent?: boolean;
   /**
    * Aborts the run (SIGINT/SIGTERM at the CLI): no job starts after it fires; running jobs end their
    * child processes, write no ref and report kind `interrupted`.
@@ -50,4 +57,6 @@ export interface RunContext {
   readonly now?: () => Date;
   /** Masks secrets in command output before it enters a report. Default: built from `env`. */
   readonly redact?: Redactor;
+  /** The run's --max-cost meter, shared by every job (and every repository of a campaign). */
+  readonly budget?: CostBudget;
 }

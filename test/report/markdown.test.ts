@@ -161,6 +161,23 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
     expect(jobPullRequestBody(r, empty)).toContain('- step 1, `src/polyfills.ts`: already applied');
   });
 
+  it("lists the model's edits the guards refused, in a changed job's body and in the run's", () => {
+    const refusals = [
+      { step: 0, file: 'test/math.test.ts', guard: 'skips', tool: 'edit_file', message: 'This edit adds .skip …' },
+      { step: 2, file: 'tsconfig.json', guard: 'config', tool: 'write_file', message: 'tsconfig.json holds …' },
+    ];
+    const taught: JobReport = { ...core, refusals };
+    const body = jobPullRequestBody(r, taught);
+    expect(body).toContain(
+      '### Model edits the guards refused (2)\n\n- step 1, `test/math.test.ts`: `edit_file` refused by the `skips` guard\n' +
+        '- step 3, `tsconfig.json`: `write_file` refused by the `config` guard\n',
+    );
+    expect(jobPullRequestBody(r, core)).not.toContain('guards refused');
+    const run = renderPrBody({ ...r, jobs: [taught, api, empty] });
+    expect(run).toContain('2 refused model edits');
+    expect(run).toContain('#### Model edits the guards refused (2)');
+  });
+
   it('keeps a fence that file content with backticks cannot close', () => {
     const md = fileReport('README.md', '# x\n', '# x\n```\ncode\n```\n');
     const j = job({ name: 'docs', files: [md] });

@@ -116,4 +116,16 @@ describe('split: no CODEOWNERS', () => {
     ]);
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
   });
+
+  it('--keep-worktrees keeps no worktree for a split job (no one worktree is clean at every piece), and says so', async () => {
+    const r = await repo({ CODEOWNERS: '/a/ @ann\n', 'a/x.ts': 'v1\n', 'b/y.ts': 'v1\n' });
+    const { report, stderr } = await run(r, bump('{ by: owners }'), 'run', ['--keep-worktrees']);
+    expect(report.jobs.map((j) => [j.name, j.status, j.worktree])).toEqual([
+      ['bump/ann', 'changed', null],
+      ['bump/unowned', 'changed', null],
+    ]);
+    expect(stderr).toContain('keeps no worktree');
+    expect(r.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(r.git('status', '--porcelain')).toBe('');
+  });
 });

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { run, type RunOptions, type RunResult } from '../../api/run.js';
 import type { RepoEvent, RepositoriesOptions } from '../../api/campaign.js';
+import type { RunEvent } from '../../api/output.js';
 import type { Args } from '../args.js';
 import { CAMPAIGN_SOURCES, labelsOf, parseShard, type RunFlags } from '../flags.js';
 import type { CliIo } from '../io.js';
@@ -23,7 +24,8 @@ async function runOrPlan(io: CliIo, a: Args, mode: 'run' | 'plan'): Promise<numb
   const say = (line: string) => (flags.json ? io.stderr : io.stdout).write(`${line}\n`);
   let result: RunResult;
   try {
-    result = await run(runOptionsOf(io, a, flags, dryRun, display === 'plain', say, (e) => (progress ??= makeProgress(io, display)).onEvent(e)));
+    const onEvent = (e: RunEvent) => (progress ??= makeProgress(io, display)).onEvent(e);
+    result = await run(runOptionsOf(io, a, flags, { dryRun, mode, plain: display === 'plain' }, say, onEvent));
   } finally {
     await (progress as Progress | null)?.done();
   }
@@ -37,8 +39,7 @@ function runOptionsOf(
   io: CliIo,
   a: Args,
   flags: RunFlags,
-  dryRun: boolean,
-  plain: boolean,
+  { dryRun, mode, plain }: { readonly dryRun: boolean; readonly mode: 'run' | 'plan'; readonly plain: boolean },
   say: (line: string) => void,
   onEvent: NonNullable<RunOptions['onEvent']>,
 ): RunOptions {
@@ -70,6 +71,10 @@ function runOptionsOf(
           },
         }
       : {}),
+    ...(flags.sample !== undefined ? { sample: flags.sample } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    // `plan` prints what the model would be asked and what it may cost: it sends no request.
+    ...(mode === 'plan' ? { estimateAgent: true } : {}),
     env: io.env,
     ...(io.signal ? { signal: io.signal } : {}),
     onEvent,
