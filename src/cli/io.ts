@@ -1,5 +1,6 @@
 // The process, as the CLI sees it: streams, environment, whether to colour. Injected so tests can
 // drive the CLI in process and read what it printed.
+import type { Clock } from '../host/budget.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import { terminalText } from '../report/ansi.js';
 
@@ -21,6 +22,8 @@ export interface CliIo {
   readonly readStdin?: () => Promise<string>;
   /** Masks secrets in everything the CLI prints or writes; set by `atEdge`. */
   readonly redact?: Redactor;
+  /** Time for waits on hosts (write budget, rate limits); a test passes one that moves on at once. Default: the system's. */
+  readonly clock?: Clock;
 }
 
 export function processIo(): CliIo {

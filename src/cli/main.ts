@@ -11,7 +11,7 @@ import { fixHint } from '../report/hints.js';
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE } from './exit.js';
 import { environmentError } from './files.js';
 import { atEdge, processIo, type CliIo } from './io.js';
-import { branchesFlags, prLifecycleFlags, statusFlags } from './publish-flags.js';
+import { branchesFlags, prLifecycleFlags, statusFlags, trackFlags } from './publish-flags.js';
 import { FlagError, planFlags, runFlags, type RunFlags } from './options.js';
 import { shapeUsage } from './usage.js';
 
@@ -125,6 +125,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           ...(a.label !== undefined ? { label: a.label as string | string[] } : {}),
           prInterval: a.prInterval,
           reopen: a.reopen,
+          ...(a.writeBudget !== undefined ? { writeBudget: a.writeBudget } : {}),
           ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
         });
       },
@@ -135,6 +136,14 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       (y) => statusFlags(y.positional('recipe', { type: 'string', describe: 'Recipe files (instead of --report)' })),
       async (a) => {
         code = await (await import('./commands/status.js')).statusCmd(io, { ...a, recipes: a.recipe === undefined ? [] : recipesOf(a) });
+      },
+    )
+    .command(
+      'track',
+      "Follow a run's pull requests: a snapshot to --history, a burndown page (--html), CSV rows, one tracking issue",
+      (y) => trackFlags(y).example('$0 track --report out.json --history track.jsonl --html track.html --issue acme/codemods', 'Nightly: record, draw and publish where the campaign stands'),
+      async (a) => {
+        code = await (await import('./commands/track.js')).trackCmd(io, a);
       },
     )
     .command(
@@ -154,7 +163,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
-    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status or branches.')
+    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status, track or branches.')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
@@ -200,7 +209,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
 class YargsUsage extends Error {}
 
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'branches', 'schema', 'help'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'track', 'branches', 'schema', 'help'];
 
 /** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
 function helpCommand(argv: readonly string[]): readonly string[] {

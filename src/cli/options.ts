@@ -86,6 +86,7 @@ export interface RunFlags {
   gitlabGroup?: string;
   cacheDir?: string;
   prInterval?: number;
+  writeBudget?: string;
   reopen?: boolean;
   base?: string;
   job?: string[];

@@ -6,8 +6,16 @@ import type { Argv } from 'yargs';
 export function prLifecycleFlags<T>(y: Argv<T>) {
   return y
     .option('pr-interval', { type: 'number', default: 1000, describe: 'Milliseconds between two pull requests, to stay under the host\'s secondary rate limits' })
-    .option('reopen', { type: 'boolean', default: false, describe: 'Open a pull request again where a person closed one holding the same change' });
+    .option('reopen', { type: 'boolean', default: false, describe: 'Open a pull request again where a person closed one holding the same change' })
+    .option('write-budget', WRITE_BUDGET);
 }
+
+/** The flag of every command that writes to a host. */
+export const WRITE_BUDGET = {
+  type: 'string',
+  requiresArg: true,
+  describe: 'Writes (pull requests, comments, labels, reviewers, issue edits) allowed per host and token: PER_MINUTE/PER_HOUR (default 80/500)',
+} as const;
 
 export function statusFlags<T>(y: Argv<T>) {
   return y
@@ -16,6 +24,21 @@ export function statusFlags<T>(y: Argv<T>) {
     .option('remote', { type: 'string', describe: 'The remote whose host holds the pull requests (default: the one the report names, else origin)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the rows as a JSON array' })
     .option('cache-dir', { type: 'string', requiresArg: true, describe: CACHE_DIR });
+}
+
+export function trackFlags<T>(y: Argv<T>) {
+  return y
+    .option('report', { type: 'string', demandOption: true, requiresArg: true, describe: 'The JSON report of the run (or of merge-reports) whose pull requests to follow' })
+    .option('history', { type: 'string', requiresArg: true, describe: "Append this run's snapshot to FILE (JSON Lines); the burndown is drawn from it" })
+    .option('html', { type: 'string', requiresArg: true, describe: 'Write a page with the burndown and one row per job to FILE' })
+    .option('csv', { type: 'string', requiresArg: true, describe: 'Write one row per job to FILE as CSV' })
+    .option('issue', { type: 'string', requiresArg: true, describe: 'Keep one tracking issue up to date in OWNER/REPO (OWNER/REPO#N: that issue)' })
+    .option('stale', { type: 'number', default: 14, describe: 'An open pull request with no activity for this many days is stale' })
+    .option('repo', { type: 'string', requiresArg: true, describe: 'The repository of a one-repository report (default: the path the report names)' })
+    .option('remote', { type: 'string', requiresArg: true, describe: 'The remote whose host holds the pull requests (default: the one the report names, else origin)' })
+    .option('cache-dir', { type: 'string', requiresArg: true, describe: CACHE_DIR })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the snapshot and the rows as JSON' })
+    .option('write-budget', WRITE_BUDGET);
 }
 
 export function branchesFlags<T>(y: Argv<T>) {

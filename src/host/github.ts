@@ -8,9 +8,9 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { explainGitHub } from './github-explain.js';
+import { processWriteBudgets, type WriteBudget } from './budget.js';
 import { apiFetch } from './http.js';
-import { HostError, type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
-import { sleep } from '../util/sleep.js';
+import { HostError, type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */
@@ -27,7 +27,13 @@ export interface RetryTracker {
 }
 
 interface ScionPluginOptions {
-  readonly scion?: { readonly maxRetries: number; readonly maxWaitMs: number; readonly tracker: RetryTracker; readonly sleep: (ms: number) => Promise<void> };
+  readonly scion?: {
+    readonly maxRetries: number;
+    readonly maxWaitMs: number;
+    readonly tracker: RetryTracker;
+    readonly sleep: (ms: number) => Promise<void>;
+    readonly budget: WriteBudget;
+  };
 }
 
 /** Waits on a 429 the throttling plugin leaves alone (not a secondary limit, quota not at 0). */
@@ -42,6 +48,7 @@ function honourRetryAfter(octokit: Octokit, options: ScionPluginOptions): void {
         const wait = plain429Wait(e);
         if (wait === null || attempt >= o.maxRetries || wait > o.maxWaitMs) throw e;
         o.tracker.retries = attempt + 1;
+        o.budget.hostAsked(wait);
         await o.sleep(wait);
       }
     }
@@ -79,9 +86,22 @@ interface PullJson {
   base?: { ref?: string };
   body?: string | null;
   node_id?: string;
-  requested_reviewers?: unknown[];
-  requested_teams?: unknown[];
+  requested_reviewers?: { login?: string }[];
+  requested_teams?: { slug?: string }[];
+  updated_at?: string | null;
 }
+
+interface IssueJson {
+  number: number;
+  html_url: string;
+  body?: string | null;
+  pull_request?: unknown;
+}
+
+const isIssue = (d: unknown): d is IssueJson => isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string';
+const issueOf = (i: IssueJson): HostIssue => ({ number: i.number, url: i.html_url, body: i.body ?? '' });
+/** Pages read when looking through a list (100 each): a pull request's comments, a repository's issues. */
+const MAX_PAGES = 20;
 
 /** The fields of a pull request scion reads: a number, its page, its state. */
 function isPull(d: unknown): d is PullJson {
@@ -104,19 +124,23 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
   const apiUrl = o.apiUrl.replace(/\/+$/, '');
   const maxRetries = o.maxRetries ?? 3;
   const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
-  const wait = o.sleep ?? sleep;
+  const writes = o.writes ?? processWriteBudgets();
+  const budget = writes.of(apiUrl, o.token);
+  // A retry's wait: the host's time, held on the token's budget so no other write goes out meanwhile.
+  const wait = o.sleep ?? ((ms: number) => writes.clock.sleep(ms));
   // The throttling plugin awaits this answer; the wait is made here, so the plugin retries at once
   // (retryAfterBaseValue 0) and every wait scion makes goes through `wait`.
   const wantRetry = async (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): Promise<boolean> => {
     if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
     tracker.retries = retryCount + 1;
+    budget.hostAsked(retryAfter * 1000);
     await wait(retryAfter * 1000);
     return true;
   };
   const octokit = new Client({
     baseUrl: apiUrl,
     userAgent: 'scion',
-    request: { fetch: apiFetch(apiUrl, o.timeoutMs ?? 60_000, o.fetch) },
+    request: { fetch: apiFetch(apiUrl, o.timeoutMs ?? 60_000, o.fetch, { budget, token: o.token, ...(o.reads ? { reads: o.reads } : {}) }) },
     throttle: {
       onRateLimit: wantRetry as never,
       onSecondaryRateLimit: wantRetry as never,
@@ -125,7 +149,7 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
       notifications: unpaced as never,
     },
     retry: { retries: maxRetries, retryAfterBaseValue: o.backoffMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-    scion: { maxRetries, maxWaitMs, tracker, sleep: wait },
+    scion: { maxRetries, maxWaitMs, tracker, sleep: wait, budget },
   } as ConstructorParameters<typeof Client>[0]);
   // @octokit/core takes no default headers; every request (REST and GraphQL) gets them here.
   octokit.hook.before('request', (opts) => {
@@ -152,6 +176,8 @@ export function githubFailure(e: unknown, what: string, apiUrl: string, tracker:
 
 export class GitHubHost implements Host {
   readonly kind = 'github' as const;
+  /** GitHub refuses an issue body past 65,536 characters. */
+  readonly issueLimit = 65_536;
   readonly label: string;
   private readonly octokit: GitHubClient;
   private readonly tracker: RetryTracker = { retries: 0 };
@@ -189,6 +215,8 @@ export class GitHubHost implements Host {
       base: p.base?.ref ?? '',
       body: p.body ?? '',
       nodeId: p.node_id ?? '',
+      updatedAt: p.updated_at ?? null,
+      reviewers: [...(p.requested_reviewers ?? []).map((r) => r.login ?? ''), ...(p.requested_teams ?? []).map((t) => `team:${t.slug ?? ''}`)].filter((r) => r !== '' && r !== 'team:'),
     };
   }
 
@@ -290,5 +318,60 @@ export class GitHubHost implements Host {
     if (states.includes('APPROVED')) return 'approved';
     const p = await this.call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number }, what, isPull);
     return (p.requested_reviewers?.length ?? 0) + (p.requested_teams?.length ?? 0) > 0 ? 'required' : 'none';
+  }
+
+  async comments(pull: HostPull): Promise<string[]> {
+    const out: string[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const list = await this.call<{ body?: string }[]>(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { issue_number: pull.number, per_page: 100, page },
+        `reading the comments of pull request #${pull.number}`,
+        isList,
+      );
+      out.push(...list.map((c) => c.body ?? ''));
+      if (list.length < 100) break;
+    }
+    return out;
+  }
+
+  async markReady(pull: HostPull): Promise<void> {
+    const what = `marking pull request #${pull.number} ready for review`;
+    this.tracker.retries = 0;
+    try {
+      await this.octokit.graphql('mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { number } } }', { id: pull.nodeId });
+    } catch (e) {
+      const gql = (e as { errors?: { message?: string }[] }).errors;
+      if (Array.isArray(gql)) throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}).`, 200);
+      throw this.failure(e, what);
+    }
+  }
+
+  async merge(pull: HostPull, method: MergeMethod): Promise<void> {
+    await this.call('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { pull_number: pull.number, merge_method: method }, `merging pull request #${pull.number}`);
+  }
+
+  async findIssue(marker: string, number?: number): Promise<HostIssue | null> {
+    if (number !== undefined) return issueOf(await this.call('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, `reading issue #${number} of ${this.label}`, isIssue));
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const list = await this.call(
+        'GET /repos/{owner}/{repo}/issues',
+        { state: 'all', sort: 'created', direction: 'desc', per_page: 100, page },
+        `looking for scion's tracking issue in ${this.label}`,
+        (d): d is IssueJson[] => Array.isArray(d) && d.every(isIssue),
+      );
+      const found = list.find((i) => i.pull_request === undefined && (i.body ?? '').includes(marker));
+      if (found !== undefined) return issueOf(found);
+      if (list.length < 100) break;
+    }
+    return null;
+  }
+
+  async createIssue(title: string, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('POST /repos/{owner}/{repo}/issues', { title, body }, `creating the tracking issue in ${this.label}`, isIssue));
+  }
+
+  async editIssue(issue: HostIssue, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: issue.number, body }, `editing issue #${issue.number} of ${this.label}`, isIssue));
   }
 }

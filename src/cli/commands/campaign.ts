@@ -24,6 +24,7 @@ import type { RunFlags } from '../options.js';
 import { makeProgress, progressMode } from '../progress.js';
 import { labelsOf } from './pr.js';
 import { runOptionsOf, writeOutcome } from './run.js';
+import { hostOptionsFor } from '../host-options.js';
 
 export async function campaignCmd(
   io: CliIo,
@@ -102,6 +103,7 @@ export async function campaignCmd(
       ...(flags.prBase !== undefined ? { base: flags.prBase } : {}),
       reopen: flags.reopen === true,
       intervalMs: flags.prInterval ?? 1000,
+      hostOptions: hostOptionsFor(io, flags),
       say,
       ...(io.signal ? { signal: io.signal } : {}),
     });
@@ -186,13 +188,13 @@ async function checkPublishing(io: CliIo, targets: readonly RepoTarget[], flags:
   const remote = flags.push ?? 'origin';
   for (const t of targets) {
     if (t.url !== null) {
-      if (flags.pr) hostForUrl(t.url, 'origin', io.env);
+      if (flags.pr) hostForUrl(t.url, 'origin', io.env, hostOptionsFor(io, flags));
       continue;
     }
     const repo = await openRepo(t.path!, { env: io.env });
     try {
       resolvePushTarget(repo, remote, io.env);
-      if (flags.pr) openHost(repo, remote, io.env);
+      if (flags.pr) openHost(repo, remote, io.env, hostOptionsFor(io, flags));
     } catch (e) {
       if (e instanceof UsageError) throw new UsageError(`${t.id}: ${e.message}`, e.problems);
       throw e;

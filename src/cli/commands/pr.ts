@@ -18,9 +18,10 @@ import { findRecipes, loadRecipe, type Recipe } from '../../recipe/index.js';
 import { makeRedactor } from '../../redact.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import type { CliIo } from '../io.js';
+import { hostOptionsFor, type BudgetFlags } from '../host-options.js';
 
 
-export interface LifecycleFlags {
+export interface LifecycleFlags extends BudgetFlags {
   prInterval?: number;
   reopen?: boolean;
 }
@@ -59,7 +60,7 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
   const repo = await openRepo(resolve(io.cwd, flags.repo));
   try {
     const remote = flags.remote ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
-    const target = resolvePrTarget(repo, io.env, remote, flags.base);
+    const target = resolvePrTarget(repo, io, remote, flags.base, flags);
     const recipes = await recipesFor(io, flags, report);
     let push: PushTarget | undefined;
     try {
@@ -93,12 +94,12 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
   // Every repository's host and token are checked before any request (exit 2).
   for (const r of repos) {
     if (r.url !== null) {
-      hostForUrl(r.url, 'origin', io.env);
+      hostForUrl(r.url, 'origin', io.env, hostOptionsFor(io, flags));
       continue;
     }
     const repo = await openRepo(r.dir);
     try {
-      openHost(repo, remote, io.env);
+      openHost(repo, remote, io.env, hostOptionsFor(io, flags));
     } finally {
       closeRepo(repo);
     }
@@ -114,6 +115,7 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
     ...(flags.base !== undefined ? { base: flags.base } : {}),
     reopen: flags.reopen === true,
     intervalMs: flags.prInterval ?? 1000,
+    hostOptions: hostOptionsFor(io, flags),
     say: (l) => io.stdout.write(`${l}\n`),
     ...(io.signal ? { signal: io.signal } : {}),
   });
@@ -139,8 +141,8 @@ export function labelsOf(v: string | readonly string[] | undefined): string[] {
 }
 
 /** The host and base of the pull requests. Throws UsageError when any is missing, before anything is sent. */
-export function resolvePrTarget(repo: Repo, env: Readonly<Record<string, string | undefined>>, remote: string, base?: string): PrTarget {
-  return { host: openHost(repo, remote, env), base };
+export function resolvePrTarget(repo: Repo, io: CliIo, remote: string, base: string | undefined, flags: BudgetFlags): PrTarget {
+  return { host: openHost(repo, remote, io.env, hostOptionsFor(io, flags)), base };
 }
 
 /**

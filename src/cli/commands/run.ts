@@ -56,7 +56,7 @@ async function prepareRemote(io: CliIo, flags: RunFlags, dryRun: boolean): Promi
   const repo = await openRepo(resolve(io.cwd, flags.repo ?? '.'));
   try {
     const push = (await import('../../publish/push.js')).resolvePushTarget(repo, flags.push, io.env);
-    const pr = flags.pr ? (await import('./pr.js')).resolvePrTarget(repo, io.env, flags.push, flags.prBase) : null;
+    const pr = flags.pr ? (await import('./pr.js')).resolvePrTarget(repo, io, flags.push, flags.prBase, flags) : null;
     return { repo, push, pr };
   } catch (e) {
     closeRepo(repo);

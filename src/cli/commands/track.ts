@@ -1,0 +1,65 @@
+// `scion track --report FILE`: flags → trackReport (src/track/run.ts), its result → a summary line.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { HostError } from '../../host/types.js';
+import { parseRunReport } from '../../model/parse.js';
+import { trackReport } from '../../track/run.js';
+import { TRACK_STATES } from '../../track/types.js';
+import { hostOptionsFor, type BudgetFlags } from '../host-options.js';
+import type { CliIo } from '../io.js';
+
+export interface TrackFlags extends BudgetFlags {
+  report: string;
+  history?: string;
+  html?: string;
+  csv?: string;
+  issue?: string;
+  stale: number;
+  repo?: string;
+  remote?: string;
+  cacheDir?: string;
+  json: boolean;
+}
+
+export async function trackCmd(io: CliIo, flags: TrackFlags): Promise<number> {
+  if (!(Number.isInteger(flags.stale) && flags.stale >= 1)) throw new UsageError(`--stale ${flags.stale} must be a whole number of days, 1 or more (for example --stale 14).`);
+  const report = parseRunReport(await readReport(io, flags.report), flags.report);
+  try {
+    const done = await trackReport(report, {
+      cwd: io.cwd,
+      env: io.env,
+      now: io.clock?.now() ?? Date.now(),
+      staleDays: flags.stale,
+      hostOptions: hostOptionsFor(io, flags),
+      ...(flags.repo !== undefined ? { repoDir: flags.repo } : {}),
+      ...(flags.remote !== undefined ? { remote: flags.remote } : {}),
+      ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
+      ...(flags.history !== undefined ? { history: flags.history } : {}),
+      ...(flags.html !== undefined ? { html: flags.html } : {}),
+      ...(flags.csv !== undefined ? { csv: flags.csv } : {}),
+      ...(flags.issue !== undefined ? { issue: flags.issue } : {}),
+    });
+    for (const p of done.problems) io.stderr.write(`scion: ${p}\n`);
+    const s = done.snapshot;
+    if (flags.json) io.stdout.write(`${JSON.stringify({ snapshot: s, rows: done.rows }, null, 2)}\n`);
+    else {
+      const states = TRACK_STATES.filter((k) => s[k] > 0).map((k) => `${s[k]} ${k}`);
+      io.stdout.write(`${s.jobs} jobs: ${states.join(', ') || 'none'}; ${s.failing} failing, ${s.noReviewer} without reviewer, ${s.stale} stale, ${s.behind} behind; ${s.remaining} files left to change\n`);
+      if (done.issue !== null) io.stdout.write(`${done.issue.action} the tracking issue: ${done.issue.url}\n`);
+    }
+    return done.problems.length > 0 ? 1 : 0;
+  } catch (e) {
+    if (!(e instanceof HostError)) throw e;
+    io.stderr.write(`scion: ${e.message}\n`);
+    return 1;
+  }
+}
+
+async function readReport(io: CliIo, file: string): Promise<string> {
+  try {
+    return await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read ${file} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --report FILE\`.`);
+  }
+}
