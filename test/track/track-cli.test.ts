@@ -46,7 +46,7 @@ describe('scion track', () => {
     await other.gitAsync('commit', '--allow-empty', '-m', 'moved on');
     await other.gitAsync(...server.authArgs(), 'push', '-q', 'origin', 'main');
 
-    const args = ['track', '--report', 'r.json', '--history', 'h.jsonl', '--csv', 't.csv', '--issue', `${s.owner}/${s.repo}`];
+    const args = ['track', '--report', 'r.json', '--history', 'h.jsonl', '--csv', 't.csv', '--html', 't.html', '--issue', `${s.owner}/${s.repo}`];
     const first = await scion(args, { cwd: s.work.dir, env: s.envs, clock });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -67,6 +67,9 @@ describe('scion track', () => {
       ['c', 'scion/two/c', 'open', 'none', '1', '1', 'behind'],
       ['d', 'scion/two/d', 'none', 'none', '1', '0', ''],
     ]);
+    const html = readFileSync(join(s.work.dir, 't.html'), 'utf8');
+    expect(html).toContain('<svg id="burndown-states"');
+    expect(html.match(/<tr( class="flagged")?><td>/g)).toHaveLength(4);
     expect(s.github.issues).toHaveLength(1);
     expect(s.github.issues[0]!.body).toContain('<!-- scion-track: two -->');
     expect(s.github.issues[0]!.body).toContain('[#101](https://github.example/');
