@@ -107,8 +107,15 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
           y
             .positional('recipe', { type: 'string', describe: "Recipe files whose pr: blocks apply (default: the recipes under ./recipes, by name)" })
             .option('report', { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' })
-            .option('repo', { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub or GitLab repository' })
+            .option('repo', { type: 'string', describe: "The repository whose remote names the GitHub or GitLab repository (default: .); in a bulk operation, globs over the report's repositories" })
             .option('remote', { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' })
+            .option('comment', { type: 'string', group: 'Bulk operations:', describe: 'Post TEXT on each selected pull request (never twice the same text on one)' })
+            .option('close', { type: 'boolean', group: 'Bulk operations:', describe: 'Close each selected pull request (its branch deleted when every commit on it is scion\'s)' })
+            .option('ready', { type: 'boolean', group: 'Bulk operations:', describe: 'Mark each selected draft ready for review' })
+            .option('merge', { type: 'string', group: 'Bulk operations:', describe: 'Merge each selected pull request whose checks pass and whose review allows it (squash, merge or rebase; default merge)' })
+            .option('job', { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only the jobs whose name matches (globs; repeatable)' })
+            .option('state', { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only pull requests that are open, draft, failing, stale or no-reviewer (repeatable)' })
+            .option('stale', { type: 'number', requiresArg: true, group: 'Bulk operations:', describe: 'Days without activity after which an open pull request is stale (default 14)' })
             .option('base', { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" })
             .option('draft', { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' })
             .option('label', { type: 'string', describe: 'Add this label to every pull request (repeat for several)' })
@@ -117,7 +124,14 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       async (a) => {
         code = await (await import('./commands/pr.js')).prCmd(io, {
           report: a.report,
-          repo: a.repo,
+          ...(a.repo !== undefined ? { repo: a.repo as string | string[] } : {}),
+          ...(a.comment !== undefined ? { comment: a.comment } : {}),
+          ...(a.close !== undefined ? { close: a.close } : {}),
+          ...(a.ready !== undefined ? { ready: a.ready } : {}),
+          ...(a.merge !== undefined ? { merge: a.merge } : {}),
+          ...(a.job !== undefined ? { job: a.job } : {}),
+          ...(a.state !== undefined ? { state: a.state } : {}),
+          ...(a.stale !== undefined ? { stale: a.stale } : {}),
           ...(a.recipe !== undefined ? { recipes: recipesOf(a) } : {}),
           ...(a.remote !== undefined ? { remote: a.remote } : {}),
           ...(a.base !== undefined ? { base: a.base } : {}),

@@ -339,7 +339,7 @@ export class GitHubHost implements Host {
     const what = `marking pull request #${pull.number} ready for review`;
     this.tracker.retries = 0;
     try {
-      await this.octokit.graphql('mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { number } } }', { id: pull.nodeId });
+      await this.octokit.graphql('mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }', { pullRequestId: pull.nodeId });
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}).`, 200);

@@ -242,7 +242,7 @@ async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, r
  * Deletes the remote branch of a closed pull request when every commit on it is this recipe's and
  * job's scion commit on top of the base; keeps it when it holds anyone else's commit.
  */
-async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget, signal: AbortSignal | undefined): Promise<string> {
+export async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget, signal: AbortSignal | undefined): Promise<string> {
   const where = `${job.branch} on ${target.name}`;
   const stopped = `kept ${where}: the run was interrupted`;
   if (signal?.aborted) return stopped;

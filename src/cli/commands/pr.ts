@@ -19,6 +19,7 @@ import { makeRedactor } from '../../redact.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { hostOptionsFor, type BudgetFlags } from '../host-options.js';
+import type { BulkFlags } from './pr-bulk.js';
 
 
 export interface LifecycleFlags extends BudgetFlags {
@@ -26,9 +27,10 @@ export interface LifecycleFlags extends BudgetFlags {
   reopen?: boolean;
 }
 
-export interface PrFlags extends LifecycleFlags {
+export interface PrFlags extends LifecycleFlags, Omit<BulkFlags, 'repo'> {
   report: string;
-  repo: string;
+  /** The repository folder when publishing; globs over the report's repositories in a bulk operation. */
+  repo?: string | string[];
   /** Recipe files whose `pr` blocks apply (default: the recipes under ./recipes, matched by name). */
   recipes?: readonly string[];
   /** Default: the remote the report says the branches were pushed to, else origin. */
@@ -56,8 +58,11 @@ export async function prCmd(io: CliIo, flags: PrFlags): Promise<number> {
     throw new UsageError(`Cannot read ${flags.report} (${e instanceof Error ? e.message : String(e)}); pass a report written by \`scion run --push --report FILE\`.`);
   }
   const report = parseRunReport(text, flags.report);
+  const bulk = await import('./pr-bulk.js');
+  const action = bulk.bulkActionOf(flags);
+  if (action !== null) return bulk.bulkPrCmd(io, report, flags.report, action, flags);
   if (isCampaignReport(report)) return campaignPr(io, flags, report);
-  const repo = await openRepo(resolve(io.cwd, flags.repo));
+  const repo = await openRepo(resolve(io.cwd, repoDir(flags)));
   try {
     const remote = flags.remote ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
     const target = resolvePrTarget(repo, io, remote, flags.base, flags);
@@ -130,6 +135,12 @@ async function campaignPr(io: CliIo, flags: PrFlags, report: RunReport): Promise
   return problems.length > 0 ? 1 : 0;
 }
 
+/** Outside a bulk operation --repo names one folder. */
+function repoDir(flags: PrFlags): string {
+  if (Array.isArray(flags.repo)) throw new UsageError('--repo names the repository folder once (several --repo are globs of a bulk operation: --comment, --close, --ready, --merge).');
+  return (flags.repo as string | undefined) ?? '.';
+}
+
 function checkInterval(flags: LifecycleFlags): void {
   const v = flags.prInterval;
   if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new UsageError(`--pr-interval ${v} must be a whole number of milliseconds, 0 or more.`);
@@ -184,7 +195,7 @@ async function recipesFor(io: CliIo, flags: PrFlags, report: RunReport): Promise
   const wanted = new Set(report.jobs.map((j) => j.recipe));
   const files = flags.recipes && flags.recipes.length > 0
     ? flags.recipes.map((f) => resolve(io.cwd, f))
-    : [...new Set([...(await findRecipes(resolve(io.cwd, flags.repo))), ...(await findRecipes(io.cwd))])];
+    : [...new Set([...(await findRecipes(resolve(io.cwd, repoDir(flags)))), ...(await findRecipes(io.cwd))])];
   const out: Recipe[] = [];
   for (const file of files) {
     const r = await loadRecipe(file);
