@@ -1,6 +1,7 @@
 // The flags of `run` and `plan` (SPEC §1), described once as data: yargs reads them for parsing and
 // --help, and the usage checks read the same names for "did you mean".
 import type { Argv, Options } from 'yargs';
+import { UsageError } from '../errors.js';
 
 /** A flag that takes a value: given without one (`--report` at the end, `--report=`) is bad usage. */
 const valued = (o: Options): Options => ({ ...o, requiresArg: true });
@@ -12,7 +13,11 @@ export const COMMON_RUN_OPTIONS = {
   base: valued({ type: 'string', describe: "The commit every job starts from (overrides the recipe's base; default: recipe base, else HEAD)", group: 'Run:' }),
   job: valued({ type: 'string', array: true, describe: 'Run only the jobs whose name matches NAME (globs allowed; repeat for several)', group: 'Run:' }),
   concurrency: valued({ type: 'number', describe: 'Jobs run at once; edits inside a job are always serial (default: number of CPUs)', group: 'Run:' }),
-  shard: valued({ type: 'string', describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1', group: 'Run:' }),
+  shard: valued({
+    type: 'string',
+    describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1; auto/N takes I from JOB_COMPLETION_INDEX (0-based) or SCION_SHARD',
+    group: 'Run:',
+  }),
   force: { type: 'boolean', default: false, describe: 'Overwrite a scion branch that someone added commits to', group: 'Run:' },
   cache: { type: 'boolean', default: true, describe: 'Reuse cached agent answers and step results for unchanged files (--no-cache to bypass)', group: 'Run:' },
   report: valued({ type: 'string', describe: 'Write the JSON report to FILE', group: 'Output:' }),
@@ -130,7 +135,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   const jobs = a['job'];
   if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === '')) throw new FlagError('--job needs a job name or glob (for example --job web --job "pkg-*").');
   if (a['shard'] !== undefined && parseShard(String(a['shard'])) === null) {
-    throw new FlagError(`--shard ${String(a['shard'])} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
+    throw new FlagError(`--shard ${String(a['shard'])} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4, or --shard auto/4 in a Kubernetes indexed Job).`);
   }
   const c = a['concurrency'];
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) {
@@ -194,11 +199,36 @@ const EXAMPLE: Readonly<Record<string, string>> = {
   label: 'codemod',
 };
 
-/** `--shard 2/4` → { index: 2, count: 4 }; null when malformed. */
-export function parseShard(s: string): { index: number; count: number } | null {
-  const m = /^(\d+)\/(\d+)$/.exec(s.trim());
+/** `--shard 2/4` → { index: 2, count: 4 }, `--shard auto/4` → { index: 'auto', count: 4 }; null when malformed. */
+export function parseShard(s: string): { index: number | 'auto'; count: number } | null {
+  const m = /^(\d+|auto)\/(\d+)$/.exec(s.trim());
   if (!m) return null;
-  const index = Number(m[1]);
   const count = Number(m[2]);
+  if (m[1] === 'auto') return count >= 1 ? { index: 'auto', count } : null;
+  const index = Number(m[1]);
   return count >= 1 && index >= 1 && index <= count ? { index, count } : null;
+}
+
+/**
+ * The shard this process runs: I/N as given, or for `auto/N` the index its scheduler gives it:
+ * JOB_COMPLETION_INDEX (a Kubernetes indexed Job's pod, 0-based) or SCION_SHARD (1-based, any CI).
+ * Throws UsageError when neither is set or the index is outside 1..N.
+ */
+export function resolveShard(spec: string, env: Readonly<Record<string, string | undefined>>): { index: number; count: number } {
+  const parsed = parseShard(spec);
+  if (parsed === null) throw new UsageError(`--shard ${spec} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4 or --shard auto/4).`);
+  if (parsed.index !== 'auto') return { index: parsed.index, count: parsed.count };
+  const n = parsed.count;
+  const k8s = env['JOB_COMPLETION_INDEX'];
+  const own = env['SCION_SHARD'];
+  const [variable, text, offset] = k8s !== undefined && k8s !== '' ? ['JOB_COMPLETION_INDEX', k8s, 1] as const : own !== undefined && own !== '' ? ['SCION_SHARD', own, 0] as const : [null, '', 0] as const;
+  if (variable === null) {
+    throw new UsageError(`--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ${n}); neither is set, so set one or give --shard I/${n}.`);
+  }
+  const index = /^\d+$/.test(text.trim()) ? Number(text.trim()) + offset : NaN;
+  if (!(index >= 1 && index <= n)) {
+    const range = variable === 'JOB_COMPLETION_INDEX' ? `0 to ${n - 1}` : `1 to ${n}`;
+    throw new UsageError(`${variable} is ${JSON.stringify(text)}, not a shard of --shard auto/${n} (${range}); run ${n} shards, or fix ${variable}.`);
+  }
+  return { index, count: n };
 }

@@ -226,13 +226,12 @@ function sameResult(pull: HostPull, job: JobReport, fingerprint: string): boolea
 
 async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, redact: Redactor, say: (l: string) => void): Promise<PullRequestReport> {
   const what = noun(o.host);
-  await o.host.comment(
-    pull,
-    redact(
-      `scion closed this ${what}: job \`${job.name}\` of recipe \`${job.recipe}\` made no change on ${job.base.slice(0, 12)}, ` +
-        'so the change is no longer needed (it is in the base branch already, or nothing matches any more).',
-    ),
+  const text = redact(
+    `scion closed this ${what}: job \`${job.name}\` of recipe \`${job.recipe}\` made no change on ${job.base.slice(0, 12)}, ` +
+      'so the change is no longer needed (it is in the base branch already, or nothing matches any more).',
   );
+  // Looked up first: a run killed between the comment and the close posts no second one when run again.
+  if (!(await o.host.comments(pull)).some((c) => c.trim() === text.trim())) await o.host.comment(pull, text);
   await o.host.closePull(pull);
   if (o.remote) say(await deleteIfOurs(job, o.remote.repo, o.remote.target, o.signal));
   return { number: pull.number, url: pull.url, action: 'closed' };

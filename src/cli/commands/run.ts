@@ -16,7 +16,7 @@ import { data, redactorOf, styled, useColor, type CliIo, type CliStream } from '
 import { redactDeep } from '../../redact.js';
 import { runAnnotations } from '../../verify/annotations.js';
 import { loadAll } from '../load.js';
-import { CAMPAIGN_SOURCES, parseShard, type RunFlags } from '../options.js';
+import { CAMPAIGN_SOURCES, resolveShard, type RunFlags } from '../options.js';
 import { RunTracker, settle } from '../interrupt.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { makeProgress, progressMode } from '../progress.js';
@@ -26,7 +26,7 @@ import type { PrTarget } from './pr.js';
 
 export async function runCmd(io: CliIo, recipes: readonly string[], flags: RunFlags, mode: 'run' | 'plan'): Promise<number> {
   // The flags were checked by yargs (options.ts) before this handler was reached.
-  const shard = flags.shard === undefined ? undefined : (parseShard(flags.shard) ?? undefined);
+  const shard = flags.shard === undefined ? undefined : resolveShard(flags.shard, io.env);
   const dryRun = mode === 'plan' || flags.dryRun === true;
   if (CAMPAIGN_SOURCES.some((n) => flags[camel(n)] !== undefined)) {
     return (await import('./campaign.js')).campaignCmd(io, recipes, flags, mode, dryRun, shard);
