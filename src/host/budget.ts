@@ -34,6 +34,11 @@ export interface BudgetWait {
 
 export interface WriteBudgetsOptions {
   readonly limits?: BudgetLimits;
+  /**
+   * Kept after a write leaves its window before the slot is used again: the host stamps a write when
+   * it arrives, scion when it sends, and the network's delay between the two varies. Default 1000.
+   */
+  readonly guardMs?: number;
   readonly clock?: Clock;
   /** Told before each wait, so the progress can say that scion waits and for how long. */
   readonly onWait?: (w: BudgetWait) => void;
@@ -58,6 +63,7 @@ export class WriteBudget {
   private queue: Promise<void> = Promise.resolve();
   /** Writes spent so far, and milliseconds waited: for the bench and the progress. */
   spent = 0;
+  waits = 0;
   waitedMs = 0;
 
   constructor(
@@ -65,12 +71,21 @@ export class WriteBudget {
     private readonly limits: BudgetLimits,
     private readonly clock: Clock,
     private readonly onWait: ((w: BudgetWait) => void) | undefined,
+    private readonly guardMs: number,
   ) {}
 
-  /** Waits until one more write fits in the minute and the hour (and past any hold), then spends it. Callers are served in turn. */
-  take(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until one more write fits in the minute and the hour (and past any hold), then spends it.
+   * Callers are served in turn. The write counts from now; call the function it resolves to once the
+   * host answered, and it counts from then instead: the host stamped it somewhere between the two,
+   * so the later time never lets a window hold one write too many.
+   */
+  take(signal?: AbortSignal): Promise<() => void> {
     const turn = this.queue.then(() => this.waitForRoom(signal));
-    this.queue = turn.catch(() => {});
+    this.queue = turn.then(
+      () => {},
+      () => {},
+    );
     return turn;
   }
 
@@ -85,18 +100,32 @@ export class WriteBudget {
     this.onWait?.({ host: this.host, ms: wait, reason: 'host' });
   }
 
-  private async waitForRoom(signal?: AbortSignal): Promise<void> {
+  /** Moves a write's stamp from when it was sent to when the host answered, keeping the stamps in order. */
+  private answered(stamp: { at: number }): void {
+    const i = this.stamps.indexOf(stamp.at);
+    if (i === -1) return;
+    this.stamps.splice(i, 1);
+    const at = Math.max(stamp.at, this.clock.now());
+    let j = this.stamps.length;
+    while (j > 0 && this.stamps[j - 1]! > at) j--;
+    this.stamps.splice(j, 0, at);
+    stamp.at = at;
+  }
+
+  private async waitForRoom(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
-      if (signal?.aborted) return;
+      if (signal?.aborted) return () => {};
       const now = this.clock.now();
-      while (this.stamps.length > 0 && this.stamps[0]! <= now - HOUR) this.stamps.shift();
+      while (this.stamps.length > 0 && this.stamps[0]! <= now - HOUR - this.guardMs) this.stamps.shift();
       const ready = Math.max(this.heldUntil, this.freeAt(now, MINUTE, this.limits.perMinute), this.freeAt(now, HOUR, this.limits.perHour));
       if (ready <= now) {
+        const stamp = { at: now };
         this.stamps.push(now);
         this.spent++;
-        return;
+        return () => this.answered(stamp);
       }
       const ms = ready - now;
+      this.waits++;
       this.onWait?.({ host: this.host, ms, reason: this.heldUntil >= ready ? 'host' : 'budget' });
       this.waitedMs += ms;
       await this.clock.sleep(ms, signal);
@@ -106,10 +135,10 @@ export class WriteBudget {
   /** When the window of `span` ending now has room for one more of `limit` writes. */
   private freeAt(now: number, span: number, limit: number): number {
     let inWindow = 0;
-    for (let i = this.stamps.length - 1; i >= 0 && this.stamps[i]! > now - span; i--) inWindow++;
+    for (let i = this.stamps.length - 1; i >= 0 && this.stamps[i]! > now - span - this.guardMs; i--) inWindow++;
     if (inWindow < limit) return now;
     // The write that must leave the window first: the limit-th most recent.
-    return this.stamps[this.stamps.length - limit]! + span;
+    return this.stamps[this.stamps.length - limit]! + span + this.guardMs;
   }
 }
 
@@ -129,7 +158,7 @@ export class WriteBudgets {
     const key = `${host}\n${createHash('sha256').update(token).digest('hex')}`;
     let b = this.budgets.get(key);
     if (b === undefined) {
-      b = new WriteBudget(host, this.limits, this.clock, this.o.onWait);
+      b = new WriteBudget(host, this.limits, this.clock, this.o.onWait, this.o.guardMs ?? 1000);
       this.budgets.set(key, b);
     }
     return b;

@@ -30,13 +30,18 @@ export function apiFetch(apiUrl: string, timeoutMs: number, fetchImpl: typeof fe
       headers.delete('private-token');
     }
     const write = isWrite(init?.method);
-    if (ours && write && x.budget) await x.budget.take(x.signal);
+    const answered = ours && write && x.budget ? await x.budget.take(x.signal) : null;
     const cached = ours && !write && x.reads ? x.reads.tagOf(url, x.token ?? '') : null;
     if (cached !== null) headers.set('if-none-match', cached);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     // Redirects are not followed: a 3xx to another host would carry the token there.
-    const res = await fetchImpl(url, { ...init, headers, signal, redirect: 'manual' });
+    let res: Response;
+    try {
+      res = await fetchImpl(url, { ...init, headers, signal, redirect: 'manual' });
+    } finally {
+      answered?.();
+    }
     if (!ours || write || !x.reads) return res;
     if (res.status === 304 && cached !== null) return x.reads.answer(url, x.token ?? '') ?? res;
     return x.reads.keep(url, x.token ?? '', res);
