@@ -18,7 +18,8 @@ export function hostOptionsFor(io: CliIo, flags: BudgetFlags): HostOptions {
   if (known !== undefined) return known;
   const limits = flags.writeBudget === undefined ? undefined : parseWriteBudget(flags.writeBudget);
   if (limits === null) {
-    throw new UsageError(`--write-budget ${flags.writeBudget} is not PER_MINUTE/PER_HOUR with whole numbers of at least 1 (for example --write-budget 80/500).`);
+    const given = flags.writeBudget ?? '';
+    throw new UsageError(`--write-budget ${given} is not PER_MINUTE/PER_HOUR with whole numbers of at least 1 (for example --write-budget 80/500).`);
   }
   const writes = new WriteBudgets({
     ...(limits ? { limits } : {}),

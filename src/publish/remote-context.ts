@@ -13,7 +13,13 @@ export interface RemoteContext {
   baseTip(branch: string | null): Promise<string | null>;
 }
 
-export function remoteContext(repo: Repo, remote: string, env: Readonly<Record<string, string | undefined>>, strict: boolean, hostOptions: HostOptions = {}): RemoteContext {
+export function remoteContext(
+  repo: Repo,
+  remote: string,
+  env: Readonly<Record<string, string | undefined>>,
+  strict: boolean,
+  hostOptions: HostOptions = {},
+): RemoteContext {
   let host: Host | null = null;
   let push: PushTarget | null = null;
   try {

@@ -11,7 +11,11 @@ import { noRedaction, type Redactor } from '../redact.js';
 import { gatherPulls, type GatherOptions, type PullAt } from './gather.js';
 import type { TrackFlag, TrackState } from './types.js';
 
-export type BulkAction = { readonly kind: 'comment'; readonly text: string } | { readonly kind: 'close' } | { readonly kind: 'ready' } | { readonly kind: 'merge'; readonly method: MergeMethod };
+export type BulkAction =
+  | { readonly kind: 'comment'; readonly text: string }
+  | { readonly kind: 'close' }
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'merge'; readonly method: MergeMethod };
 
 /** What --state selects: a state of a live pull request, or a flag one carries. */
 export type BulkState = Extract<TrackState, 'open' | 'draft'> | Exclude<TrackFlag, 'behind'>;

@@ -32,7 +32,8 @@ export function stateChart(history: readonly TrackSnapshot[]): string {
     const top = history.map((s, i) => below[i]! + (s[state] ?? 0));
     const upper = top.map((v, i) => `${fmt(x(i, n))},${fmt(y(v, max))}`);
     const lower = below.map((v, i) => `${fmt(x(i, n))},${fmt(y(v, max))}`).reverse();
-    areas.push(`<polygon class="area" data-state="${state}" fill="${STATE_COLOURS[state]}" points="${[...upper, ...lower].join(' ')}"><title>${state}</title></polygon>`);
+    const points = [...upper, ...lower].join(' ');
+    areas.push(`<polygon class="area" data-state="${state}" fill="${STATE_COLOURS[state]}" points="${points}"><title>${state}</title></polygon>`);
     top.forEach((v, i) => (below[i] = v));
   }
   return svg('burndown-states', 'Pull requests by state', areas.join(''), history, max);
@@ -43,7 +44,8 @@ export function remainingChart(history: readonly TrackSnapshot[]): string {
   const n = history.length;
   const max = Math.max(1, ...history.map((s) => s.remaining));
   const points = history.map((s, i) => `${fmt(x(i, n))},${fmt(y(s.remaining, max))}`).join(' ');
-  return svg('burndown-remaining', 'Files the change still touches', `<polyline class="line" fill="none" stroke="#0969da" stroke-width="2" points="${points}"/>`, history, max);
+  const line = `<polyline class="line" fill="none" stroke="#0969da" stroke-width="2" points="${points}"/>`;
+  return svg('burndown-remaining', 'Files the change still touches', line, history, max);
 }
 
 function svg(id: string, title: string, body: string, history: readonly TrackSnapshot[], max: number): string {
@@ -56,5 +58,6 @@ function svg(id: string, title: string, body: string, history: readonly TrackSna
     `<text x="${W - PAD}" y="${H - 12}" font-size="11" text-anchor="end">${esc(last)}</text>` +
     `<text x="${PAD - 4}" y="${PAD + 4}" font-size="11" text-anchor="end">${max}</text>` +
     `<text x="${PAD - 4}" y="${H - PAD}" font-size="11" text-anchor="end">0</text>`;
-  return `<figure><figcaption>${esc(title)}</figcaption><svg id="${id}" role="img" aria-label="${esc(title)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${body}${axis}</svg></figure>`;
+  const open = `<svg id="${id}" role="img" aria-label="${esc(title)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">`;
+  return `<figure><figcaption>${esc(title)}</figcaption>${open}${body}${axis}</svg></figure>`;
 }

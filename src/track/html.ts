@@ -11,16 +11,17 @@ const safeUrl = (u: string) => (/^https?:\/\//i.test(u) ? esc(u) : null);
 const STYLE =
   'body{font:14px system-ui,sans-serif;margin:24px;color:#1f2328}table{border-collapse:collapse;width:100%}' +
   'th,td{border-bottom:1px solid #d0d7de;padding:3px 6px;text-align:left;white-space:nowrap}th{position:sticky;top:0;background:#f6f8fa}' +
-  'tr.flagged td{background:#fff8c5}.legend span{display:inline-block;margin-right:12px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}' +
+  'tr.flagged td{background:#fff8c5}.legend span{display:inline-block;margin-right:12px}' +
+  '.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}' +
   'figure{display:inline-block;margin:0 24px 24px 0}figcaption{font-weight:600;margin-bottom:4px}.counts td{padding-right:16px}';
 
 export function renderTrackHtml(history: readonly TrackSnapshot[], rows: readonly TrackRow[], title: string): string {
   const last = history[history.length - 1];
   const legend = CHART_STATES.map((s) => `<span><i style="background:${STATE_COLOURS[s]}"></i>${s}</span>`).join('');
-  const counts = last
-    ? `<table class="counts"><tr>${['jobs', ...CHART_STATES, 'failing', 'noReviewer', 'stale', 'behind', 'remaining'].map((k) => `<th>${k}`).join('')}</tr>` +
-      `<tr>${['jobs', ...CHART_STATES, 'failing', 'noReviewer', 'stale', 'behind', 'remaining'].map((k) => `<td>${String((last as unknown as Record<string, number>)[k] ?? 0)}`).join('')}</tr></table>`
-    : '';
+  const keys = ['jobs', ...CHART_STATES, 'failing', 'noReviewer', 'stale', 'behind', 'remaining'];
+  const value = (k: string) => String((last as unknown as Record<string, number> | undefined)?.[k] ?? 0);
+  const cells = (f: (k: string) => string) => keys.map(f).join('');
+  const counts = last ? `<table class="counts"><tr>${cells((k) => `<th>${k}`)}</tr><tr>${cells((k) => `<td>${value(k)}`)}</tr></table>` : '';
   const head = ['repository', 'branch', 'pull request', 'state', 'checks', 'review', 'reviewers requested', 'days idle', 'behind', 'flags'];
   const body = rows.map(row).join('\n');
   return (
@@ -31,8 +32,11 @@ export function renderTrackHtml(history: readonly TrackSnapshot[], rows: readonl
 }
 
 function row(r: TrackRow): string {
-  const pr = r.pullRequest === null ? '-' : safeUrl(r.pullRequest.url) === null ? `#${r.pullRequest.number}` : `<a href="${safeUrl(r.pullRequest.url)}">#${r.pullRequest.number}</a>`;
+  const url = r.pullRequest === null ? null : safeUrl(r.pullRequest.url);
+  const pr = r.pullRequest === null ? '-' : url === null ? `#${r.pullRequest.number}` : `<a href="${url}">#${r.pullRequest.number}</a>`;
   const cls = r.flags.length > 0 ? ' class="flagged"' : '';
-  const cells = [esc(r.repo), esc(r.branch), pr, r.state, r.checks, r.review, esc(r.reviewers.join(', ')), r.idleDays === null ? '' : String(r.idleDays), r.behind === null ? '?' : String(r.behind), r.flags.join(' ')];
+  const idle = r.idleDays === null ? '' : String(r.idleDays);
+  const behind = r.behind === null ? '?' : String(r.behind);
+  const cells = [esc(r.repo), esc(r.branch), pr, r.state, r.checks, r.review, esc(r.reviewers.join(', ')), idle, behind, r.flags.join(' ')];
   return `<tr${cls}><td>${cells.join('<td>')}`;
 }

@@ -90,7 +90,10 @@ interface IssueSpec {
 export function parseIssueSpec(spec: string): IssueSpec {
   const s = spec.trim();
   const url = /^(https?:\/\/[^#\s]+?)(?:\/-)?\/issues\/(\d+)\/?$/.exec(s) ?? /^(https?:\/\/[^#\s]+?)(?:#(\d+))?$/.exec(s);
-  if (url) return { url: url[1]!.replace(/\/+$/, ''), path: new URL(url[1]!).pathname.replace(/^\/|\/$/g, ''), number: url[2] === undefined ? null : Number(url[2]) };
+  if (url) {
+    const path = new URL(url[1]!).pathname.replace(/^\/|\/$/g, '');
+    return { url: url[1]!.replace(/\/+$/, ''), path, number: url[2] === undefined ? null : Number(url[2]) };
+  }
   const m = /^([A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)+)(?:#(\d+))?$/.exec(s);
   if (!m) throw new UsageError(`--issue ${spec} is not OWNER/REPO or OWNER/REPO#N (for example --issue acme/codemods or --issue acme/codemods#12).`);
   return { url: null, path: m[1]!, number: m[2] === undefined ? null : Number(m[2]) };

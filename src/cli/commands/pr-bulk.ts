@@ -34,7 +34,9 @@ export function bulkActionOf(f: BulkFlags): BulkAction | null {
   if (f.ready === true) asked.push({ kind: 'ready' });
   if (f.merge !== undefined) {
     const method = f.merge === '' ? 'merge' : f.merge;
-    if (!['squash', 'merge', 'rebase'].includes(method)) throw new UsageError(`--merge ${f.merge} is not a merge method; use --merge squash, --merge merge or --merge rebase.`);
+    if (!['squash', 'merge', 'rebase'].includes(method)) {
+      throw new UsageError(`--merge ${f.merge} is not a merge method; use --merge squash, --merge merge or --merge rebase.`);
+    }
     asked.push({ kind: 'merge', method: method as MergeMethod });
   }
   if (asked.length > 1) throw new UsageError('--comment, --close, --ready and --merge each act on every selected pull request; choose one per command.');
@@ -49,7 +51,9 @@ export async function bulkPrCmd(io: CliIo, report: RunReport, source: string, ac
     if (!(BULK_STATES as readonly string[]).includes(s)) throw new UsageError(`--state ${s} is not one of ${BULK_STATES.join(', ')}.`);
     return s as BulkState;
   });
-  if (f.stale !== undefined && !(Number.isInteger(f.stale) && f.stale >= 1)) throw new UsageError(`--stale ${f.stale} must be a whole number of days, 1 or more.`);
+  if (f.stale !== undefined && !(Number.isInteger(f.stale) && f.stale >= 1)) {
+    throw new UsageError(`--stale ${f.stale} must be a whole number of days, 1 or more.`);
+  }
   const repos = f.repo === undefined ? [] : typeof f.repo === 'string' ? [f.repo] : [...f.repo];
   const done = await bulkPullRequests(report, action, {
     cwd: io.cwd,

@@ -23,7 +23,9 @@ export interface TrackFlags extends BudgetFlags {
 }
 
 export async function trackCmd(io: CliIo, flags: TrackFlags): Promise<number> {
-  if (!(Number.isInteger(flags.stale) && flags.stale >= 1)) throw new UsageError(`--stale ${flags.stale} must be a whole number of days, 1 or more (for example --stale 14).`);
+  if (!(Number.isInteger(flags.stale) && flags.stale >= 1)) {
+    throw new UsageError(`--stale ${flags.stale} must be a whole number of days, 1 or more (for example --stale 14).`);
+  }
   const report = parseRunReport(await readReport(io, flags.report), flags.report);
   try {
     const done = await trackReport(report, {
@@ -45,7 +47,8 @@ export async function trackCmd(io: CliIo, flags: TrackFlags): Promise<number> {
     if (flags.json) io.stdout.write(`${JSON.stringify({ snapshot: s, rows: done.rows }, null, 2)}\n`);
     else {
       const states = TRACK_STATES.filter((k) => s[k] > 0).map((k) => `${s[k]} ${k}`);
-      io.stdout.write(`${s.jobs} jobs: ${states.join(', ') || 'none'}; ${s.failing} failing, ${s.noReviewer} without reviewer, ${s.stale} stale, ${s.behind} behind; ${s.remaining} files left to change\n`);
+      const flags = `${s.failing} failing, ${s.noReviewer} without reviewer, ${s.stale} stale, ${s.behind} behind`;
+      io.stdout.write(`${s.jobs} jobs: ${states.join(', ') || 'none'}; ${flags}; ${s.remaining} files left to change\n`);
       if (done.issue !== null) io.stdout.write(`${done.issue.action} the tracking issue: ${done.issue.url}\n`);
     }
     return done.problems.length > 0 ? 1 : 0;
