@@ -1,11 +1,11 @@
 // The import rules of scion's layers, checked by dependency-cruiser (`npm run lint:imports`, run by
 // .ci/run before the tests). Imports point down only:
 //
-//   cli → api → campaign → {publish, runner} → {agent, verify, workspace, report, branch, host, owners, structural, github}
-//       → {model, git, core, recipe} → {errors, redact, refusal, util}
+//   cli → api → campaign → {publish, runner} → {agent, verify, workspace, report, branch, host, owners, github}
+//       → {model, git, core, recipe, structural} → {errors, redact, refusal, util}
 //
 // Type-only imports count: a type is part of what a module depends on. Folders that do not exist yet
-// (api, structural, util) are named so their rules hold from their first file.
+// (api, util) are named so their rules hold from their first file.
 
 /** Each tier, top down: a module may import its own tier (unless a rule below says otherwise) and any tier under it. */
 const TIERS = [
@@ -18,10 +18,16 @@ const TIERS = [
   {
     name: 'services',
     slug: 'services',
-    paths: ['^src/agent/', '^src/verify/', '^src/workspace/', '^src/report/', '^src/branch/', '^src/host/', '^src/owners/', '^src/structural/', '^src/github/'],
+    paths: ['^src/agent/', '^src/verify/', '^src/workspace/', '^src/report/', '^src/branch/', '^src/host/', '^src/owners/', '^src/github/'],
   },
-  // recipe/ is data like model/ (the schema and its loader), and imports nothing of ours.
-  { name: 'data, git and core', slug: 'data-git-core', paths: ['^src/model/', '^src/git/', '^src/core/', '^src/recipe/'] },
+  // recipe/ is data like model/ (the schema and its loader); it imports only the structural engine, which loads a
+  // recipe's ast-grep rules and jscodeshift transforms with it (problems at file:line:col). structural/ is an engine
+  // beside core/ (bytes in, values out) and imports only core/, errors and util/.
+  {
+    name: 'data, git and core',
+    slug: 'data-git-core',
+    paths: ['^src/model/', '^src/git/', '^src/core/', '^src/recipe/', '^src/structural/'],
+  },
   { name: 'foundation', slug: 'foundation', paths: ['^src/errors\\.ts$', '^src/redact\\.ts$', '^src/refusal\\.ts$', '^src/util/'] },
 ];
 
@@ -94,6 +100,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '^src/', pathNot: '^src/(core|util)/|^src/errors\\.ts$' },
+    },
+    {
+      name: 'structural-is-an-engine',
+      comment: 'structural/ (the ast-grep and jscodeshift engine) imports nothing of ours but core/, errors and util/.',
+      severity: 'error',
+      from: { path: '^src/structural/' },
+      to: { path: '^src/', pathNot: '^src/(structural|core|util)/|^src/errors\\.ts$' },
     },
     {
       name: 'nothing-imports-the-library-entry',

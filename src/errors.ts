@@ -1,4 +1,4 @@
-// Every failure scion reports has a `kind` (SPEC §4) and, where the seed numbers it, a `code` (0–10).
+// Every failure scion reports has a `kind` and, where the seed numbers it, a `code` (0–10).
 // Expected failures travel as `Failure` values; `ScionError` wraps one when it must be thrown
 // (across a process boundary, or out of the library to a caller).
 
@@ -34,6 +34,11 @@ export const ERROR_KINDS = [
   'clone-failed',
   // A jscodeshift transform threw on a file (its message and the file are in the failure).
   'transform',
+  // The model kept making edits the guards refuse (deleting or skipping tests, suppressing checks,
+  // turning checks off in their configuration): the job is failed for a person to look at.
+  'guard',
+  // The run's --max-cost was spent: the model conversations it had not started were not started.
+  'budget',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -51,7 +56,7 @@ export const SEED_CODES: Readonly<Partial<Record<ErrorKind, number>>> = {
   'not-found': 8,
   'not-unique': 9,
   'too-large': 10,
-  // The seed's step 14 (a JSON or schema check of the result) carries 10 too (SPEC §4).
+  // The seed's step 14 (a JSON or schema check of the result) carries 10 too.
   'invalid-result': 10,
 };
 

@@ -2,7 +2,10 @@
 // modules behind them are internal.
 import { UsageError } from './errors.js';
 import { formatProblem, type Recipe, type RecipeInput } from './recipe/index.js';
+import { dirname, resolve } from 'node:path';
+import { formatPath } from './recipe/problems.js';
 import { duplicateRecipeName, parseRecipe } from './recipe/parse-recipe.js';
+import { loadStructural } from './recipe/structural.js';
 import { runRecipes as runLoaded, type LoadedRecipe } from './runner/run-recipes.js';
 import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
@@ -55,7 +58,7 @@ export {
   type ReviewState,
   type MergeMethod,
 } from './host/index.js';
-// Campaigns (SPEC §9): one recipe across many repositories.
+// Campaigns: one recipe across many repositories.
 export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
@@ -67,22 +70,35 @@ export interface RecipeSource {
   readonly file?: string;
 }
 
-function loaded(sources: readonly RecipeSource[]): LoadedRecipe[] {
+/**
+ * Recipes as values, checked as recipe files are; their structural steps' rules and transforms are
+ * loaded relative to the recipe's `file` (else the current folder).
+ */
+async function loaded(sources: readonly RecipeSource[]): Promise<LoadedRecipe[]> {
   const out: LoadedRecipe[] = [];
   for (const [i, s] of sources.entries()) {
     const file = s.file ?? `<recipe ${i + 1}>`;
     const parsed = parseRecipe(s.recipe, file);
-    if (!parsed.ok) throw new UsageError(`${file} is not a valid recipe (${plural(parsed.problems.length, 'problem')}).`, parsed.problems.map(formatProblem));
-    out.push({ file, recipe: parsed.recipe });
+    if (!parsed.ok) throw invalid(file, parsed.problems.map(formatProblem));
+    const structural = await loadStructural(parsed.recipe, s.file ? dirname(resolve(s.file)) : resolve('.'));
+    if (!structural.ok) {
+      const own = structural.problems.map((p) => formatProblem({ file, line: 1, col: 1, path: formatPath(p.path), message: p.message }));
+      throw invalid(file, [...own, ...structural.foreign.map((p) => formatProblem(p))]);
+    }
+    out.push({ file, recipe: structural.recipe });
   }
   const clash = duplicateRecipeName(out);
   if (clash !== null) throw new UsageError(clash);
   return out;
 }
 
-/** Run recipes against a repository: one report (SPEC §5) for all their jobs. */
+function invalid(file: string, problems: readonly string[]): UsageError {
+  return new UsageError(`${file} is not a valid recipe (${plural(problems.length, 'problem')}).`, [...problems]);
+}
+
+/** Run recipes against a repository: one report for all their jobs. */
 export async function runRecipes(recipes: readonly RecipeSource[], options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
-  return runLoaded(loaded(recipes), options, ctx);
+  return runLoaded(await loaded(recipes), options, ctx);
 }
 export type { RunContext, RunEvent, RunOptions, PlannedJob } from './runner/types.js';
 export type { RunReport, JobReport, JobStatus, CommitReport, FileReport, ErrorReport, SkipReport, Usage } from './model/types.js';
@@ -102,11 +118,31 @@ export {
   type EngineResult,
 } from './core/index.js';
 export { ERROR_KINDS, SEED_CODES, ScionError, UsageError, type ErrorKind, type Failure, type Result } from './errors.js';
+// Code owners: CODEOWNERS read as GitHub or GitLab reads it, and a change divided by owner.
+export {
+  codeownersAt as codeownersFor,
+  ownersAt,
+  parseCodeowners,
+  splitByOwners,
+  slugOf,
+  ownerKinds,
+  type Codeowners,
+  type Dialect,
+  type PathOwners,
+  type RuleRef,
+  type SkippedLine,
+  type OwnersReport,
+  type OwnersAnswer,
+  type OwnersQuery,
+  type Piece,
+  type SplitOptions,
+} from './owners/index.js';
+export type { SplitReport, OwnerRuleReport } from './model/types.js';
 export { renderJson } from './report/json.js';
 export { renderPrBody, renderSummary } from './report/markdown.js';
 export { renderHtml } from './report/html.js';
 
-/** Run one loaded recipe against a repository; the JSON report (SPEC §5) as a value. */
+/** Run one loaded recipe against a repository; the JSON report as a value. */
 export function runRecipe(recipe: RecipeSource, options: RunOptions, ctx: RunContext = { env: process.env }): Promise<RunReport> {
   return runRecipes([recipe], options, ctx);
 }

@@ -1,4 +1,4 @@
-// One redaction pass (SPEC §7): secret values from the environment and credentials in URLs are
+// One redaction pass: secret values from the environment and credentials in URLs are
 // replaced by `***` wherever text leaves scion (reports, PR bodies, step summaries, HTML,
 // annotations, the terminal). Built once from the environment and handed down; never read from
 // `process.env` here, so the same text redacts the same way in a test and in a run.

@@ -7,7 +7,10 @@ import type { ResponseCache } from './cache.js';
 import type { Mutex } from './mutex.js';
 import type { Price } from './prices.js';
 import type { Redactor } from '../redact.js';
-import type { AgentFiles, AgentStepConfig } from './types.js';
+import type { CostBudget } from './budget.js';
+import type { PlannedConversation } from './estimate.js';
+import type { Guards } from './guards/index.js';
+import type { AgentFiles, AgentStepConfig, GuardRefusal } from './types.js';
 import type { ApiUsage, UsageMeter } from './usage.js';
 
 export interface AgentRun {
@@ -26,17 +29,34 @@ export interface AgentRun {
   readonly batchPoll: { readonly firstMs: number; readonly maxMs: number; readonly deadlineMs: number };
   /** Refused tool calls so far (the model was told why; not job errors). */
   refusedCalls: number;
+  /** The guards every edit of the model passes before it is written. */
+  readonly guards: Guards;
+  /** Every edit the guards refused in this step, in order. */
+  readonly refusals: GuardRefusal[];
+  /** The run's --max-cost, when it has one. */
+  readonly budget: CostBudget | null;
+  /** Estimate, never ask (`scion plan`): the client must not be used. */
+  readonly estimate: boolean;
+  /** In estimate mode: the conversations that would have started. */
+  readonly planned: PlannedConversation[];
 }
 
 /** Usage of one response, counted for the step and for the conversation that asked. */
 export function account(run: AgentRun, conversation: UsageMeter, u: ApiUsage, batch: boolean): void {
+  const before = run.meter.costUsd;
   run.meter.add(u, run.price, batch);
   conversation.add(u, run.price, batch);
+  run.budget?.spend(run.meter.costUsd - before);
+}
+
+/** Asked before a conversation starts: the budget's failure when the run's --max-cost is spent, else null. */
+export function overBudget(run: AgentRun, file: string | null): Failure | null {
+  return run.budget?.admit(who(file), file === null ? {} : { file }) ?? null;
 }
 
 const who = (file: string | null): string => (file === null ? 'the job' : file);
 
-/** The abort reason of the step's own `timeoutMs` (kind `agent`, as SPEC §6 has it). */
+/** The abort reason of the step's own `timeoutMs` (kind `agent`: the model's conversation ran out of time). */
 export class AgentTimeout extends Error {
   constructor() {
     super('the agent step ran past its timeoutMs');

@@ -1,4 +1,4 @@
-// The first message of a fix conversation (SPEC §10): the verify command that failed, how it ended,
+// The first message of a fix conversation: the verify command that failed, how it ended,
 // and each diagnostic with its file's lines around it in read_file's cat -n form. What is shown
 // counts as read, so the model can fix a line it was shown without reading the file first.
 import { decodeText } from '../core/index.js';

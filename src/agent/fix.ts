@@ -1,4 +1,4 @@
-// The fix conversation of a failing verify command (SPEC §10): one per-job conversation through the
+// The fix conversation of a failing verify command: one per-job conversation through the
 // same tools, engine, cache and usage meter as the agent step, started from the command's diagnostics
 // with the lines around them already read. The runner reruns the command after it stops.
 import type { Usage } from '../model/types.js';
@@ -13,7 +13,10 @@ import { close, type StepError } from './per-file.js';
 import { ReadStates } from './read-state.js';
 import { replay } from './replay.js';
 import { toolContext } from './tool-context.js';
-import type { AgentEnv, AgentFiles, AgentStepConfig } from './types.js';
+import type { AgentEnv, AgentFiles, AgentStepConfig, Estimate, GuardRefusal } from './types.js';
+import { estimated } from './estimate.js';
+import { planJob } from './per-job.js';
+import { overBudget } from './agent-run.js';
 
 export { DEFAULT_FIX_PROMPT, type FailedCommand } from './fix-message.js';
 
@@ -23,6 +26,8 @@ export interface FixConfig {
   readonly maxTurns: number;
   readonly maxTokens: number;
   readonly timeoutMs?: number;
+  /** Rounds the verify command allows: what a plan's estimate multiplies one round by. Default 1. */
+  readonly maxRounds?: number;
 }
 
 export interface FixOutcome {
@@ -34,6 +39,10 @@ export interface FixOutcome {
   readonly errors: readonly { readonly file: string | null; readonly failure: Failure }[];
   /** The model's closing sentence. */
   readonly summary: string;
+  /** Edits the guards refused in this round. */
+  readonly refusals: readonly GuardRefusal[];
+  /** In a plan: what the fix rounds would cost (no request was sent); else null. */
+  readonly estimate: Estimate | null;
 }
 
 
@@ -49,7 +58,9 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
   };
   const made = makeRun(step, files, env);
-  if (!made.ok) return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: made.error }], summary: '' };
+  if (!made.ok) {
+    return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: made.error }], summary: '', refusals: [], estimate: null };
+  }
   const { run } = made.value;
   try {
     const reads = new ReadStates();
@@ -66,7 +77,17 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     if (entry && (await replay(run, entry))) {
       run.meter.cachedFiles.push(...entry.changes.map((c) => c.path));
       run.log(`fix: replayed the cached answer (no request; ${entry.changes.length} file(s) changed)`);
-      return { stopped: true, replayed: true, usage: run.meter.toUsage(), errors: [], summary: '' };
+      return { stopped: true, replayed: true, usage: run.meter.toUsage(), errors: [], summary: '', refusals: [], estimate: null };
+    }
+    if (run.estimate) {
+      await planJob(run, firstMessage, [...files.paths()].sort(), config.maxRounds ?? 1);
+      run.log('fix: estimated the fix rounds without a request (plan)');
+      const estimate = estimated(run, 'fix', step.maxTurns, step.maxTokens, false);
+      return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [], summary: '', refusals: [], estimate };
+    }
+    const broke = overBudget(run, null);
+    if (broke) {
+      return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: broke }], summary: '', refusals: [], estimate: null };
     }
     const conv = new Conversation({ id: 'fix', file: null, key, firstMessage, tools: toolContext(run, 'fix', reads), model: run.model, maxTokens: step.maxTokens, maxTurns: step.maxTurns });
     await converse(run, conv);
@@ -80,6 +101,8 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
       usage,
       errors: errors.map((e) => ({ file: e.file, failure: { ...e.failure, message: run.redact(e.failure.message) } })),
       summary: run.redact(conv.finalText),
+      refusals: [...run.refusals],
+      estimate: null,
     };
   } finally {
     made.value.done();

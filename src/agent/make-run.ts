@@ -5,6 +5,7 @@ import { failure, fail, ok, type Result } from '../errors.js';
 import { makeRedactor } from '../redact.js';
 import { ResponseCache } from './cache.js';
 import { DEFAULT_MAX_RETRIES, makeClient } from './client.js';
+import { Guards } from './guards/index.js';
 import { Mutex } from './mutex.js';
 import { PRICES_DATE, priceOf } from './prices.js';
 import { AgentTimeout, type AgentRun } from './agent-run.js';
@@ -22,8 +23,10 @@ export interface MadeRun {
 }
 
 export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv): Result<MadeRun> {
+  const estimate = env.estimate === true;
   const apiKey = env.env['ANTHROPIC_API_KEY'];
-  if (!apiKey) {
+  // A plan sends nothing, so it needs no key.
+  if (!apiKey && !estimate) {
     return fail(failure('agent', 'The agent step needs ANTHROPIC_API_KEY in the environment and it is not set; set it (in CI, from a secret) and run again. No request was made.'));
   }
   if (!step.batch && step.maxTokens > MAX_INTERACTIVE_TOKENS) {
@@ -45,12 +48,19 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
   const onOuter = () => controller.abort(outer?.reason);
   if (outer?.aborted) onOuter();
   else outer?.addEventListener('abort', onOuter, { once: true });
+  const guards = new Guards(files.guards, log);
+  let client: ReturnType<typeof makeClient> | undefined;
   const run: AgentRun = {
     step,
     files,
     model,
     price,
-    client: makeClient(apiKey, env.env, clientOpts, log, redact),
+    // Made on first use: a plan (estimate) never asks, and must not be able to.
+    get client() {
+      if (estimate || !apiKey) throw new Error('scion bug: a request was about to be sent while estimating');
+      client ??= makeClient(apiKey, env.env, clientOpts, log, redact);
+      return client;
+    },
     maxRetries: clientOpts.maxRetries ?? DEFAULT_MAX_RETRIES,
     signal: controller.signal,
     lock: new Mutex(),
@@ -64,12 +74,18 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
       deadlineMs: clientOpts.batchDeadlineMs ?? 24 * 60 * 60 * 1000,
     },
     refusedCalls: 0,
+    guards,
+    refusals: [],
+    budget: env.budget ?? null,
+    estimate,
+    planned: [],
   };
   return ok({
     run,
     done: () => {
       if (timer !== null) clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
+      guards.close();
     },
   });
 }

@@ -10,7 +10,9 @@ import { converse } from './interactive.js';
 import { fileMessage } from './prompt.js';
 import { ReadStates } from './read-state.js';
 import { entryOf, replay } from './replay.js';
-import { timeoutFailure, type AgentRun } from './agent-run.js';
+import { estimateTokens, FIXED_TOKENS } from './estimate.js';
+import { insisted } from './insisted.js';
+import { overBudget, timeoutFailure, type AgentRun } from './agent-run.js';
 import { toolContext } from './tool-context.js';
 import { catN } from './tools/cat-n.js';
 
@@ -25,7 +27,7 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
   if (run.step.batch) {
     const convs: Conversation[] = [];
     for (const [i, path] of paths.entries()) {
-      const c = await open(run, path, i);
+      const c = await open(run, path, i, errors);
       if (c) convs.push(c);
     }
     await converseInBatches(run, convs);
@@ -41,7 +43,7 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
           notStarted.push(path);
           return;
         }
-        const c = await open(run, path, i);
+        const c = await open(run, path, i, errors);
         if (!c) return;
         await converse(run, c);
         await close(run, c, errors);
@@ -65,8 +67,11 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
   return errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? ''));
 }
 
-/** A conversation for `path`, or null when the cache answered for it or it is not text. */
-async function open(run: AgentRun, path: string, index: number): Promise<Conversation | null> {
+/**
+ * A conversation for `path`, or null when none starts: the cache answered for it, it is not text,
+ * the run's budget is spent (an error in `errors`), or the step only estimates (a plan).
+ */
+async function open(run: AgentRun, path: string, index: number, errors: StepError[]): Promise<Conversation | null> {
   const bytes = await run.files.read(path);
   if (bytes === null) return null;
   const decoded = decodeText(bytes);
@@ -83,13 +88,23 @@ async function open(run: AgentRun, path: string, index: number): Promise<Convers
   }
   const text = decoded.value.text;
   const view = catN(text);
+  const firstMessage = fileMessage(run.step.prompt, path, view);
+  if (run.estimate) {
+    run.planned.push({ context: FIXED_TOKENS + estimateTokens(firstMessage), reads: 0, files: [{ path, tokens: estimateTokens(text) }], rounds: 1 });
+    return null;
+  }
+  const broke = overBudget(run, path);
+  if (broke) {
+    errors.push({ file: path, failure: broke });
+    return null;
+  }
   const reads = new ReadStates();
   reads.markRead(path, text, !view.whole);
   return new Conversation({
     id: `f${index}`,
     file: path,
     key,
-    firstMessage: fileMessage(run.step.prompt, path, view),
+    firstMessage,
     tools: toolContext(run, path, reads),
     model: run.model,
     maxTokens: run.step.maxTokens,
@@ -99,6 +114,12 @@ async function open(run: AgentRun, path: string, index: number): Promise<Convers
 
 /** A finished conversation is cached; a failed one is a step error (its edits stay: nothing rolls back). */
 export async function close(run: AgentRun, c: Conversation, errors: StepError[]): Promise<void> {
+  // A model that kept trying what the guards refuse fails the conversation whatever else it did.
+  const guard = insisted(c);
+  if (guard) {
+    errors.push({ file: c.file, failure: guard });
+    return;
+  }
   if (c.state.kind === 'failed') {
     errors.push({ file: c.file, failure: c.state.failure });
     return;

@@ -7,7 +7,10 @@ import { converse } from './interactive.js';
 import { close, type StepError } from './per-file.js';
 import { jobMessage } from './prompt.js';
 import { replay } from './replay.js';
-import type { AgentRun } from './agent-run.js';
+import { overBudget, type AgentRun } from './agent-run.js';
+import { catN } from './tools/cat-n.js';
+import { decodeText } from '../core/index.js';
+import { estimateTokens, FIXED_TOKENS } from './estimate.js';
 import { toolContext } from './tool-context.js';
 
 export async function runPerJob(run: AgentRun): Promise<StepError[]> {
@@ -24,11 +27,18 @@ export async function runPerJob(run: AgentRun): Promise<StepError[]> {
     run.log(`agent: replayed the cached answer for the job (no request; ${entry.changes.length} file(s) changed)`);
     return [];
   }
+  const firstMessage = jobMessage(run.step.prompt, paths);
+  if (run.estimate) {
+    await planJob(run, firstMessage, paths, 1);
+    return [];
+  }
+  const broke = overBudget(run, null);
+  if (broke) return [{ file: null, failure: broke }];
   const conv = new Conversation({
     id: 'job',
     file: null,
     key,
-    firstMessage: jobMessage(run.step.prompt, paths),
+    firstMessage,
     tools: toolContext(run, 'job'),
     model: run.model,
     maxTokens: run.step.maxTokens,
@@ -39,4 +49,19 @@ export async function runPerJob(run: AgentRun): Promise<StepError[]> {
   const errors: StepError[] = [];
   await close(run, conv, errors);
   return errors;
+}
+
+/** In a plan: one conversation over the job, which may read every file of it (in cat -n form). */
+export async function planJob(run: AgentRun, firstMessage: string, paths: readonly string[], rounds: number): Promise<void> {
+  const files: { path: string; tokens: number }[] = [];
+  // What reading them costs: read_file shows them in cat -n form.
+  let reads = 0;
+  for (const p of paths) {
+    const bytes = await run.files.read(p);
+    const d = bytes === null ? null : decodeText(bytes);
+    if (!d?.ok) continue;
+    files.push({ path: p, tokens: estimateTokens(d.value.text) });
+    reads += estimateTokens(catN(d.value.text).text);
+  }
+  run.planned.push({ context: FIXED_TOKENS + estimateTokens(firstMessage), reads, files, rounds });
 }

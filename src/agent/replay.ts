@@ -22,6 +22,9 @@ export async function replay(run: AgentRun, entry: CacheEntry): Promise<boolean>
       const result = writeContent({ path, bytes: current }, c.content, files.engineOptions(path));
       if (!result.ok) return miss(run, c, result.error.message);
       if (files.blobId(result.value.after) !== c.after) return miss(run, c, 'the stored result no longer reproduces');
+      // An answer stored before these guards held (or under a recipe that relaxed them) is asked again.
+      const refused = await run.guards.vet({ path, before: current, after: result.value.after });
+      if (refused) return miss(run, c, `a guard refuses it: ${refused.message}`);
       planned.push({ path, bytes: result.value.after });
     }
     for (const p of planned) await files.write(p.path, p.bytes);

@@ -1,10 +1,12 @@
-// The contract between the runner and the agent step (SPEC §6). The runner owns the workspace and
+// The contract between the runner and the agent step. The runner owns the workspace and
 // the job's rules; the agent sees files only through `AgentFiles`, so every edit the model makes
 // passes the same gate and the same engine as a recipe's edits.
 import type { EngineOptions } from '../core/types.js';
 import type { Failure, Result } from '../errors.js';
-import type { Usage } from '../model/types.js';
+import type { EstimateReport, RefusalReport, Usage } from '../model/types.js';
 import type { Redactor } from '../redact.js';
+import type { CostBudget } from './budget.js';
+import type { GuardSettings } from './guards/index.js';
 
 export interface AgentStepConfig {
   readonly prompt: string;
@@ -35,6 +37,8 @@ export interface AgentFiles {
   blobId(bytes: Uint8Array): string;
   /** Absolute folder the model may name paths under, when files are on disk. */
   readonly root: string | null;
+  /** The recipe's guards on the model's edits; absent: every guard on, with the usual test and config files. */
+  readonly guards?: GuardSettings;
 }
 
 export interface AgentEnv {
@@ -45,7 +49,7 @@ export interface AgentEnv {
   readonly cacheReadOnly: boolean;
   readonly noCache: boolean;
   readonly log: (message: string) => void;
-  /** The run's redaction pass (SPEC §7); default: one built from `env`. */
+  /** The run's redaction pass; default: one built from `env`. */
   readonly redact?: Redactor;
   /**
    * The run's abort (SIGINT/SIGTERM) or the step's own deadline (the runner's step signal): when it
@@ -55,6 +59,13 @@ export interface AgentEnv {
   readonly signal?: AbortSignal;
   /** Tuning for tests and unusual networks; production leaves it out. */
   readonly client?: AgentClientOptions;
+  /** The run's --max-cost, shared by every conversation of the run: none starts once it is spent. */
+  readonly budget?: CostBudget;
+  /**
+   * Estimate instead of asking (`scion plan`): no request is sent and no API key is needed; cached
+   * answers are still replayed, and each conversation that would start is estimated instead.
+   */
+  readonly estimate?: boolean;
 }
 
 export interface AgentClientOptions {
@@ -73,4 +84,14 @@ export interface AgentClientOptions {
 export interface AgentOutcome {
   readonly errors: readonly { readonly file: string | null; readonly failure: Failure }[];
   readonly usage: Usage;
+  /** Every edit a guard refused, in the order they were tried. */
+  readonly refusals: readonly GuardRefusal[];
+  /** What the conversations that were not started would cost (`estimate` mode); null when none was estimated. */
+  readonly estimate: Estimate | null;
 }
+
+/** An edit a guard refused: the model was told why, and the report lists it (with its step). */
+export type GuardRefusal = Omit<RefusalReport, 'step'>;
+
+/** The estimate of one agent step or fix round (see estimate.ts); the report adds its step. */
+export type Estimate = Omit<EstimateReport, 'step'>;

@@ -17,6 +17,9 @@ import { clonePath, ensureClone } from './clone-cache.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoTarget } from './targets.js';
+import { CostBudget } from '../agent/budget.js';
+import { clusterFailures } from '../model/clusters.js';
+import { sampleOf, sharesOver } from '../runner/sample.js';
 
 export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
   readonly targets: readonly RepoTarget[];
@@ -61,7 +64,11 @@ function hasEach(recipes: readonly LoadedRecipe[]): boolean {
 }
 
 export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignOptions, given: RunContext): Promise<CampaignReport> {
-  const ctx = redacting(given);
+  // --max-cost covers the whole campaign: one meter, shared by every repository's jobs.
+  const budget = given.budget ?? (o.maxCostUsd !== undefined ? new CostBudget(o.maxCostUsd) : undefined);
+  const ctx = redacting(budget ? { ...given, budget } : given);
+  // --sample N spreads its jobs over the repositories first: a repository with no share is not even cloned.
+  const shares = o.sample === undefined ? null : sharesOver(o.targets.length, o.sample);
   const units = unitsPerRepo(recipes);
   const each = hasEach(recipes);
   const queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? cpus().length) });
@@ -72,10 +79,13 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
       queue.add(async (): Promise<JobReport[]> => {
         const shard = shardFor(o.shard, r, units, each);
         if (shard === 'none') return [];
+        const share = shares?.[r];
+        if (share === 0) return [];
+        const limit = (jobs: JobReport[]) => (share === undefined ? jobs : sampleOf(jobs, share));
         // Interrupted before this repository was reached: no clone, no fetch; its jobs say so.
         if (o.signal?.aborted) {
           const why = `The run was interrupted before ${target.id} was cloned or fetched; nothing was done there.`;
-          return notRun(recipes, target, failure('interrupted', why, { repo: target.id }));
+          return limit(notRun(recipes, target, failure('interrupted', why, { repo: target.id })));
         }
         let dir: string;
         let base: string | null = null;
@@ -87,7 +97,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint));
+            return limit(notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint)));
           }
           o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha, ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}) });
           dir = clone.value.gitDir;
@@ -106,6 +116,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
               repo: dir,
               ...(baseRef !== undefined ? { base: baseRef } : {}),
               ...(shard === 'all' ? { shard: undefined } : { shard }),
+              ...(share === undefined ? {} : { sample: share }),
               // Repositories run side by side; inside one, its jobs run one at a time.
               concurrency: 1,
             },
@@ -122,14 +133,22 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
               : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
           // A base one repository lacks is the campaign's to fix, not the machine's.
           const hint = e instanceof PlanError ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
-          return notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint));
+          return limit(notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint)));
         }
         return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
     ),
   );
+  const jobs = perRepo.flat();
   return {
-    report: { version: 1, repo: null, dryRun: o.dryRun ?? false, jobs: perRepo.flat() },
+    report: {
+      version: 1,
+      repo: null,
+      dryRun: o.dryRun ?? false,
+      jobs,
+      ...(budget ? { budget: { maxCostUsd: budget.maxCostUsd, spentUsd: budget.spentUsd, notStarted: budget.notStarted } } : {}),
+      ...(shares ? { sample: { jobs: jobs.length, of: null, clusters: clusterFailures(jobs) } } : {}),
+    },
     repos: repos.filter((r): r is CampaignRepo => r !== null && r !== undefined),
   };
 }
@@ -142,7 +161,7 @@ function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => voi
   const id = (job: string) => `${repo} ${job}`;
   return (e) => {
     if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })) });
-    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo } });
+    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo }, ...(e.pieces ? { pieces: e.pieces.map((p) => ({ ...p, repo })) } : {}) });
     else sink({ ...e, job: id(e.job) });
   };
 }

@@ -1,4 +1,4 @@
-// Exit statuses (SPEC §1), named once.
+// Exit statuses, named once.
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;

@@ -14,22 +14,22 @@ export const INTERRUPT_GRACE_MS = 10_000;
 /** Follows the run's events: which jobs were planned and which have ended. */
 export class RunTracker {
   readonly planned: PlannedJob[] = [];
-  readonly ended = new Map<string, JobReport>();
+  readonly ended = new Map<string, readonly JobReport[]>();
   readonly startedAt = Date.now();
 
   onEvent(e: RunEvent): void {
     if (e.type === 'jobs') this.planned.push(...e.jobs);
-    else if (e.type === 'job-end') this.ended.set(e.job, e.report);
+    else if (e.type === 'job-end') this.ended.set(e.job, e.pieces ?? [e.report]);
   }
 
   /** The report as far as the events tell it: ended jobs as reported, the others `interrupted`. */
   report(repo: string | null, dryRun: boolean): RunReport {
-    const baseOf = new Map([...this.ended.values()].map((r) => [r.recipe, r.base]));
-    const jobs = this.planned.map((p): JobReport => {
+    const baseOf = new Map([...this.ended.values()].flat().map((r) => [r.recipe, r.base]));
+    const jobs = this.planned.flatMap((p): JobReport[] => {
       const done = this.ended.get(p.id);
-      if (done) return done;
+      if (done) return [...done];
       const f = failure('interrupted', 'The run was interrupted (SIGINT/SIGTERM) before this job ended; nothing of it was kept.');
-      return failedJob({
+      return [failedJob({
         recipe: p.recipe,
         name: p.name,
         base: baseOf.get(p.recipe) ?? '',
@@ -37,7 +37,7 @@ export class RunTracker {
         errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
         durationMs: Date.now() - this.startedAt,
         repo: p.repo,
-      });
+      })];
     });
     return { version: 1, repo, dryRun, jobs };
   }

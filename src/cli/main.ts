@@ -19,7 +19,7 @@ const EPILOG = `Exit status: 0 every job changed, unchanged or empty; 1 a job fa
 Docs: the README's "Recipes" section lists every recipe field; \`scion validate\` checks a recipe without running it.`;
 
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
-  // Everything below prints and writes through the redacting edge (SPEC §7).
+  // Everything below prints and writes through the redacting edge.
   const io = atEdge(given);
   let code = 0;
   const recipesOf = (a: { recipe?: unknown }) => (Array.isArray(a.recipe) ? a.recipe.map(String) : [String(a.recipe)]);
@@ -169,6 +169,28 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
       },
     )
     .command(
+      'owners [path..]',
+      'Owners of each path by CODEOWNERS at a commit, the line that decided, and every line skipped (--json)',
+      (y) =>
+        y
+          .positional('path', { type: 'string', describe: 'Repository-relative paths (default: every file of the commit)' })
+          .option('repo', { type: 'string', default: '.', describe: 'The repository' })
+          .option('base', { type: 'string', requiresArg: true, describe: 'The commit whose CODEOWNERS decides (default: HEAD)' })
+          .option('codeowners', { choices: ['github', 'gitlab'] as const, describe: "Whose reading of CODEOWNERS (default: gitlab when origin is a GitLab host, else github)" })
+          .option('json', { type: 'boolean', default: false, describe: 'Print {file, paths: [{path, owners, rules}], skipped: [{line, text, reason}]}' })
+          .example('$0 owners src/app.ts docs/', 'Who owns these paths, and which CODEOWNERS line says so'),
+      async (a) => {
+        const paths = a.path === undefined ? [] : Array.isArray(a.path) ? a.path.map(String) : [String(a.path)];
+        code = await (await import('./commands/owners.js')).ownersCmd(io, {
+          paths,
+          repo: a.repo,
+          json: a.json,
+          ...(a.base !== undefined ? { base: a.base } : {}),
+          ...(a.codeowners !== undefined ? { codeowners: a.codeowners } : {}),
+        });
+      },
+    )
+    .command(
       'schema',
       'Print the JSON Schema of recipe files (point your editor at it)',
       (y) => y,
@@ -177,7 +199,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
         io.stdout.write(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
       },
     )
-    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status, track or branches.')
+    .demandCommand(1, 'Name a command: run, plan, validate, list, worktrees, merge-reports, pr, status, track, branches or owners.')
     .strict()
     .recommendCommands()
     .epilog(EPILOG)
@@ -223,7 +245,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
 class YargsUsage extends Error {}
 
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'track', 'branches', 'schema', 'help'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'worktrees', 'merge-reports', 'pr', 'status', 'track', 'branches', 'owners', 'schema', 'help'];
 
 /** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
 function helpCommand(argv: readonly string[]): readonly string[] {

@@ -1,4 +1,4 @@
-// The flags of `run` and `plan` (SPEC §1), described once as data: yargs reads them for parsing and
+// The flags of `run` and `plan`, described once as data: yargs reads them for parsing and
 // --help, and the usage checks read the same names for "did you mean".
 import type { Argv, Options } from 'yargs';
 import { UsageError } from '../errors.js';
@@ -20,6 +20,11 @@ export const COMMON_RUN_OPTIONS = {
   }),
   force: { type: 'boolean', default: false, describe: 'Overwrite a scion branch that someone added commits to', group: 'Run:' },
   cache: { type: 'boolean', default: true, describe: 'Reuse cached agent answers and step results for unchanged files (--no-cache to bypass)', group: 'Run:' },
+  sample: valued({
+    type: 'number',
+    describe: 'Run only N jobs spread evenly over the expansion (across the repositories of a campaign), and cluster their failures',
+    group: 'Run:',
+  }),
   report: valued({ type: 'string', describe: 'Write the JSON report to FILE', group: 'Output:' }),
   'pr-body': valued({ type: 'string', describe: 'Write a Markdown pull-request description to FILE', group: 'Output:' }),
   html: valued({ type: 'string', describe: 'Write a self-contained HTML report with rendered diffs to FILE', group: 'Output:' }),
@@ -48,6 +53,11 @@ export const CAMPAIGN_SOURCES = ['repos', 'github-org', 'github-search', 'gitlab
 export const RUN_ONLY_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'Compute and print everything; write no ref, no object, no worktree (.git stays byte-identical)', group: 'Run:' },
   'keep-worktrees': { type: 'boolean', default: false, describe: "Leave each job's worktree on disk (default: removed, branch kept)", group: 'Run:' },
+  'max-cost': valued({
+    type: 'number',
+    describe: 'Start no model conversation once the run has spent USD (conversations not started fail with kind budget)',
+    group: 'Run:',
+  }),
   push: {
     type: 'string',
     describe: "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
@@ -106,6 +116,9 @@ export interface RunFlags {
   json: boolean;
   cache: boolean;
   color?: 'auto' | 'always' | 'never';
+  sample?: number;
+  /** `run` only. */
+  maxCost?: number;
   /** `plan` only. */
   patch?: boolean;
   stat?: boolean;
@@ -123,7 +136,7 @@ export class FlagError extends Error {}
 
 /**
  * Everything about the flags that can be known without the repository, checked inside yargs so a
- * mistake ends the parse before any command handler runs (SPEC §1: usage is checked before
+ * mistake ends the parse before any command handler runs (usage is checked before
  * anything runs). Throws a FlagError whose message is the one sentence the user reads.
  */
 export function checkRunFlags(a: Record<string, unknown>): true {
@@ -143,6 +156,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
     throw new FlagError(`--concurrency${shown} must be a whole number of at least 1 (for example --concurrency 4).`);
   }
   checkCampaignFlags(a);
+  checkCostFlags(a);
   if (a['patch'] === true && a['stat'] === true) throw new FlagError('--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
     throw new FlagError(`--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
@@ -161,6 +175,26 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   }
   return true;
 }
+
+/** --sample N is a whole number of jobs; --max-cost a positive amount of US dollars. */
+function checkCostFlags(a: Record<string, unknown>): void {
+  const n = a['sample'];
+  if (n !== undefined && !(typeof n === 'number' && Number.isInteger(n) && n >= 1)) {
+    throw new FlagError(`--sample${shown(n)} must be a whole number of jobs, at least 1 (for example --sample 20).`);
+  }
+  if (n !== undefined && a['shard'] !== undefined) {
+    throw new FlagError(
+      '--sample picks jobs over the whole expansion and --shard splits it for a sweep; choose one (tune on a sample first, then shard the full run).',
+    );
+  }
+  const usd = a['max-cost'];
+  if (usd !== undefined && !(typeof usd === 'number' && Number.isFinite(usd) && usd > 0)) {
+    throw new FlagError(`--max-cost${shown(usd)} must be an amount of US dollars above 0 (for example --max-cost 25).`);
+  }
+}
+
+/** A numeric flag's value as the message repeats it (nothing for a value yargs could not read as a number). */
+const shown = (v: unknown): string => (typeof v === 'number' && !Number.isNaN(v) ? ` ${v}` : '');
 
 /** A campaign's repositories come from one flag, never beside --repo; the narrowing flags need theirs. */
 function checkCampaignFlags(a: Record<string, unknown>): void {

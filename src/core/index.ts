@@ -20,6 +20,7 @@ export { checkPath } from './check-path.js';
 export { gitPathProblem } from './git-path.js';
 export { applyEdits } from './engine/apply-edits.js';
 export { writeContent } from './engine/write-content.js';
+export { applyChanges } from './engine/apply-changes.js';
 export { editNotebook } from './engine/edit-notebook.js';
 export { replaceRegex, replaceRegexBounded } from './engine/replace-regex.js';
 export { RegexRunner, type RegexMatch, type Bounded } from './engine/regex-runner.js';

@@ -57,7 +57,7 @@ export interface EngineOptions {
   readonly read?: ReadState | null;
   /**
    * Recipe steps only: an edit whose old_string is absent but whose non-empty new_string is present
-   * counts as already applied and is skipped instead of failing (SPEC §3).
+   * counts as already applied and is skipped instead of failing.
    */
   readonly skipAlreadyApplied?: boolean;
 }

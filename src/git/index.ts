@@ -9,7 +9,7 @@ export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';
 export { treeOfCommit, readCommit, writeCommit, commitBytes, type CommitInfo, type NewCommit } from './commit.js';
 export type { Identity, FullIdentity } from './identity-format.js';
-export { readRef, isValidRefName, listBranches } from './refs.js';
+export { readRef, isValidRefName, listBranches, listRefs } from './refs.js';
 export { updateRef, setSymbolicRef, type UpdateRefOptions } from './update-ref.js';
 export { deleteRef, deleteRefIfAt } from './delete-ref.js';
 export { sweepRefLocks } from './ref-lock.js';

@@ -83,6 +83,14 @@ export function currentValue(repo: Repo, ref: string): LooseRef {
 
 /** The repository's branches (short names, loose and packed), sorted; locks and names git would refuse are left out. */
 export function listBranches(repo: Repo): string[] {
+  return listRefs(repo, 'refs/heads/');
+}
+
+/**
+ * The refs under `namespace` (`refs/heads/`, `refs/remotes/origin/`), by their names after it, loose and
+ * packed, sorted; locks and names git would refuse are left out.
+ */
+export function listRefs(repo: Repo, namespace: string): string[] {
   const names = new Set<string>();
   const walk = (dir: string, prefix: string): void => {
     let entries;
@@ -94,11 +102,11 @@ export function listBranches(repo: Repo): string[] {
     for (const e of entries) {
       const name = `${prefix}${e.name}`;
       if (e.isDirectory()) walk(join(dir, e.name), `${name}/`);
-      else if (e.isFile() && isValidRefName(`refs/heads/${name}`)) names.add(name);
+      else if (e.isFile() && isValidRefName(`${namespace}${name}`)) names.add(name);
     }
   };
-  walk(join(repo.commonDir, 'refs', 'heads'), '');
-  for (const ref of packedRefs(repo).keys()) if (ref.startsWith('refs/heads/')) names.add(ref.slice('refs/heads/'.length));
+  walk(join(repo.commonDir, ...namespace.split('/').filter((p) => p !== '')), '');
+  for (const ref of packedRefs(repo).keys()) if (ref.startsWith(namespace)) names.add(ref.slice(namespace.length));
   return [...names].sort();
 }
 

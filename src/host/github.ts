@@ -125,8 +125,9 @@ export class GitHubHost implements Host {
   async addExtras(pull: HostPull, x: PullExtras): Promise<void> {
     const n = pull.number;
     if (x.labels.length > 0) await this.call('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: n, labels: [...x.labels] }, `adding labels to pull request #${n}`);
-    const teams = x.reviewers.filter((r) => r.startsWith('team:')).map((r) => r.slice('team:'.length));
-    const users = x.reviewers.filter((r) => !r.startsWith('team:'));
+    const all = [...x.reviewers, ...(x.owners ?? [])];
+    const teams = all.filter((r) => r.startsWith('team:')).map((r) => r.slice('team:'.length));
+    const users = all.filter((r) => !r.startsWith('team:'));
     if (users.length + teams.length > 0) {
       await this.call('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { pull_number: n, reviewers: users, team_reviewers: teams }, `requesting reviewers on pull request #${n}`);
     }

@@ -126,17 +126,21 @@ export class GitLabHost implements Host {
     if (x.labels.length > 0) update['add_labels'] = x.labels.join(',');
     // GitLab has no team reviewers: a `team:` entry is a group, which merge requests cannot be assigned to.
     const users = x.reviewers.filter((r) => !r.startsWith('team:'));
-    if (users.length > 0) update['reviewer_ids'] = await this.userIds(users, what);
+    const owners = (x.owners ?? []).filter((r) => !r.startsWith('team:'));
+    const ids = [...(users.length > 0 ? await this.userIds(users, what) : []), ...(owners.length > 0 ? await this.userIds(owners, what, { known: true }) : [])];
+    if (ids.length > 0) update['reviewer_ids'] = [...new Set(ids)];
     if (x.assignees.length > 0) update['assignee_ids'] = await this.userIds(x.assignees, what);
     if (Object.keys(update).length > 0) await this.call('PUT', `/merge_requests/${pull.number}`, what, update);
   }
 
-  private async userIds(names: readonly string[], what: string): Promise<number[]> {
+  /** Users' ids by name; `known`: a name GitLab answers with no user is left out instead of failing. */
+  private async userIds(names: readonly string[], what: string, o: { known?: boolean } = {}): Promise<number[]> {
     const ids: number[] = [];
     for (const name of names) {
       const url = `${this.apiUrl}/users?username=${encodeURIComponent(name)}`;
       const res = await this.fetch(url, { headers: { 'private-token': this.o.token, accept: 'application/json' } }).catch(() => null);
       const found = res?.ok ? ((await readAnswer(res, isList, 'GitLab', what, this.apiUrl)) as { id?: number }[]) : [];
+      if (found[0]?.id === undefined && o.known === true && res?.ok) continue;
       if (found[0]?.id === undefined) throw new HostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
       ids.push(found[0].id);
     }

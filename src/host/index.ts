@@ -1,7 +1,7 @@
 // The host layer: which forge serves a repository (GitHub or GitLab), its API client, and the one
 // credential rule that decides which token goes where. Publishing and campaigns use hosts through
 // these names; neither reaches into the other for them.
-export { openHost, hostForUrl, checkApiUrl, type HostOptions } from './open.js';
+export { openHost, hostForUrl, hostKindOfUrl, checkApiUrl, type HostOptions } from './open.js';
 export { GitHubHost, type GitHubOptions } from './github.js';
 export { GitLabHost, type GitLabOptions } from './gitlab.js';
 export { parseRemoteLocation, parseRemoteUrl, hostKindOf, remoteAccess, shownUrl } from './remote.js';

@@ -6,7 +6,7 @@ import { remoteUrl, type Repo } from '../git/index.js';
 import { forge, forgeAt, mayCarryCredentials, onForge, originOf, type Forge } from './credentials.js';
 import { GitHubHost } from './github.js';
 import { GitLabHost } from './gitlab.js';
-import { hostKindOf, parseRemoteLocation, parseRemoteUrl, shownUrl, type Env } from './remote.js';
+import { hostKindOf, parseRemoteLocation, parseRemoteUrl, shownUrl, type Env, type HostKind } from './remote.js';
 import type { Host, RequestLimits } from './types.js';
 
 export interface HostOptions extends RequestLimits {
@@ -35,9 +35,15 @@ function onServer(f: Forge, url: string, host: string | null): boolean {
   return host !== null && (host === server || (server === 'github.com' && GITHUB_NAMES.includes(host)));
 }
 
+/** Which forge serves the repository at `url`: the forge whose server it is on, else by its host name (GitHub by default). */
+export function hostKindOfUrl(url: string, env: Env): HostKind {
+  const loc = parseRemoteLocation(url);
+  return (/^https?:\/\//i.test(url.trim()) ? forgeAt(url, env)?.kind : undefined) ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
+}
+
 export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions = {}): Host {
   const loc = parseRemoteLocation(url);
-  const kind = (/^https?:\/\//i.test(url.trim()) ? forgeAt(url, env)?.kind : undefined) ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
+  const kind = hostKindOfUrl(url, env);
   const f = forge(kind, env);
   if (f.token === null) {
     throw new UsageError(

@@ -48,6 +48,11 @@ export interface PullExtras {
   /** User names; `team:slug` names a team. */
   readonly reviewers: readonly string[];
   readonly assignees: readonly string[];
+  /**
+   * Reviewers from CODEOWNERS (a piece of a job split by owner), written as `reviewers` are. GitHub asks
+   * them as any reviewer; GitLab leaves out a name it knows as no user (a CODEOWNERS owner may be a group).
+   */
+  readonly owners?: readonly string[];
 }
 
 export interface Host {

@@ -1,4 +1,4 @@
-// One problem a verify command reported about a file (SPEC §10): what the fix conversation is shown,
+// One problem a verify command reported about a file: what the fix conversation is shown,
 // what the report lists per job, and what becomes a workflow annotation.
 
 export type Severity = 'error' | 'warning' | 'info';

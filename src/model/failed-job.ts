@@ -1,4 +1,4 @@
-// The report of a job that ended `failed` having written nothing (SPEC §5): no commits, no files, no
+// The report of a job that ended `failed` having written nothing: no commits, no files, no
 // head and no worktree. Interrupts, another run's lock, an environment refusal and a repository that
 // could not be cloned all end a job this way; this is the one place its shape is built.
 import type { ErrorReport, JobReport, SkipReport, Usage } from './types.js';

@@ -1,4 +1,4 @@
-// The run report (SPEC §5). Renderers (json, markdown, html, terminal) read only these types.
+// The run report. Renderers (json, markdown, html, terminal) read only these types.
 import type { ErrorKind } from '../errors.js';
 import type { Hunk } from '../core/types.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -24,6 +24,11 @@ export interface FileReport {
   readonly created?: boolean;
   /** True when the job removed the file. */
   readonly deleted?: boolean;
+  /**
+   * Structural steps (astgrep, jscodeshift's none): matches the job's kept steps rewrote in this file,
+   * plus those a rule without a fix found in it. Absent when no structural step matched it.
+   */
+  readonly matches?: number;
   /** The file's git mode after the job, when it is not 100644 (an executable, a symlink). */
   readonly mode?: string;
   /** The file's mode at the base, when the job changed it. */
@@ -43,16 +48,18 @@ export interface ErrorReport {
   readonly hint?: string;
 }
 
-export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink';
+export type SkipReason = 'already-applied' | 'outside-selection' | 'binary' | 'lfs-pointer' | 'submodule' | 'symlink' | 'syntax-error';
 
 export interface SkipReport {
   readonly step: number;
   readonly file: string;
   /**
-   * already-applied: the change is in the file already. binary: a binary file without the match.
+   * already-applied: the change is in the file already. binary: a binary file (NUL bytes), passed by:
+   * without the match by `replace`, whatever it holds by the structural steps.
    * lfs-pointer, submodule, symlink: paths scion never edits, left alone by a step over many files.
    * outside-selection: a `run` command changed a file outside the job's `files` selection, and the
-   * change was put back (not committed).
+   * change was put back (not committed). syntax-error: a structural step left a file that did not
+   * parse before it (its rewrite could not be checked).
    */
   readonly reason: SkipReason;
 }
@@ -61,12 +68,16 @@ export interface SkipReport {
 export interface StepReport {
   /** 0-based index in `steps`. */
   readonly step: number;
-  /** The step's kind: edit, replace, write, notebook, run, agent or transform. */
+  /** The step's kind: edit, replace, write, notebook, run, agent, astgrep, jscodeshift or transform. */
   readonly kind: string;
   /** Files whose content or mode the step changed. */
   readonly changed: number;
   /** Files the step found already applied (see `skipped`). */
   readonly alreadyApplied: number;
+  /** Structural steps: matches rewritten (or found, by a rule without a fix) over all files. */
+  readonly matches?: number;
+  /** Set for a structural step that only counts (no fix): the files in which it found matches (what its `expect` counts). */
+  readonly found?: number;
 }
 
 export interface Usage {
@@ -94,7 +105,7 @@ export interface PushReport {
 }
 
 /**
- * What `run --pr` / `scion pr` did with the pull request of the job's branch (SPEC §8): `created`,
+ * What `run --pr` / `scion pr` did with the pull request of the job's branch: `created`,
  * `updated`, `closed` (the job ended empty), `declined` (a person closed it unmerged and the result
  * is the same: left closed). The one record publishing returns and the report keeps.
  */
@@ -105,6 +116,33 @@ export interface PullRequestReport {
 }
 
 export type PullRequestAction = 'created' | 'updated' | 'closed' | 'declined';
+
+/** A rule of CODEOWNERS that gave files of a piece their owners. */
+export interface OwnerRuleReport {
+  /** 1-based line in the CODEOWNERS file. */
+  readonly line: number;
+  readonly pattern: string;
+  /** GitLab's section of the rule; null outside sections and on GitHub. */
+  readonly section: string | null;
+  /** How many of the piece's files this rule decided. */
+  readonly files: number;
+}
+
+/** How a piece of a job split by owner (`split: { by: owners }`) came to be. */
+export interface SplitReport {
+  /** The recipe's job the piece was cut from. */
+  readonly job: string;
+  /** The piece's name: the owners' slug, with a hash part when needed (`team-web`, `unowned`). */
+  readonly piece: string;
+  /** Whose reading of CODEOWNERS decided: github or gitlab. */
+  readonly codeowners: 'github' | 'gitlab';
+  /** The CODEOWNERS file of the base commit that decided; null when it has none (every file is `unowned`). */
+  readonly file: string | null;
+  /** For a piece cut by `maxFiles`: the deepest folder holding its files ('' for the root); else null. */
+  readonly directory: string | null;
+  /** The rules that decided its files' owners, in file order; empty for files no rule owns. */
+  readonly rules: readonly OwnerRuleReport[];
+}
 
 export interface JobReport {
   readonly recipe: string;
@@ -127,12 +165,83 @@ export interface JobReport {
   readonly pushed?: PushReport;
   /** Set by `run --pr`. */
   readonly pullRequest?: PullRequestReport;
-  /** `<host>/<owner>/<name>` in a run over many repositories (SPEC §9). */
+  /** `<host>/<owner>/<name>` in a run over many repositories. */
   readonly repo?: string;
   /** The URL that repository was cloned from (no credentials): where `scion pr` finds it again. */
   readonly repoUrl?: string;
-  /** What the failing `verify` command reported (SPEC §10). */
+  /** What the failing `verify` command reported. */
   readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
+   * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
+   */
+  readonly unmatched?: readonly string[];
+  /** A piece of a job split by owner: the owners its pull request asks for review (as CODEOWNERS writes them). */
+  readonly owners?: readonly string[];
+  /** A piece of a job split by owner: which job, which CODEOWNERS rules. */
+  readonly split?: SplitReport;
+  /** Every edit of the model a guard refused (agent steps and fix rounds), in order. */
+  readonly refusals?: readonly RefusalReport[];
+  /** `scion plan`: what the model conversations this job would start are estimated to cost (no request was sent). */
+  readonly estimates?: readonly EstimateReport[];
+}
+
+/** An edit of the model that a guard refused; the model was told why. */
+export interface RefusalReport {
+  /** 0-based, as for errors (a verify fix round counts after the steps). */
+  readonly step: number;
+  readonly file: string;
+  /** testFiles, testCount, skips, suppressions or config. */
+  readonly guard: string;
+  /** The tool the model called (edit_file, write_file, notebook_edit), or `replay` for a cached answer. */
+  readonly tool: string;
+  readonly message: string;
+}
+
+/** The estimate of one agent step (or a verify command's fix rounds) in a plan. */
+export interface EstimateReport {
+  readonly step: number;
+  readonly model: string;
+  /** file: a conversation per file; job: one for the job; fix: the fix rounds of a verify command. */
+  readonly per: 'file' | 'job' | 'fix';
+  /** Conversations that would start (those whose answer is cached are replayed, not counted). */
+  readonly conversations: number;
+  /** The files the model would be shown or could read, with their estimated tokens (UTF-8 bytes / 4). */
+  readonly files: readonly { readonly path: string; readonly tokens: number }[];
+  /** Tokens of one pass over every conversation's context: system prompt, tools, first message. */
+  readonly inputTokens: number;
+  /** The least it can cost: each context sent once, nothing answered. Null when the model's price is not known. */
+  readonly minUsd: number | null;
+  /** The most: maxTurns round trips per conversation (maxRounds for fixes), each answering maxTokens. */
+  readonly maxUsd: number | null;
+}
+
+/** `run --max-cost`: what the run spent, and the conversations it did not start. */
+export interface BudgetReport {
+  readonly maxCostUsd: number;
+  readonly spentUsd: number;
+  /** Model conversations not started because the budget was spent (each is an error of kind `budget`). */
+  readonly notStarted: number;
+}
+
+/** `run --sample N`: which part of the expansion ran, and its failures clustered. */
+export interface SampleReport {
+  /** Jobs the sample ran. */
+  readonly jobs: number;
+  /** Jobs the full run would run; null in a campaign (repositories are not cloned to count them). */
+  readonly of: number | null;
+  /** Failures grouped by kind and first diagnostic (or message), largest first. */
+  readonly clusters: readonly FailureCluster[];
+}
+
+export interface FailureCluster {
+  readonly kind: ErrorKind;
+  /** The first diagnostic (`code: message`) or the error's message, with paths and ids made generic. */
+  readonly cause: string;
+  /** Jobs with this failure. */
+  readonly count: number;
+  /** Those jobs (recipe/job, prefixed with the repository in a campaign). */
+  readonly jobs: readonly string[];
 }
 
 export interface RunReport {
@@ -141,4 +250,8 @@ export interface RunReport {
   readonly repo: string | null;
   readonly dryRun: boolean;
   readonly jobs: readonly JobReport[];
+  /** Set by `run --max-cost`. */
+  readonly budget?: BudgetReport;
+  /** Set by `run --sample`. */
+  readonly sample?: SampleReport;
 }

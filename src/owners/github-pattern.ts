@@ -4,11 +4,10 @@
 // `docs/build-app/troubleshooting.md`, where gitignore's `docs/*` would match the folder `docs/build-app`
 // and so everything in it. Matching is case-sensitive ("CODEOWNERS paths are case sensitive").
 import { ANY, regexChar } from './lines.js';
+import { lazyMatcher, NEVER, ONE_CHAR, type PathMatcher } from './matcher.js';
 import { ANY_KEY, keyOf, type IndexKey } from './rule-index.js';
 
-export type PathMatcher = (path: string) => boolean;
-
-const NEVER: PathMatcher = () => false;
+export type { PathMatcher } from './matcher.js';
 
 /** Why GitHub skips this pattern, or null when it is one GitHub reads. */
 export function githubPatternProblem(pattern: string): string | null {
@@ -40,7 +39,8 @@ function endsWithLoneBackslash(pattern: string): boolean {
  * start or in the middle anchors the pattern at the root, otherwise it matches at any depth; a trailing
  * slash matches folders only; `*` and `?` stop at `/`; `**` spans folders at the start, middle or end;
  * a pattern that matches a folder owns everything in it. The one exception: a last segment that is a lone
- * `*` matches the files directly there, not the folders (and so not their contents).
+ * `*` matches the files directly there, not the folders (and so not their contents). Run by the linear
+ * glob machine (matcher.ts), so no pattern can make it backtrack exponentially.
  */
 export function compileGithubPattern(pattern: string): PathMatcher {
   const parts = partsOf(pattern);
@@ -60,16 +60,7 @@ export function compileGithubPattern(pattern: string): PathMatcher {
   if (dirOnly) re += `/${ANY}+$`;
   else if (loneStar) re += '$';
   else re += `(?:/${ANY}*)?$`;
-  return lazyMatcher(re);
-}
-
-/**
- * A matcher that compiles its expression on first use: with the rule index most rules of a large file
- * are never tried, and compiling all of them was most of the time spent reading the file.
- */
-export function lazyMatcher(source: string): PathMatcher {
-  let rx: RegExp | undefined;
-  return (path) => (rx ??= new RegExp(source, 'u')).test(path);
+  return lazyMatcher(re, pattern);
 }
 
 /** The key any path this pattern matches has (see RuleIndex). */
@@ -98,7 +89,7 @@ function segmentRegex(seg: string): string {
       while (cs[i + 1] === '*') i++;
       re += '[^/]*';
     } else if (c === '?') {
-      re += '[^/]';
+      re += ONE_CHAR;
     } else if (c === '\\' && i + 1 < cs.length) {
       re += regexChar(cs[++i] as string);
     } else {

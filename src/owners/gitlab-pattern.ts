@@ -6,9 +6,7 @@
 // This is Ruby's fnmatch with those flags, compiled to one regular expression.
 import { classChar, regexChar } from './lines.js';
 import { keyOf, type IndexKey } from './rule-index.js';
-import { lazyMatcher, type PathMatcher } from './github-pattern.js';
-
-const NEVER: PathMatcher = () => false;
+import { lazyMatcher, NEVER, ONE_CHAR, type PathMatcher } from './matcher.js';
 
 /** GitLab's rewrite of a pattern before matching (its key within a section, too). */
 export function normalizeGitlabPattern(pattern: string): string {
@@ -28,14 +26,14 @@ export function gitlabKey(pattern: string): IndexKey {
 export function compileGitlabPattern(pattern: string): PathMatcher {
   const source = fnmatchSource(normalizeGitlabPattern(pattern));
   if (source === null) return NEVER;
-  const matches = lazyMatcher(source);
+  const matches = lazyMatcher(source, pattern);
   return (path) => matches(`/${path}`);
 }
 
-/** Ruby's fnmatch as a regular expression (see fnmatchSource), or null when the pattern can never match. */
-export function fnmatchRegex(pattern: string): RegExp | null {
+/** Ruby's fnmatch as a test over one string (see fnmatchSource), run by the linear glob machine. */
+export function fnmatchTest(pattern: string): PathMatcher {
   const source = fnmatchSource(pattern);
-  return source === null ? null : new RegExp(source, 'u');
+  return source === null ? NEVER : lazyMatcher(source, pattern);
 }
 
 /**
@@ -71,7 +69,7 @@ export function fnmatchSource(pattern: string): string | null {
       while (cs[i] === '*') i++;
       re += '[^/]*';
     } else if (c === '?') {
-      re += '[^/]';
+      re += ONE_CHAR;
       i++;
     } else if (c === '[') {
       const b = bracket(cs, i + 1);

@@ -1,5 +1,5 @@
 // Code owners, as GitHub or GitLab computes them from CODEOWNERS, and a change divided by owner.
-// Pure: text and a reader in, values out (no disk, no git). Its callers stay thin:
+// Pure (text and a reader in, values out) but for at-commit.ts, which reads a commit's CODEOWNERS. Its callers stay thin:
 //   split step:     const co = await codeownersFor((p) => base.read(p), { dialect });
 //                   for (const piece of splitByOwners(changedPaths, co, { maxFiles })) ... ownerKinds(piece.owners)
 //   scion owners:   const co = await codeownersFor(readAtRef, { dialect }); if (!co) exit 2;
@@ -9,3 +9,4 @@ export { CODEOWNERS_LOCATIONS, codeownersFor, ownersReport, parseCodeowners, typ
 export { GITHUB_MAX_BYTES } from './parse-github.js';
 export { slugOf, splitByOwners, type Piece, type SplitOptions } from './pieces.js';
 export { ownerKinds, type OwnerKinds } from './owner-kinds.js';
+export { codeownersAt, codeownersInTree, defaultDialect, ownersAt, type OwnersAnswer, type OwnersQuery } from './at-commit.js';

@@ -1,6 +1,6 @@
 // What a job's pull request says: title and body from the recipe's `pr` block (templates) or the
 // defaults, and a fingerprint of the job's change, kept in the body, by which a later run knows
-// whether a closed pull request held the same result (SPEC §8: a person's decision stands).
+// whether a closed pull request held the same result (a person's decision to close it stands).
 import { createHash } from 'node:crypto';
 import type { JobReport, RunReport } from '../model/types.js';
 import { renderTemplate } from '../recipe/templates.js';
@@ -9,7 +9,7 @@ import { reportTitle } from '../report/summary-data.js';
 import type { MergeMethod } from '../host/types.js';
 import { compareCodeUnits } from '../util/compare.js';
 
-/** The recipe's `pr` block with the CLI's flags added (SPEC §8). */
+/** The recipe's `pr` block with the CLI's flags added. */
 export interface PrSettings {
   readonly title?: string;
   readonly body?: string;
@@ -75,7 +75,9 @@ export function describeJob(report: RunReport, job: JobReport, s: PrSettings, o:
   const firstLine = job.commits[0]?.message.split('\n')[0]?.trim();
   const fallback = job.name === job.recipe ? reportTitle(one) : `${reportTitle(one)} [${job.name}]`;
   const vars = { recipe: job.recipe, job: job.name, description: job.description ?? '', branch: job.branch };
-  const title = s.title !== undefined ? renderTemplate(s.title, vars).trim() || fallback : firstLine || fallback;
+  // The pull requests of a job split by owner would share one subject: each says whose part it is.
+  const generated = firstLine && job.split !== undefined ? `${firstLine} (${job.split.piece})` : firstLine;
+  const title = s.title !== undefined ? renderTemplate(s.title, vars).trim() || fallback : generated || fallback;
   const fingerprint = changeFingerprint(job);
   const mark = `\n<!-- scion:result ${fingerprint} -->\n`;
   const max = (o.maxChars ?? 65_536) - mark.length;

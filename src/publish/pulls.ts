@@ -1,4 +1,4 @@
-// The life of each job's pull request (SPEC §8): create or update it while the job has a change,
+// The life of each job's pull request: create or update it while the job has a change,
 // close it with a comment when the job ends empty (deleting the branch when only scion wrote it),
 // leave closed what a person closed while the result stays the same, enable auto-merge.
 import { deleteRemoteBranch, listRemoteBranches, fetchBranch, type Repo } from '../git/index.js';
@@ -8,6 +8,7 @@ import { scionChain } from '../branch/chain.js';
 import { isAncestor } from './ancestry.js';
 import { DEFAULT_PR_SETTINGS, describeJob, fingerprintOf, jobsToPublish, type PrSettings } from './describe.js';
 import { hasCommit, type PushTarget } from './push.js';
+import { ownerReviewers } from './owner-reviewers.js';
 import { HostError, type Host, type HostPull } from '../host/types.js';
 import { sleep } from '../util/sleep.js';
 
@@ -103,7 +104,7 @@ export async function publishPullRequests(report: RunReport, given: PullRequestO
         say(lineFor(job, r));
         // Labels, reviewers and auto-merge after the pull request is recorded: if they fail, the
         // report still says where the pull request is.
-        if (pull !== null) await finishOne(o.host, pull, s);
+        if (pull !== null) await finishOne(o.host, pull, s, ownerReviewers(job));
       } else if (s.closeWhenEmpty) {
         const pull = await o.host.findPull(job.branch);
         if (pull === null || pull.state !== 'open') continue;
@@ -209,10 +210,12 @@ async function openOne(
   return { record: { number: pull.number, url: pull.url, action }, pull };
 }
 
-async function finishOne(host: Host, pull: HostPull, s: PrSettings): Promise<void> {
+async function finishOne(host: Host, pull: HostPull, s: PrSettings, owners: readonly string[]): Promise<void> {
   // Nothing to add is no call (and, after an interrupt, no refused one).
-  if (s.labels.length + s.reviewers.length + s.assignees.length > 0) {
-    await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees });
+  const asked = new Set(s.reviewers.map((r) => r.toLowerCase()));
+  const fromOwners = owners.filter((r) => !asked.has(r.toLowerCase()));
+  if (s.labels.length + s.reviewers.length + s.assignees.length + fromOwners.length > 0) {
+    await host.addExtras(pull, { labels: s.labels, reviewers: s.reviewers, assignees: s.assignees, ...(fromOwners.length > 0 ? { owners: fromOwners } : {}) });
   }
   if (s.autoMerge !== undefined) await host.enableAutoMerge(pull, s.autoMerge);
 }

@@ -1,4 +1,4 @@
-// `scion status` (SPEC §8): where each job's pull request stands, one row per job.
+// `scion status`: where each job's pull request stands, one row per job.
 import type { Repo } from '../git/index.js';
 import { commitsSince } from './ancestry.js';
 import type { ChecksState, Host, ReviewState } from '../host/types.js';
@@ -11,7 +11,7 @@ export interface StatusJob {
 
 export type StatusState = 'open' | 'draft' | 'merged' | 'closed' | 'none';
 
-/** One row of `scion status --json` (SPEC §8). */
+/** One row of `scion status --json`. */
 export interface StatusRow {
   readonly repo: string;
   readonly branch: string;

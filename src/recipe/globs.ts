@@ -23,7 +23,7 @@ export function matcher(sel: SelectionLike): (path: string) => boolean {
  * groups, jobs, schemas, --job, the agent's glob and grep tools). A glob means what picomatch says
  * (its regular expression); its cost is bounded by construction (glob-machine.ts): V8 runs the
  * expressions whose shape bounds its backtracking, a state machine runs every other one. The expression is read with the `s`
- * flag: `.` also takes a newline or a tab, which git allows in a path (SPEC §7). A glob that carries
+ * flag: `.` also takes a newline or a tab, which git allows in a path. A glob that carries
  * a back-reference or lookbehind throws GlobSyntaxError (`globProblem` says so up front).
  */
 export function globTest(globs: readonly string[], opts: { dot: boolean }): (path: string) => boolean {
@@ -75,4 +75,19 @@ export function staticPrefixes(globs: readonly string[]): string[] {
   const sorted = [...prefixes].sort();
   // Keep only the widest: "src/" already reaches "src/core/".
   return sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(q)));
+}
+
+/**
+ * The include globs of `selections` that match none of `paths`, each once, in order: a typo in
+ * `files` otherwise leaves a job silently empty. `**` (the default) is never listed.
+ */
+export function unmatchedGlobs(selections: readonly SelectionLike[], paths: Iterable<string>): string[] {
+  const globs = [...new Set(selections.flatMap((s) => s.include))].filter((g) => tidy(g) !== '**');
+  if (globs.length === 0) return [];
+  const left = new Map(globs.map((g) => [g, globTest([tidy(g)], { dot: true })]));
+  for (const p of paths) {
+    for (const [g, test] of left) if (test(p)) left.delete(g);
+    if (left.size === 0) return [];
+  }
+  return globs.filter((g) => left.has(g));
 }

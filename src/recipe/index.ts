@@ -16,7 +16,7 @@ export { loadRecipe, type LoadResult } from './load.js';
 export { recipeJsonSchema, RECIPE_SCHEMA_ID } from './json-schema.js';
 export { recipeFieldDocs, type FieldDoc } from './reference.js';
 export { expandJobs, jobMatcher, type JobSpec } from './jobs.js';
-export { globTest, matcher, staticPrefixes } from './globs.js';
+export { globTest, matcher, staticPrefixes, unmatchedGlobs } from './globs.js';
 export { PlanError, type PlanErrorCode } from './plan-error.js';
 export { renderTemplate, MESSAGE_PLACEHOLDERS, BRANCH_PLACEHOLDERS } from './templates.js';
 export { findRecipes } from './find.js';

@@ -8,6 +8,7 @@ import { sourcePosition } from './source-position.js';
 import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
 import { recipeSchema, type Recipe } from './schema.js';
 import { decodeSource } from './source-text.js';
+import { loadStructural } from './structural.js';
 
 export type LoadResult =
   | { ok: true; recipe: Recipe; file: string }
@@ -64,7 +65,13 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
 
   const schemas = await resolveSchemas(result.data, dirname(file));
   if (!schemas.ok) return { ok: false, file, problems: schemas.problems.map((raw) => toProblem(file, raw, place)) };
-  return { ok: true, file, recipe: { ...result.data, schemas: schemas.value } };
+  // Rules and transforms: a missing rule file, a bad rule or language package, a module without a default export.
+  const structural = await loadStructural({ ...result.data, schemas: schemas.value }, dirname(file));
+  if (!structural.ok) {
+    const own = structural.problems.map((raw) => toProblem(file, raw, place));
+    return { ok: false, file, problems: [...sortProblems(own), ...structural.foreign] };
+  }
+  return { ok: true, file, recipe: structural.recipe };
 }
 
 function parseText(file: string, text: string): { doc: Document; lines: LineCounter; data: unknown; problems: Problem[] } {

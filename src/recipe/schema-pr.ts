@@ -1,4 +1,4 @@
-// The recipe's `pr:` block (SPEC §8): how the pull request of each job's branch looks and lives.
+// The recipe's `pr:` block: how the pull request of each job's branch looks and lives.
 import { z } from 'zod';
 import { template } from './schema-parts.js';
 

@@ -1,6 +1,7 @@
 // One schema per step kind. A step is a mapping with exactly one key: its kind.
 import { z } from 'zod';
 import { selectionSchema } from './schema-parts.js';
+import { astgrepStep, jscodeshiftStep } from './schema-structural.js';
 
 const narrowing = selectionSchema
   .optional()
@@ -152,11 +153,11 @@ export type TransformFn = (file: {
 export const transformStep = z
   .custom<TransformFn>((v) => typeof v === 'function', {
     error:
-      'a transform step holds a function, which only module recipes (.js, .mjs, .ts) can express; in YAML or JSON use edit, replace, write, notebook, run or agent',
+      'a transform step holds a function, which only module recipes (.js, .mjs, .ts) can express; in YAML or JSON use edit, replace, write, notebook, run, agent, astgrep or jscodeshift',
   })
   .describe('Module recipes only: ({ path, content }) => new content, or undefined to leave the file alone; may be async.');
 
-/** `expect` and `timeout`: allowed beside the kind on every step (SPEC §2). */
+/** `expect` and `timeout`: allowed beside the kind on every step. */
 const stepExtras = {
   expect: z
     .strictObject({
@@ -170,10 +171,13 @@ const stepExtras = {
     .number()
     .positive()
     .optional()
-    .describe('Seconds the step may take; past it the step fails with kind "timeout" and nothing it did is kept. Default: 600 for run, agent and transform; 10 per file for replace with regex; none otherwise.'),
+    .describe(
+      'Seconds the step may take; past it the step fails with kind "timeout" and nothing it did is kept. ' +
+        'Default: 600 for run, agent, transform, astgrep and jscodeshift; 10 per file for replace with regex; none otherwise.',
+    ),
 };
 
-export const STEP_KINDS = ['edit', 'replace', 'write', 'notebook', 'run', 'agent', 'transform'] as const;
+export const STEP_KINDS = ['edit', 'replace', 'write', 'notebook', 'run', 'agent', 'astgrep', 'jscodeshift', 'transform'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /** The step union. `withTransform: false` gives the file formats' variant (for the JSON Schema). */
@@ -187,6 +191,8 @@ export function stepSchema(withTransform: boolean) {
     z.strictObject({ notebook: notebookStep, ...stepExtras }),
     z.strictObject({ run: runStep, ...stepExtras }),
     z.strictObject({ agent: agentStep, ...stepExtras }),
+    z.strictObject({ astgrep: astgrepStep, ...stepExtras }),
+    z.strictObject({ jscodeshift: jscodeshiftStep, ...stepExtras }),
   ] as const;
   return withTransform
     ? z.union([...fileSteps, z.strictObject({ transform: transformStep, ...stepExtras })], { error })

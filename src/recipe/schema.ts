@@ -6,6 +6,8 @@ import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
 import { prSchema } from './schema-pr.js';
+import { splitSchema } from './schema-split.js';
+import { guardsSchema } from './schema-guards.js';
 import { BRANCH_PLACEHOLDERS, MESSAGE_PLACEHOLDERS } from './templates.js';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -135,7 +137,7 @@ function buildBaseSchema(withTransform: boolean) {
                   maxTurns: z.number().int().positive().default(12).describe('Model round trips per round. Default: 12.'),
                   maxTokens: z.number().int().positive().default(8192).describe('max_tokens of each model request. Default: 8192.'),
                 })
-                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools (SPEC §10).'),
+                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools.'),
             })
             .optional()
             .describe('On failure, fix what the command reports and run it again; the fix\'s edits are committed as the group "fix".'),
@@ -144,6 +146,7 @@ function buildBaseSchema(withTransform: boolean) {
       .prefault([])
       .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
     pr: prSchema.optional(),
+    split: splitSchema.optional(),
     schemas: z
       .array(
         z.strictObject({
@@ -157,6 +160,7 @@ function buildBaseSchema(withTransform: boolean) {
       )
       .prefault([])
       .describe('JSON Schemas changed JSON files must still satisfy (else kind "invalid-result"); a file uses the first entry whose globs match. Default: [].'),
+    guards: guardsSchema,
   });
 }
 

@@ -16,7 +16,10 @@ export interface FailurePlace {
 export interface FailureGroup {
   readonly kind: ErrorKind;
   readonly code: number | undefined;
-  /** The message with what differs from place to place (file, branch, commit) replaced by a placeholder. */
+  /**
+   * The message with what differs from place to place put in general words: the file's path is "the
+   * file", the branch "the job's branch", a commit id "a commit", a count "N". A group of one keeps its message.
+   */
   readonly message: string;
   /** The error's own fix when its kind's general hint does not fit it. */
   readonly hint?: string;
@@ -48,9 +51,14 @@ export function groupFailures(report: RunReport): FailureGroup[] {
  */
 function messageShape(message: string, file: string | null, job: JobReport): string {
   const parts: [string, string][] = [];
-  if (file !== null && file !== '') parts.push([file, '{file}']);
-  parts.push([job.branch, '{branch}']);
+  if (file !== null && file !== '') parts.push([file, 'the file']);
+  parts.push([job.branch, "the job's branch"]);
   let out = message;
-  for (const [text, placeholder] of parts.sort((a, b) => b[0].length - a[0].length)) out = out.split(text).join(placeholder);
-  return out.replace(/\b(?=[a-f]*\d)[0-9a-f]{7,40}\b/g, '{sha}');
+  // Placeholders are marked while the parts are replaced, so a path that holds a digit is not read as a count.
+  for (const [text, placeholder] of parts.sort((a, b) => b[0].length - a[0].length)) out = out.split(text).join(`\u0001${placeholder}\u0001`);
+  return out
+    .replace(/\b(?=[a-f]*\d)[0-9a-f]{7,40}\b/g, '\u0001a commit\u0001')
+    // A count that differs from place to place ("Found 2 matches", "Found 3 matches") is one mistake.
+    .replace(/(?<![\w.\u0001])\d[\d,]*(?![\w\u0001])/g, 'N')
+    .replace(/\u0001/g, '');
 }

@@ -43,6 +43,11 @@ export const FIX_HINTS: Readonly<Record<ErrorKind, string>> = {
   'clone-failed': 'The repository could not be cloned or fetched: check its URL, that it exists, and the token for it.',
   transform:
     'The jscodeshift transform threw on this file: fix the transform (the message names the file and its error), or exclude the file from `files`.',
+  guard:
+    "The model kept trying edits that would make the checks pass without fixing the code (see the job's `refusals`): make the prompt more specific, " +
+    'or relax that one guard in the recipe (`guards: { suppressions: false }`) if the migration really needs it.',
+  budget:
+    'The run reached its --max-cost before this conversation started: raise --max-cost, or run again (answers already paid for are replayed from the cache).',
 };
 
 export function fixHint(kind: ErrorKind): string {

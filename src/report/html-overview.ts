@@ -65,12 +65,17 @@ function failureGroup(g: FailureGroup): string {
 ${list}</div>`;
 }
 
+/** A piece's owners as CODEOWNERS writes them ("nobody" for the unowned piece). */
+export function ownersLine(owners: readonly string[]): string {
+  return owners.length === 0 ? 'nobody' : owners.join(', ');
+}
+
 /** The job index: one row per job (grouped by repository when the jobs carry one), filterable. */
 export function jobIndex(report: RunReport): string {
   const byRepo = reposOf(report);
   const bodies = byRepo.map(([repo, jobs]) => {
     const head = repo === null ? '' : `<tr class="repo-row"><th colspan="8">${esc(repo)} <span class="muted">(${plural(jobs.length, 'job')})</span></th></tr>\n`;
-    return `<tbody${repo === null ? '' : ` data-repo="${esc(repo)}"`}>\n${head}${jobs.map(([job, i]) => indexRow(job, i)).join('\n')}\n</tbody>`;
+    return `<tbody${repo === null ? '' : ` data-repo="${esc(repo)}"`}>\n${head}${withSplitRows(jobs).join('\n')}\n</tbody>`;
   });
   const buttons = ['all', ...STATUSES.filter((s) => report.jobs.some((j) => j.status === s))]
     .map((s, i) => `<button type="button" data-status="${s}" aria-pressed="${i === 0}">${s}</button>`)
@@ -86,12 +91,30 @@ ${bodies.join('\n')}
 </table>`;
 }
 
+/** The rows of some jobs, the pieces of a job split by owner under one row naming that job. */
+function withSplitRows(jobs: readonly [JobReport, number][]): string[] {
+  const rows: string[] = [];
+  let current: string | null = null;
+  for (const [job, i] of jobs) {
+    const key = job.split === undefined ? null : `${job.recipe}\0${job.split.job}`;
+    if (key !== null && key !== current) {
+      const count = jobs.filter(([j]) => j.split !== undefined && `${j.recipe}\0${j.split.job}` === key).length;
+      const from = job.split!.file === null ? 'no CODEOWNERS file: every file unowned' : `by ${job.split!.file}`;
+      rows.push(`<tr class="split-row"><th colspan="8">${esc(jobLabel({ ...job, name: job.split!.job }))} <span class="muted">split by owner into ${plural(count, 'piece')} (${esc(from)})</span></th></tr>`);
+    }
+    current = key;
+    rows.push(indexRow(job, i));
+  }
+  return rows;
+}
+
 function indexRow(job: JobReport, i: number): string {
   const c = jobCounts(job);
   const n = (v: number) => (v === 0 ? '' : num(v));
   return (
     `<tr data-job="${i}" data-status="${job.status}" data-text="${esc(searchText(job))}">` +
-    `<td><a href="#job-${i}">${esc(jobLabel(job))}</a></td><td><code>${esc(job.branch)}</code></td><td>${statusChip(job)}</td>` +
+    `<td><a href="#job-${i}">${esc(jobLabel(job))}</a>${job.owners === undefined ? '' : ` <span class="muted owners">${esc(ownersLine(job.owners))}</span>`}</td>` +
+    `<td><code>${esc(job.branch)}</code></td><td>${statusChip(job)}</td>` +
     `<td class="n">${num(c.files)}</td><td class="n"><span class="add">+${num(c.added)}</span> <span class="del">−${num(c.removed)}</span></td>` +
     `<td class="n">${n(job.errors.length)}</td><td class="n">${n(job.diagnostics?.length ?? 0)}</td><td class="n">${n(job.skipped.length)}</td></tr>`
   );
@@ -104,6 +127,7 @@ export function searchText(job: JobReport): string {
     job.branch,
     job.repo ?? '',
     job.status,
+    ...(job.owners ?? []),
     ...job.files.map((f) => f.path),
     ...job.errors.map((e) => `${e.kind} ${e.file ?? ''}`),
     ...(job.diagnostics ?? []).map((d) => d.file),

@@ -21,7 +21,7 @@ export function firstLine(message: string): string {
   return message.split('\n', 1)[0] ?? '';
 }
 
-/** A person reads steps 1-based; the JSON report keeps them 0-based (SPEC §5). */
+/** A person reads steps 1-based; the JSON report keeps them 0-based. */
 export function stepLabel(step: number): string {
   return `step ${step + 1}`;
 }

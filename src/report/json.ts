@@ -1,4 +1,4 @@
-// The JSON report (SPEC §5) exactly as the types hold it: 2-space indent, trailing newline.
+// The JSON report exactly as the types hold it: 2-space indent, trailing newline.
 import type { RunReport } from '../model/types.js';
 
 export function renderJson(report: RunReport): string {

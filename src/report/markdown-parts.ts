@@ -20,7 +20,7 @@ export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
 }
 
-/** A person reads steps 1-based; the JSON report keeps them 0-based (SPEC §5). */
+/** A person reads steps 1-based; the JSON report keeps them 0-based. */
 export function stepLabel(step: number): string {
   return `step ${step + 1}`;
 }
@@ -132,6 +132,19 @@ export function diagnosticsList(job: JobReport, heading: string, maxItems = 50):
   const items = all.slice(0, maxItems).map((d) => `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`);
   const more = all.length - items.length;
   return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : ''}\n`;
+}
+
+/**
+ * The model's edits the guards refused: a reviewer of a job that ended `changed` must still see that the
+ * model reached for the tests or the checks on the way, and where.
+ */
+export function refusalsList(job: JobReport, heading: string, maxItems = 50): string {
+  const all = job.refusals ?? [];
+  if (all.length === 0) return '';
+  const items = all.slice(0, maxItems).map((r) => `- ${stepLabel(r.step)}, ${mdCode(r.file)}: ${mdCode(r.tool)} refused by the ${mdCode(r.guard)} guard\n`);
+  const more = all.length - items.length;
+  const rest = more > 0 ? `- … and ${plural(more, 'more refusal')}: see the JSON report.\n` : '';
+  return `${heading} Model edits the guards refused (${num(all.length)})\n\n${items.join('')}${rest}\n`;
 }
 
 export function skippedList(job: JobReport, maxItems = 100): string {

@@ -9,13 +9,15 @@ import {
   idleStepsSection,
   jobsTable,
   listedJobs,
+  refusalsList,
   statusBadge,
   totalUsageLine,
 } from './markdown-parts.js';
 import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
+import { ownersText, splitJobsSection } from './markdown-owners.js';
 import { fitSegments, type Segment } from './fit.js';
 import { htmlText, mdCode, mdText } from './md.js';
-import { jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
+import { fileNotes, jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
 import { num, plural, pluralWord } from '../util/plural.js';
 import type { JobReport, RunReport } from '../model/types.js';
 
@@ -65,6 +67,7 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
     segments.push(`### Jobs that changed or failed (${num(jobs.length)})\n\n`, jobsTable(jobs, MAX_ROWS), '\n');
   }
   if (hidden > 0) segments.push(`${plural(hidden, 'other job')} (unchanged or empty) ${pluralWord(hidden, 'is', 'are')} not listed.\n\n`);
+  segments.push(splitJobsSection(report.jobs, '###'));
   segments.push(groupedFailures(report, '###'), idleStepsSection(report, '###'));
   if (jobs.length > 0) segments.push('### Changes by job\n\n');
   for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job));
@@ -83,18 +86,21 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.errors.length > 0 ? [plural(job.errors.length, 'failure')] : []),
     ...((job.diagnostics?.length ?? 0) > 0 ? [plural(job.diagnostics!.length, 'diagnostic')] : []),
     ...(job.skipped.length > 0 ? [`${num(job.skipped.length)} skipped`] : []),
+    ...((job.refusals?.length ?? 0) > 0 ? [plural(job.refusals!.length, 'refused model edit')] : []),
   ];
   const where = job.repo === undefined ? '' : `${htmlText(job.repo)} · `;
   return [
     `<details>\n<summary>${where}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ${htmlText(facts.join(' · '))}</summary>\n\n`,
+    ...(job.owners !== undefined ? [`Owners: ${ownersText(job.owners)}\n\n`] : []),
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
+    refusalsList(job, '####', 20),
     ...jobFileSegments(job, '####'),
     '</details>\n\n',
   ];
 }
 
-/** Diagnostics listed per job in a PR body at most (SPEC §10); the JSON and HTML reports hold all. */
+/** Diagnostics listed per job in a PR body at most; the JSON and HTML reports hold all. */
 const PR_DIAGNOSTICS = 20;
 
 function diagnosticsList(job: JobReport): string {
@@ -148,7 +154,7 @@ function changedFiles(report: RunReport): string {
     out.push(
       `<details>\n<summary>${job.repo === undefined ? '' : `${htmlText(job.repo)} · `}<b>${htmlText(jobLabel(job))}</b> · ${htmlText(job.branch)} · ` +
         `${plural(c.files, 'file')}, +${num(c.added)} −${num(c.removed)}</summary>\n\n`,
-      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${f.created ? ' (new file)' : ''}\n`).join(''),
+      shown.map((f) => `- ${mdCode(f.path)} +${num(f.added)} −${num(f.removed)}${fileNotes(f)}\n`).join(''),
       more > 0 ? `- … and ${plural(more, 'more file')}\n` : '',
       '\n</details>\n\n',
     );

@@ -40,6 +40,11 @@ export function formatCost(usd: number): string {
   return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 
+/** What a file list says after a file's counts: new, and the matches of the structural steps that changed it. */
+export function fileNotes(f: { readonly created?: boolean; readonly matches?: number }): string {
+  return `${f.created ? ' (new file)' : ''}${f.matches === undefined ? '' : ` (${plural(f.matches, 'match', 'matches')})`}`;
+}
+
 export function statusCounts(report: RunReport): Record<JobStatus, number> {
   const counts: Record<JobStatus, number> = { changed: 0, unchanged: 0, empty: 0, failed: 0 };
   for (const j of report.jobs) counts[j.status] += 1;
@@ -91,10 +96,15 @@ export function filesByGroup<F extends { readonly group: string }>(files: readon
 
 /**
  * The steps of a job that ran and found nothing to do: no file changed and none already applied (a
- * `replace` whose old_string matches nothing, a glob with a typo). Empty when the report has no `steps`.
+ * `replace` whose old_string matches nothing, a glob with a typo), and did not fail. Empty when the report has no `steps`.
  */
 export function idleSteps(job: JobReport): { step: number; kind: string }[] {
-  return (job.steps ?? []).filter((s) => s.changed === 0 && s.alreadyApplied === 0).map((s) => ({ step: s.step, kind: s.kind }));
+  // A step that failed did not "change nothing": its error says what happened. A step that only counts
+  // (an astgrep rule without a fix) changes nothing by design: never idle either.
+  const failed = new Set(job.errors.map((e) => e.step));
+  return (job.steps ?? [])
+    .filter((s) => s.changed === 0 && s.alreadyApplied === 0 && s.found === undefined && !failed.has(s.step))
+    .map((s) => ({ step: s.step, kind: s.kind }));
 }
 
 const SKIP_REASONS: Readonly<Record<string, string>> = {
@@ -105,6 +115,7 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
   submodule: 'submodule',
   gitlink: 'submodule',
   symlink: 'symbolic link',
+  'syntax-error': 'had syntax errors already (not rewritten)',
 };
 
 /** Why a file was skipped, in words; a reason this list does not know is shown as the report has it. */

@@ -77,6 +77,8 @@ function fileDiff(file: FileReport, c: Ctx): string {
     { text: `+${file.added}`, style: c.o.color ? { fg: '32' } : PLAIN },
     { text: ' ', style: PLAIN },
     { text: `-${file.removed}`, style: c.o.color ? { fg: '31' } : PLAIN },
+    // A structural step's count: how many matches made this diff.
+    ...(file.matches === undefined ? [] : [{ text: `  (${plural(file.matches, 'match', 'matches')})`, style: st.note }]),
   ]);
   const hunks = file.hunks ?? [];
   if (hunks.length === 0) {

@@ -4,7 +4,8 @@ import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
-import { formatUsage, jobCounts, jobLabel, statusLine } from './summary-data.js';
+import { agentSummaryLines, refusalLines } from './terminal-agent.js';
+import { formatUsage, idleSteps as idleStepsOf, jobCounts, jobLabel, statusLine } from './summary-data.js';
 import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -27,13 +28,15 @@ const STATUS_COLOUR: Readonly<Record<JobStatus, keyof Paint>> = {
 /** The human summary after a run: one line per job, its errors under it, totals last. */
 export function renderSummaryText(report: RunReport, opts: TerminalOptions): string {
   const p = paint(opts.color);
-  const labelWidth = Math.max(0, ...report.jobs.map((j) => jobLabel(j).length));
+  const labelWidth = Math.max(0, ...report.jobs.map((j) => stringWidth(summaryLabel(j))));
   const branchWidth = Math.max(0, ...report.jobs.map((j) => j.branch.length));
   const factsWidth = Math.max(0, ...report.jobs.map((j) => stringWidth(facts(j, paint(false)))));
   const cols = columnsFor(labelWidth, branchWidth, factsWidth, opts.width);
   const lines: string[] = [];
   for (const job of report.jobs) lines.push(...jobLines(job, p, cols, opts.width));
   lines.push(...idleSteps(report));
+  lines.push(...failureRecap(report, p, opts.width));
+  lines.push(...agentSummaryLines(report, p).map((l) => wrap(l, opts.width, '    ')));
   const total = sumUsage(report.jobs.map((j) => j.usage));
   if (!usageIsZero(total)) lines.push(wrap(`Agent usage: ${formatUsage(total)}`, opts.width, '  '));
   lines.push(wrap(p.bold(`${statusLine(report)}${report.dryRun ? ' (dry run: nothing written)' : ''}`), opts.width, ''));
@@ -54,6 +57,32 @@ function columnsFor(label: number, branch: number, factsWidth: number, width: nu
   return { label: Math.max(12, Math.min(label, room - b)), branch: b };
 }
 
+/**
+ * The job as the summary names it: in a run over many repositories, the repository (its path on the
+ * host: `acme/app`) before the job, so the same recipe in nine repositories is nine distinct lines.
+ */
+function summaryLabel(job: JobReport): string {
+  if (job.repo === undefined) return jobLabel(job);
+  const path = job.repo.split('/').slice(1).join('/') || job.repo;
+  return `${path} ${jobLabel(job)}`;
+}
+
+/** Runs of more than a screenful name their failed jobs again at the end, one line each. */
+const RECAP_AFTER = 5;
+
+/** "Failed (2 of 40):" then one line per failed job with its first error's kind, step and file. */
+function failureRecap(report: RunReport, p: Paint, width: number | undefined): string[] {
+  const failed = report.jobs.filter((j) => j.status === 'failed');
+  if (failed.length === 0 || report.jobs.length <= RECAP_AFTER) return [];
+  const out = [p.bold(`Failed (${failed.length} of ${report.jobs.length}):`)];
+  for (const job of failed) {
+    const e = job.errors[0];
+    const why = e === undefined ? '' : `: ${p.red(e.kind)} step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
+    out.push(wrap(`  ${visible(summaryLabel(job))}${why}${job.errors.length > 1 ? ` (+${plural(job.errors.length - 1, 'more error')})` : ''}`, width, '    '));
+  }
+  return out;
+}
+
 function cell(text: string, width: number): string {
   const shown = stringWidth(text) > width ? cliTruncate(text, width, { position: 'middle' }) : text;
   return shown + ' '.repeat(Math.max(0, width - stringWidth(shown)));
@@ -67,11 +96,12 @@ function cell(text: string, width: number): string {
 function idleSteps(report: RunReport): string[] {
   const byStep = new Map<string, { recipe: string; step: number; kind: string; idle: number; ran: number }>();
   for (const job of report.jobs) {
+    const idle = new Set(idleStepsOf(job).map((s) => s.step));
     for (const s of job.steps ?? []) {
       const key = `${job.recipe}\0${s.step}`;
       const e = byStep.get(key) ?? { recipe: job.recipe, step: s.step, kind: s.kind, idle: 0, ran: 0 };
       e.ran += 1;
-      if (s.changed === 0 && s.alreadyApplied === 0) e.idle += 1;
+      if (idle.has(s.step)) e.idle += 1;
       byStep.set(key, e);
     }
   }
@@ -90,21 +120,32 @@ function facts(job: JobReport, p: Paint): string {
     plural(job.commits.length, 'commit'),
     plural(c.files, 'file'),
     `${p.green(`+${c.added}`)} ${p.red(`-${c.removed}`)}`,
-    ...(job.skipped.length > 0 ? [`${job.skipped.length} already applied`] : []),
+    ...alreadyApplied(job),
   ].join(', ');
+}
+
+/** "2 already applied": only the files found with the change in them, not those skipped for another reason. */
+function alreadyApplied(job: JobReport): string[] {
+  const n = job.skipped.filter((s) => s.reason === 'already-applied').length;
+  return n > 0 ? [`${n} already applied`] : [];
 }
 
 function jobLines(job: JobReport, p: Paint, cols: Columns, width: number | undefined): string[] {
   const status = p[STATUS_COLOUR[job.status]](job.status.padEnd(9));
-  const head = `${status} ${cell(visible(jobLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
+  const head = `${status} ${cell(visible(summaryLabel(job)), cols.label)}  ${cell(visible(job.branch), cols.branch)}  ${facts(job, p)}`.trimEnd();
   const out = [wrap(head, width, ' '.repeat(10))];
   for (const e of job.errors) {
-    // People count steps from 1; the JSON report's `step` stays 0-based (SPEC §5).
+    // People count steps from 1; the JSON report's `step` stays 0-based.
     const where = `step ${e.step + 1}${e.file === null ? '' : `, ${visible(e.file)}`}`;
     // A multi-line message (a command's output) stays multi-line, indented under its error.
     const message = e.message.split(/\r?\n/).map(visible).join('\n    ');
     out.push(wrap(`  ${p.red(e.kind)}${e.code === undefined ? '' : ` (${e.code})`} ${where}: ${message}`, width, '    '));
     out.push(wrap(`    ${p.dim(`fix: ${fixHintFor(e)}`)}`, width, '      '));
+  }
+  out.push(...refusalLines(job, p).map((l) => wrap(l, width, '      ')));
+  if (job.unmatched && job.unmatched.length > 0) {
+    const globs = job.unmatched.map((g) => `"${visible(g)}"`).join(', ');
+    out.push(wrap(`  ${p.yellow(`files: ${globs} matched no file`)} ${p.dim('(check the glob against `git ls-files`)')}`, width, '    '));
   }
   if (job.worktree !== null) out.push(`  ${p.dim(`worktree: ${visible(job.worktree)}`)}`);
   return out;

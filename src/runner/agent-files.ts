@@ -2,6 +2,7 @@
 // as every other step, and the environment for the response cache. The `agent` step and the verify
 // fix rounds share it, so the model sees and may change the same files either way.
 import { join } from 'node:path';
+import { configFilesOf, DEFAULT_GUARDS } from '../agent/guards/index.js';
 import type { AgentEnv, AgentFiles } from '../agent/types.js';
 import { failure, fail } from '../errors.js';
 import { hashBlob } from '../git/index.js';
@@ -26,6 +27,7 @@ export async function agentFiles(ctx: StepContext, narrow: (path: string) => boo
     write: (path, bytes) => ctx.ws.write(path, bytes),
     engineOptions: (path) => engineOptions(ctx, path),
     blobId: hashBlob,
+    guards: { ...DEFAULT_GUARDS, ...ctx.recipe.guards, configFiles: ctx.recipe.verify.flatMap((v) => configFilesOf(v.run)) },
   };
 }
 
@@ -38,6 +40,8 @@ export function agentEnv(ctx: StepContext): AgentEnv {
     log: ctx.log,
     signal: ctx.signal,
     ...(ctx.run.redact ? { redact: ctx.run.redact } : {}),
+    ...(ctx.run.budget ? { budget: ctx.run.budget } : {}),
+    ...(ctx.estimate ? { estimate: true } : {}),
   };
 }
 

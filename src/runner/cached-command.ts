@@ -44,7 +44,7 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
   const root = i.ws.root;
   if (root === null) throw new Error('cachedCommand needs a workspace on disk');
   // The output goes to disk (.git/scion/step-cache) and back into reports: secrets of the command's
-  // own environment (the run's and the step's `env`) are masked before it is stored (SPEC §7), and
+  // own environment (the run's and the step's `env`) are masked before it is stored, and
   // again when an entry is read (one written before masking, or by a run with other secrets).
   const redact = makeRedactor({ ...i.env, ...i.stepEnv });
   const key = stepKey({ kind: i.kind, command: i.command, env: keyedEnv(i.env, i.stepEnv), baseTree: i.baseTree, inputs: inputsOf(i.ws.changes()) });

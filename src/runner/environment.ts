@@ -24,9 +24,10 @@ function pathOf(e: unknown): string {
 
 /**
  * Runs the job unless git would refuse the repository (safe.directory), and turns an environment
- * error the job meets into a failed JobReport. Anything else is rethrown.
+ * error the job meets into a failed JobReport. Anything else is rethrown. A job split by owner gives
+ * one report per piece.
  */
-export async function guardJob(repo: Repo, job: JobSpec, base: string, ctx: RunContext, run: () => Promise<JobReport>): Promise<JobReport> {
+export async function guardJob(repo: Repo, job: JobSpec, base: string, ctx: RunContext, run: () => Promise<JobReport[]>): Promise<JobReport[]> {
   const started = Date.now();
   const refusal = repoRefusal(repo);
   let f: Failure | null = refusal ? environmentFailure(refusal) : null;
@@ -50,5 +51,5 @@ export async function guardJob(repo: Repo, job: JobSpec, base: string, ctx: RunC
     durationMs: Date.now() - started,
   });
   ctx.onEvent?.({ type: 'job-end', job: jobId(job), report });
-  return report;
+  return [report];
 }

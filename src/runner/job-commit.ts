@@ -1,4 +1,4 @@
-// The planned commits of a job onto its branch (SPEC §3): trees for each group, the rerun rule
+// The planned commits of a job onto its branch: trees for each group, the rerun rule
 // (unchanged, rewrite, diverged), then one write of the commits and the ref by compare-and-swap.
 // A dry run plans and hashes the same way and writes nothing.
 import { failure, type Failure } from '../errors.js';

@@ -6,6 +6,7 @@ import { matcher, type JobSpec, type Recipe } from '../recipe/index.js';
 import type { Usage } from '../model/types.js';
 import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 import type { FileState, Workspace } from '../workspace/types.js';
+import type { StructuralPool } from '../structural/index.js';
 import type { StepContext } from './step-context.js';
 import { StepCache, stepCacheDir } from './step-cache.js';
 import { fencedWorkspace, runBounded, type Bounds } from './step-bounds.js';
@@ -46,6 +47,8 @@ export interface JobContextInput {
   readonly entries: ReadonlyMap<string, TreeEntry>;
   readonly schemaFor: (path: string) => object | undefined;
   readonly options: RunOptions;
+  /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
+  readonly structural?: () => StructuralPool;
 }
 
 export function jobId(job: JobSpec): string {
@@ -75,7 +78,9 @@ export function jobContext(input: JobContextInput, run: RunContext, ws: Workspac
     baseState,
     gitDir: repo.commonDir,
     noCache: options.noCache ?? false,
+    ...(options.estimateAgent ? { estimate: true } : {}),
     commands: { cache: stepCache, baseTree: input.baseTree, baseState },
+    ...(input.structural ? { structural: input.structural } : {}),
     log: (message) => run.onEvent?.({ type: 'log', job: id, message }),
     addUsage: (u) => {
       usage = sumUsage([usage, u]);

@@ -1,12 +1,12 @@
-// The verify commands of a job, after its steps (SPEC §10): each under the verify time limit, the
+// The verify commands of a job, after its steps: each under the verify time limit, the
 // first that fails ends the phase with its diagnostics. A command stopped by its limit or an
 // interrupt keeps no fix edit.
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { ErrorReport } from '../model/types.js';
+import type { ErrorReport, EstimateReport, RefusalReport } from '../model/types.js';
 import type { JobContext } from './job-context.js';
 import { VERIFY_TIMEOUT_SECONDS } from './step-bounds.js';
-import { errorReport } from './step-outcome.js';
-import { runVerify } from './verify-fix.js';
+import { errorReport, estimateReport, refusalReport } from './step-outcome.js';
+import { estimateUnrunFix, runVerify } from './verify-fix.js';
 
 export interface VerifyPhase {
   readonly errors: readonly ErrorReport[];
@@ -14,11 +14,17 @@ export interface VerifyPhase {
   readonly diagnostics: readonly Diagnostic[];
   /** The last command begun (its index counts on after the steps), or null when none was. */
   readonly reached: number | null;
+  /** Fix rounds' edits the guards refused. */
+  readonly refusals: readonly RefusalReport[];
+  /** In a plan: the fix rounds, estimated. */
+  readonly estimates: readonly EstimateReport[];
 }
 
 export async function runVerifyPhase(jc: JobContext): Promise<VerifyPhase> {
   const { recipe, ws, id } = jc;
   let reached: number | null = null;
+  const refusals: RefusalReport[] = [];
+  const estimates: EstimateReport[] = [];
   for (const [k, v] of recipe.verify.entries()) {
     const index = recipe.steps.length + k;
     reached = index;
@@ -31,9 +37,25 @@ export async function runVerifyPhase(jc: JobContext): Promise<VerifyPhase> {
     const ran = await jc.bounded(label, limit, (c) => runVerify(c, v, { cache: jc.stepCache, baseTree: jc.baseTree, baseState: jc.baseState }));
     if (ran.ended !== 'done') await undo();
     const verified = ran.ended === 'done' ? ran.value : ran.late?.value;
+    refusals.push(...(verified?.refusals ?? []).map((r) => refusalReport(index, r)));
+    if (verified?.estimate) estimates.push(estimateReport(index, verified.estimate));
     const errors = ran.ended === 'done' ? ran.value.errors.map((p) => errorReport(index, p)) : [errorReport(index, { file: null, failure: ran.failure })];
     jc.emit({ type: 'step-end', job: id, step: index, files: 0, errors: errors.length });
-    if (errors.length > 0) return { errors, diagnostics: verified?.diagnostics ?? [], reached };
+    if (errors.length > 0) return { errors, diagnostics: verified?.diagnostics ?? [], reached, refusals, estimates };
   }
-  return { errors: [], diagnostics: [], reached };
+  return { errors: [], diagnostics: [], reached, refusals, estimates };
+}
+
+/**
+ * A plan whose agent steps were estimated, not run: verify would check code that was never written,
+ * so it is not run; the fix rounds of each command that has them are estimated instead.
+ */
+export async function estimateVerifyPhase(jc: JobContext): Promise<VerifyPhase> {
+  const estimates: EstimateReport[] = [];
+  for (const [k, v] of jc.recipe.verify.entries()) {
+    const index = jc.recipe.steps.length + k;
+    const ran = await jc.bounded(`verify ${v.run}`, null, (c) => estimateUnrunFix(c, v));
+    if (ran.ended === 'done' && ran.value) estimates.push(estimateReport(index, ran.value));
+  }
+  return { errors: [], diagnostics: [], reached: null, refusals: [], estimates };
 }

@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import PQueue from 'p-queue';
 import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
 import { expandJobs, globTest, matcher, PlanError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
+import { StructuralPool } from '../structural/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
 import { sweepLeftovers } from './job-lock.js';
@@ -12,6 +13,9 @@ import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingSinks, writingSinks } from './objects.js';
 import { namedFile, needsDisk, stepLabel } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
+import { CostBudget } from '../agent/budget.js';
+import { clusterFailures } from '../model/clusters.js';
+import { sampleOf } from './sample.js';
 
 export interface LoadedRecipe {
   readonly file: string;
@@ -31,14 +35,26 @@ export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunO
   const repo = await openRepo(options.repo, { env: ctx.env });
   // The repository's packs and caches go when its jobs are done: a campaign over a long list opens
   // one repository after another, and memory must not grow with the list.
+  // The child processes of structural steps, shared by the run's jobs, started at the first one.
+  const structural: { pool: StructuralPool | null } = { pool: null };
   try {
-    return await runIn(repo, recipes, options, ctx);
+    return await runIn(repo, recipes, options, ctx, () => (structural.pool ??= new StructuralPool()));
   } finally {
+    structural.pool?.close();
     closeRepo(repo);
   }
 }
 
-async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
+async function runIn(
+  repo: Repo,
+  recipes: readonly LoadedRecipe[],
+  options: RunOptions,
+  given: RunContext,
+  structural: () => StructuralPool,
+): Promise<RunReport> {
+  // One meter for the run's --max-cost (a campaign passes its own, shared by every repository).
+  const ownBudget = given.budget === undefined && options.maxCostUsd !== undefined ? new CostBudget(options.maxCostUsd) : null;
+  const ctx: RunContext = ownBudget ? { ...given, budget: ownBudget } : given;
   const trees = new Map<string, Promise<BaseTree>>();
   const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
 
@@ -62,7 +78,8 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   // --shard splits the full expanded list (job k belongs to shard k mod N + 1), then --job
   // picks from this shard: the same --shard over several machines covers every selected job once.
   const sharded = shard ? planned.filter((_, k) => (k % shard.count) + 1 === shard.index) : planned;
-  const mine = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
+  const chosen = options.jobs && options.jobs.length > 0 ? pickJobs(planned, sharded, options.jobs) : sharded;
+  const mine = options.sample === undefined ? chosen : sampleOf(chosen, options.sample);
   ctx.onEvent?.({
     type: 'jobs',
     jobs: mine.map(({ job }) => ({
@@ -91,11 +108,11 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
-      queue.add(async (): Promise<JobReport> => {
+      queue.add(async (): Promise<JobReport[]> => {
         // Once the run is interrupted no job starts; those still queued report `interrupted`. The
         // turn of the event loop first lets a signal sent during the previous (synchronous) job in.
         await yieldToSignals();
-        if (options.signal?.aborted) return interruptedReport({ job, base: base.sha, step: 0, started: Date.now() });
+        if (options.signal?.aborted) return [interruptedReport({ job, base: base.sha, step: 0, started: Date.now() })];
         return guardJob(repo, job, base.sha, ctx, async () => runJob({
           repo,
           recipe: job.recipe,
@@ -108,11 +125,20 @@ async function runIn(repo: Repo, recipes: readonly LoadedRecipe[], options: RunO
           options,
           ctx,
           sinks,
+          structural,
         }));
       }),
     ),
   );
-  return { version: 1, repo: repo.workTree ?? repo.commonDir, dryRun: options.dryRun ?? false, jobs: reports };
+  const jobs = reports.flat();
+  return {
+    version: 1,
+    repo: repo.workTree ?? repo.commonDir,
+    dryRun: options.dryRun ?? false,
+    jobs,
+    ...(ownBudget ? { budget: { maxCostUsd: ownBudget.maxCostUsd, spentUsd: ownBudget.spentUsd, notStarted: ownBudget.notStarted } } : {}),
+    ...(options.sample === undefined ? {} : { sample: { jobs: mine.length, of: chosen.length, clusters: clusterFailures(jobs) } }),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-// A step in bounded time (SPEC §2 `timeout`, §7 "Bounded time"). The step gets an AbortSignal that
+// A step in bounded time (its `timeout`, and no step may hang a run). The step gets an AbortSignal that
 // fires at its deadline or when the run is aborted; steps that wait on something (a child process, a
 // regex worker, the model) honour it. A step that ignores it (a transform that never settles) is
 // left behind: the job moves on, and the step's workspace is fenced so nothing it does later lands.

@@ -1,4 +1,4 @@
-// The step cache (SPEC §10): a `run` step, or a verify command, whose command, environment and
+// The step cache: a `run` step, or a verify command, whose command, environment and
 // starting files are the same as in an earlier run is not run again; its recorded result is replayed.
 //
 // Key: sha256 over the command, the step's kind, the environment variables that may change what it

@@ -5,6 +5,7 @@ import { checkPath, type EngineOptions } from '../core/index.js';
 import { failure, type Result, ok, fail } from '../errors.js';
 import type { JobSpec, Recipe } from '../recipe/index.js';
 import type { Usage } from '../model/types.js';
+import type { StructuralPool } from '../structural/index.js';
 import type { FileState, Workspace } from '../workspace/types.js';
 import type { CommandCache } from './cached-command.js';
 import type { RunContext } from './types.js';
@@ -26,7 +27,11 @@ export interface StepContext {
   /** The repository's common git dir (the agent's response cache lives under it). */
   readonly gitDir: string;
   readonly noCache: boolean;
-  /** The step cache for `run` steps (SPEC §10); absent: commands always run. */
+  /** The run's structural workers (astgrep, jscodeshift steps); absent: the step starts its own. */
+  readonly structural?: () => StructuralPool;
+  /** `scion plan`: model conversations are estimated, never started (no request is sent). */
+  readonly estimate?: boolean;
+  /** The step cache for `run` steps; absent: commands always run. */
   readonly commands?: CommandCache;
   /**
    * Fires when the step runs past its `timeout` (reason: StepTimeout) or the run is aborted

@@ -1,6 +1,7 @@
 // What the runner takes and what it tells the outside while it works.
 import type { JobReport } from '../model/types.js';
 import type { Redactor } from '../redact.js';
+import type { CostBudget } from '../agent/budget.js';
 
 export interface RunOptions {
   /** Any folder inside the repository (a linked worktree too). */
@@ -17,6 +18,12 @@ export interface RunOptions {
   readonly noCache?: boolean;
   /** Run only the jobs whose name matches one of these globs (`--job`). */
   readonly jobs?: readonly string[];
+  /** `--max-cost`: no model conversation starts once the run has spent this many US dollars. */
+  readonly maxCostUsd?: number;
+  /** `--sample N`: run only N jobs spread evenly over the expansion (after --shard and --job). */
+  readonly sample?: number;
+  /** `scion plan`: estimate the model conversations instead of starting them (no request is sent). */
+  readonly estimateAgent?: boolean;
   /**
    * Aborts the run (SIGINT/SIGTERM at the CLI): no job starts after it fires; running jobs end their
    * child processes, write no ref and report kind `interrupted`.
@@ -30,7 +37,7 @@ export interface PlannedJob {
   readonly name: string;
   readonly branch: string;
   readonly steps: readonly string[];
-  /** The repository, in a campaign over many (SPEC §9): `<host>/<owner>/<name>` or a local path. */
+  /** The repository, in a campaign over many: `<host>/<owner>/<name>` or a local path. */
   readonly repo?: string;
 }
 
@@ -39,7 +46,8 @@ export type RunEvent =
   | { readonly type: 'job-start'; readonly job: string }
   | { readonly type: 'step-start'; readonly job: string; readonly step: number; readonly label: string }
   | { readonly type: 'step-end'; readonly job: string; readonly step: number; readonly files: number; readonly errors: number }
-  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport }
+  /** `pieces`: a job split by owner ended as these jobs (`report` sums them up for a progress line). */
+  | { readonly type: 'job-end'; readonly job: string; readonly report: JobReport; readonly pieces?: readonly JobReport[] }
   | { readonly type: 'log'; readonly job: string; readonly message: string };
 
 /** Everything impure the runner needs, passed in (no process globals below the CLI). */
@@ -47,6 +55,8 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly onEvent?: (e: RunEvent) => void;
   readonly now?: () => Date;
-  /** Masks secrets in command output before it enters a report (SPEC §7). Default: built from `env`. */
+  /** Masks secrets in command output before it enters a report. Default: built from `env`. */
   readonly redact?: Redactor;
+  /** The run's --max-cost meter, shared by every job (and every repository of a campaign). */
+  readonly budget?: CostBudget;
 }

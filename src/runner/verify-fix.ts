@@ -1,8 +1,9 @@
-// One verify command of a job (SPEC §10): it runs (through the step cache); a failure is
+// One verify command of a job: it runs (through the step cache); a failure is
 // parsed into diagnostics, and with `fix` a conversation gets them and the job's files, after which
 // the command runs again, at most maxRounds times. What a command writes is not part of the result
 // (each run is undone); what the fix writes is, and the runner commits it as the group `fix`.
-import { runFix, type FixConfig } from '../agent/fix.js';
+import { runFix, type FailedCommand, type FixConfig } from '../agent/fix.js';
+import type { Estimate, GuardRefusal } from '../agent/types.js';
 import { failure } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { makeRedactor } from '../redact.js';
@@ -14,7 +15,7 @@ import { agentEnv, agentFiles } from './agent-files.js';
 import type { StepContext } from './step-context.js';
 import type { StepProblem } from './step-outcome.js';
 import type { StepCache } from './step-cache.js';
-import { execShell } from './steps/command.js';
+import { commandEnv, execShell } from './steps/command.js';
 import { plural } from '../util/plural.js';
 
 export interface FixSpec {
@@ -39,6 +40,10 @@ export interface VerifyResult {
   readonly diagnostics: readonly Diagnostic[];
   /** The fix rounds' errors, then the command's failure (none when its limit or an interrupt stopped it: the runner says which). */
   readonly errors: readonly StepProblem[];
+  /** The fix rounds' edits that the guards refused. */
+  readonly refusals: readonly GuardRefusal[];
+  /** In a plan: what the fix rounds would cost (none was started). */
+  readonly estimate: Estimate | null;
 }
 
 const TAIL = 2000;
@@ -49,7 +54,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   const root = ctx.ws.root;
   if (root === null) throw new Error('verify needs a workspace on disk');
   const redact = ctx.run.redact ?? makeRedactor(ctx.run.env);
-  const env = { ...ctx.run.env, ...v.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
+  const env = commandEnv(ctx, v.env);
   const fix = v.fix?.agent;
 
   const exec = async (): Promise<CommandRun> => {
@@ -82,34 +87,37 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
     }
   };
 
-  const result = await verifyWithFix(v.run, fix?.maxRounds ?? 0, {
+  const refusals: GuardRefusal[] = [];
+  const diagnostics = (output: string) => parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined });
+  const fixRound = async (failed: FailedCommand) => {
+    const out = await runFix(fixConfig(ctx, fix as FixSpec['agent']), failed, await agentFiles(ctx), agentEnv(ctx));
+    ctx.addUsage(out.usage);
+    refusals.push(...out.refusals);
+    return out;
+  };
+  // A plan asks no model: the command runs once, and a failure's fix rounds are estimated instead.
+  const rounds = ctx.estimate ? 0 : (fix?.maxRounds ?? 0);
+  const result = await verifyWithFix(v.run, rounds, {
     exec,
-    diagnostics: (output) => parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined }),
-    ...(fix
+    diagnostics,
+    ...(fix && !ctx.estimate
       ? {
-          fix: async (round, failed) => {
+          fix: (round, failed) => {
             ctx.log(`fix round ${round}/${fix.maxRounds}: ${failed.diagnostics.length} diagnostic(s) from \`${v.run}\``);
-            const config: FixConfig = {
-              maxTurns: fix.maxTurns ?? DEFAULT_FIX_TURNS,
-              maxTokens: fix.maxTokens ?? DEFAULT_FIX_TOKENS,
-              ...(fix.prompt === undefined ? {} : { prompt: fix.prompt }),
-              ...(fix.model === undefined ? {} : { model: fix.model }),
-              // The conversation ends with the verify's time limit, like the command does.
-              ...(ctx.deadline === null ? {} : { timeoutMs: Math.max(1, ctx.deadline - Date.now()) }),
-            };
-            const out = await runFix(config, failed, await agentFiles(ctx), agentEnv(ctx));
-            ctx.addUsage(out.usage);
-            return out;
+            return fixRound(failed);
           },
         }
       : {}),
   });
   const fixErrors = result.fixErrors;
-  if (result.passed) return { passed: true, diagnostics: [], errors: fixErrors };
+  // A plan estimates the fix rounds a failing command would start.
+  const estimating = fix && ctx.estimate && !passed(result.last) && !result.last.aborted;
+  const estimate = estimating ? (await fixRound({ command: v.run, ...result.last, diagnostics: result.diagnostics })).estimate : null;
+  if (result.passed) return { passed: true, diagnostics: [], errors: fixErrors, refusals, estimate };
   const r = result.last;
   if (r.aborted) {
     // Stopped by the verify's time limit or an interrupt: the runner reports which.
-    return { passed: false, diagnostics: [], errors: fixErrors };
+    return { passed: false, diagnostics: [], errors: fixErrors, refusals, estimate };
   }
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
   const after = result.rounds > 0 ? ` after ${plural(result.rounds, 'fix round')}` : '';
@@ -119,5 +127,30 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
     status: r.status,
     diagnostics: result.diagnostics.length,
   });
-  return { passed: false, diagnostics: result.diagnostics, errors: [...fixErrors, { file: null, failure: failed }] };
+  return { passed: false, diagnostics: result.diagnostics, errors: [...fixErrors, { file: null, failure: failed }], refusals, estimate };
+}
+
+function fixConfig(ctx: StepContext, fix: FixSpec['agent']): FixConfig {
+  return {
+    maxTurns: fix.maxTurns ?? DEFAULT_FIX_TURNS,
+    maxTokens: fix.maxTokens ?? DEFAULT_FIX_TOKENS,
+    maxRounds: fix.maxRounds,
+    ...(fix.prompt === undefined ? {} : { prompt: fix.prompt }),
+    ...(fix.model === undefined ? {} : { model: fix.model }),
+    // The conversation ends with the verify's time limit, like the command does.
+    ...(ctx.deadline === null ? {} : { timeoutMs: Math.max(1, ctx.deadline - Date.now()) }),
+  };
+}
+
+/**
+ * In a plan whose agent steps were estimated rather than run, verify is not run (the code it would
+ * check was never written): its fix rounds are estimated over the job's files, from $0 (verify may
+ * pass) to maxRounds full rounds.
+ */
+export async function estimateUnrunFix(ctx: StepContext, v: VerifySpec): Promise<Estimate | null> {
+  const fix = v.fix?.agent;
+  if (!fix) return null;
+  const failed: FailedCommand = { command: v.run, status: null, diagnostics: [], output: "(not run: the plan did not make the agent's edits it would check)" };
+  const out = await runFix(fixConfig(ctx, fix), failed, await agentFiles(ctx), agentEnv(ctx));
+  return out.estimate === null ? null : { ...out.estimate, minUsd: out.estimate.minUsd === null ? null : 0 };
 }

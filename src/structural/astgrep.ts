@@ -46,6 +46,11 @@ export function languageOf(program: AstgrepProgram, path: string): string | null
   return program.extensions.get(extensionOf(path)) ?? null;
 }
 
+/** The program with only the rules at these indexes (in their order): a file some rules' own globs leave out. */
+export function onlyRules(program: AstgrepProgram, indexes: readonly number[]): AstgrepProgram {
+  return { ...program, rules: indexes.flatMap((i) => (program.rules[i] ? [program.rules[i]] : [])) };
+}
+
 /** Cheap test on the bytes: false means no rule of the program can match this file. */
 export function mayMatch(program: AstgrepProgram, path: string, bytes: Uint8Array): boolean {
   const language = languageOf(program, path);
@@ -98,6 +103,7 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
         `The fix would leave ${file.path} with a syntax error (it parsed as ${language} before); the file was left as it was. ` +
           'Check the fix template against the code it replaces.',
         { path: file.path, language },
+        'The fix template would break the syntax of this file: check it against the code the rule matches here, or narrow the rule.',
       ),
     );
   }

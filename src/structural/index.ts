@@ -16,6 +16,7 @@
  *     them, naming the package and the install command.
  *
  *   languageOf(program, path) → string | null   which files the step reads (by extension)
+ *   onlyRules(program, indexes) → program         the rules a rule file's own files/ignores leave to a path
  *   mayMatch(program, path, bytes) → boolean     a cheap test before reading on (see prefilter.ts)
  *   rewriteFile(program, { path, bytes }) → Result<FileOutcome>   synchronous
  *     FileOutcome: { status: 'changed', matches, after (bytes to write), oldText, newText, changes }
@@ -37,7 +38,8 @@
  *
  *   new StructuralPool(size?) — child processes holding the step's engine.
  *   pool.run(job, { path, bytes }, { timeoutMs?, signal? }) → Promise<Result<FileOutcome | TransformOutcome>>
- *     job: { kind: 'astgrep', source, fromDir } | { kind: 'jscodeshift', specifier, fromDir, parser?, options? }
+ *     job: { kind: 'astgrep', source, fromDir, rules? } | { kind: 'jscodeshift', specifier, fromDir, parser?, options? }
+ *        | { kind: 'search', pattern, language }   (the agent's astgrep_search: SearchHit[] per file, search.ts)
  *     Past the deadline (or on abort) the child is killed and the file answers `timeout`
  *     (`interrupted`); the other files go on in fresh children. pool.close() when the step ends.
  *   Call rewriteFile/runTransformOn directly when no deadline is needed: neither can be interrupted
@@ -48,7 +50,7 @@
  * timeout), write `after` when changed, report `matches`, list `skipped` files, and pass the
  * Failures on. Secrets, deny lists and paths stay the caller's (core/), as for edit and replace.
  */
-export { languageOf, mayMatch, rewriteFile, type AstgrepProgram, type FileOutcome, type ProgramRule } from './astgrep.js';
+export { languageOf, mayMatch, onlyRules, rewriteFile, type AstgrepProgram, type FileOutcome, type ProgramRule } from './astgrep.js';
 export { loadAstgrep, type AstgrepSource, type LoadOptions, type LoadProblem, type Loaded } from './load.js';
 export { INLINE_KEYS, type CompiledRule } from './rule.js';
 export { parseRuleFile, type LocatedProblem } from './rule-file.js';
@@ -58,3 +60,4 @@ export { PARSERS, loadTransform, parserExtensions, runTransformOn } from './jsco
 export type { LoadedTransform, ParserName, RunOptions, TransformOutcome } from './jscodeshift.js';
 export { StructuralPool, type PoolFile, type PoolJob, type PoolOutcome, type RunLimits } from './pool.js';
 export type { PathSegment } from './problems.js';
+export { searchFile, searchLanguage, type SearchHit } from './search.js';

@@ -5,7 +5,15 @@ import type { AstgrepSource } from './load.js';
 
 /** What a worker needs to rebuild the step's engine: plain data, loaded once per worker. */
 export type PoolJob =
-  | { readonly kind: 'astgrep'; readonly source: AstgrepSource; readonly fromDir: string }
+  | {
+      readonly kind: 'astgrep';
+      readonly source: AstgrepSource;
+      readonly fromDir: string;
+      /** Only these rules of the program (by index): a file that a rule file's own `files`/`ignores` leave to some rules. Default: all. */
+      readonly rules?: readonly number[];
+    }
+  /** The agent's structural search: one pattern in one built-in language (search.ts). */
+  | { readonly kind: 'search'; readonly pattern: string; readonly language: string }
   | {
       readonly kind: 'jscodeshift';
       readonly specifier: string;

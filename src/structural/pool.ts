@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { failure, fail, type Failure, type Result } from '../errors.js';
 import type { FileOutcome } from './astgrep.js';
 import type { TransformOutcome } from './jscodeshift.js';
+import type { SearchHit } from './search.js';
 import type { PoolFile, PoolJob, PoolReply, PoolRequest } from './pool-protocol.js';
 
 export type { PoolFile, PoolJob } from './pool-protocol.js';
@@ -25,7 +26,7 @@ export interface RunLimits {
   readonly signal?: AbortSignal;
 }
 
-export type PoolOutcome<J extends PoolJob> = J extends { kind: 'astgrep' } ? FileOutcome : TransformOutcome;
+export type PoolOutcome<J extends PoolJob> = J extends { kind: 'astgrep' } ? FileOutcome : J extends { kind: 'search' } ? SearchHit[] : TransformOutcome;
 
 interface Pending {
   readonly request: PoolRequest;

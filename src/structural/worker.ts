@@ -2,9 +2,11 @@
 // it is sent, one at a time. Everything crossing the process boundary is plain data (Node's
 // "advanced" serialization carries the Uint8Arrays).
 import { failure, fail, type Result } from '../errors.js';
-import { rewriteFile, type AstgrepProgram } from './astgrep.js';
+import { onlyRules, rewriteFile, type AstgrepProgram } from './astgrep.js';
 import { loadTransform, runTransformOn, type LoadedTransform } from './jscodeshift.js';
 import { loadAstgrep } from './load.js';
+import { loadNapi } from './napi.js';
+import { searchFile } from './search.js';
 import type { PoolRequest, PoolReply } from './pool-protocol.js';
 
 const programs = new Map<string, Promise<AstgrepProgram | string>>();
@@ -21,8 +23,9 @@ async function handle(req: PoolRequest): Promise<Result<unknown>> {
     }
     const program = await p;
     if (typeof program === 'string') return fail(failure('unsupported', `The astgrep rule could not be loaded in a worker: ${program}`));
-    return rewriteFile(program, file);
+    return rewriteFile(job.rules ? onlyRules(program, job.rules) : program, file);
   }
+  if (job.kind === 'search') return searchFile(await loadNapi(), job.language, job.pattern, file);
   const key = JSON.stringify([job.specifier, job.fromDir]);
   let t = transforms.get(key);
   if (!t) {

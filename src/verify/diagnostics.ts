@@ -1,4 +1,4 @@
-// A failed verify command's output → diagnostics (SPEC §10). One pass over the lines, each tried
+// A failed verify command's output → diagnostics. One pass over the lines, each tried
 // against the formats the common tools print: TypeScript (`--pretty false` and pretty), ESLint's
 // stylish and unix formatters, and the `file:line[:col]: [severity:] message` that gcc, clang,
 // rustc --error-format=short, mypy, ruff and go vet share. Paths are resolved against the command's

@@ -1,4 +1,4 @@
-// Verify, then fix (SPEC §10): run the command; while it fails and rounds are left, hand its
+// Verify, then fix: run the command; while it fails and rounds are left, hand its
 // diagnostics to the fix conversation and run it again. The I/O (the command, the parser's folder,
 // the conversation) is passed in, so the loop is the same for the runner and for its tests.
 import type { Failure } from '../errors.js';

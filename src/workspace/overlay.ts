@@ -25,7 +25,7 @@ export abstract class OverlayWorkspace {
   }
 
   /**
-   * THE check that a write of `path` removes nothing it does not name (SPEC §7): the path is not a
+   * THE check that a write of `path` removes nothing it does not name: the path is not a
    * folder (a write there would replace every file under it), not a symlink or submodule, and no
    * folder on its way is a file, symlink or submodule (the write would have to replace it). Judged
    * on the base tree plus the overlay, so a folder an earlier step created counts too. The step gate

@@ -1,4 +1,4 @@
-// A job's real linked worktree as its workspace (SPEC §3): the whole base tree on disk, what commands
+// A job's real linked worktree as its workspace: the whole base tree on disk, what commands
 // change found by git's own scan. The workspace owns the worktree to its end: `close` moves a kept
 // one to the job's new head (clean under `git status`) or removes it, and drops git's `locked` marker.
 import { unlink } from 'node:fs/promises';

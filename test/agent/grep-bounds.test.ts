@@ -1,6 +1,7 @@
 // The agent's grep runs the model's pattern under a deadline: catastrophic backtracking is refused
 // with kind timeout instead of hanging the job.
 import { describe, expect, it } from 'vitest';
+import { Guards } from '../../src/agent/guards/index.js';
 import { Mutex } from '../../src/agent/mutex.js';
 import { ReadStates } from '../../src/agent/read-state.js';
 import { grep } from '../../src/agent/tools/search.js';
@@ -16,6 +17,8 @@ describe('grep', () => {
       lock: new Mutex(),
       touched: new Map<string, string | null>(),
       refused: (_tool: string, _path: string | null, f: Failure) => refused.push(f),
+      guards: new Guards(undefined, () => {}),
+      guardRefusals: [],
     };
     const out = await grep(ctx, { pattern: '(a+)+$' }, 300);
     expect(out.isError).toBe(true);

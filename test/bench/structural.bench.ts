@@ -25,12 +25,21 @@ const RULES: readonly { name: string; yaml: string }[] = [
   { name: 'kind + regex (no prefilter)', yaml: `rule: { kind: string, regex: '^"use strict"$' }\nfix: "'use strict'"` },
 ];
 
+/**
+ * The corpus's paths under node_modules: JavaScript files up to 200 KB, without ast-grep's own, hidden
+ * folders or nested node_modules (which the ast-grep CLI and jscodeshift would skip), the first `max` by path.
+ */
+export function jsCorpusFiles(max = MAX_FILES): string[] {
+  return textFiles(join(ROOT, 'node_modules'))
+    .filter((f) => /\.(js|cjs|mjs)$/.test(f.path) && f.size <= 200_000 && !f.path.includes('@ast-grep'))
+    .filter((f) => !f.path.split('/').some((seg) => seg.startsWith('.') || seg === 'node_modules'))
+    .slice(0, max)
+    .map((f) => f.path);
+}
+
 function corpus(): { dir: string; files: string[] } {
   const nm = join(ROOT, 'node_modules');
-  const files = textFiles(nm)
-    .filter((f) => /\.(js|cjs|mjs)$/.test(f.path) && f.size <= 200_000 && !f.path.includes('@ast-grep'))
-    .slice(0, MAX_FILES)
-    .map((f) => f.path);
+  const files = jsCorpusFiles();
   const dir = mkdtempSync(join(tmpdir(), 'scion-sg-corpus-'));
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });

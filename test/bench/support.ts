@@ -9,6 +9,8 @@ export interface Sample {
   readonly seconds: number;
   /** Peak RSS in KB (0 when /usr/bin/time is missing). */
   readonly rssKB: number;
+  /** CPU seconds (user + system) of the process and its children, where /usr/bin/time measured them. */
+  readonly cpu?: number;
 }
 
 /** process.env without GIT_* and with no user or system git config: runs are the same everywhere. */
@@ -26,7 +28,7 @@ export function timed(
   o: { env?: NodeJS.ProcessEnv; input?: string | Buffer; okCodes?: readonly number[] } = {},
 ): Sample & { stdout: Buffer } {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(HAS_TIME ? '/usr/bin/time' : cmd, HAS_TIME ? ['-f', '@@rss %M', cmd, ...args] : [...args], {
+  const r = spawnSync(HAS_TIME ? '/usr/bin/time' : cmd, HAS_TIME ? ['-f', '@@rss %M %U %S', cmd, ...args] : [...args], {
     cwd,
     env: o.env ?? cleanEnv(),
     input: o.input,
@@ -37,19 +39,21 @@ export function timed(
   if (!(o.okCodes ?? [0]).includes(r.status ?? -1)) {
     throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${stderr.slice(-2000)}${r.stdout?.toString('utf8').slice(-2000) ?? ''}`);
   }
-  const m = /@@rss (\d+)/.exec(stderr);
-  return { seconds, rssKB: m ? Number(m[1]) : 0, stdout: r.stdout };
+  const m = /@@rss (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
+  return { seconds, rssKB: m ? Number(m[1]) : 0, ...(m ? { cpu: Number(m[2]) + Number(m[3]) } : {}), stdout: r.stdout };
 }
 
 /** A sequence of timed native commands as one sample: times add up, RSS is the largest. */
 export class Steps {
   seconds = 0;
   rssKB = 0;
+  cpu = 0;
   private readonly t0 = process.hrtime.bigint();
 
   run(cmd: string, args: readonly string[], cwd: string, o: Parameters<typeof timed>[3] = {}): Buffer {
     const r = timed(cmd, args, cwd, o);
     this.rssKB = Math.max(this.rssKB, r.rssKB);
+    this.cpu += r.cpu ?? 0;
     return r.stdout;
   }
 
@@ -59,7 +63,7 @@ export class Steps {
 
   /** Wall time since the Steps began (JS work between the commands included). */
   done(): Sample {
-    return { seconds: Number(process.hrtime.bigint() - this.t0) / 1e9, rssKB: this.rssKB };
+    return { seconds: Number(process.hrtime.bigint() - this.t0) / 1e9, rssKB: this.rssKB, cpu: this.cpu };
   }
 }
 

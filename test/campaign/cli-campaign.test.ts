@@ -1,4 +1,4 @@
-// A campaign through the CLI (SPEC §9): bare repositories behind git http-backend on loopback (and
+// A campaign through the CLI: bare repositories behind git http-backend on loopback (and
 // one URL where nothing answers), a repository list, the clone cache, shards, pushes to each
 // repository's own remote, pull requests on each repository's own host, and the commands that read
 // a campaign report. Native git judges every result.

@@ -1,4 +1,4 @@
-// Repository discovery (SPEC §9) against the fake GitHub and GitLab APIs on 127.0.0.1, through the
+// Repository discovery against the fake GitHub and GitLab APIs on 127.0.0.1, through the
 // real fetch and octokit: every page read, forks/archived/topics as asked, the clone URLs a server
 // gives held to the rules of a user's, and the failures as one sentence without the token.
 import { describe, expect, it } from 'vitest';

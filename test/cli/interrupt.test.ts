@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM (SPEC §1): the CLI aborts the run, still writes the report, and exits 130 — never
+// SIGINT/SIGTERM: the CLI aborts the run, still writes the report, and exits 130 — never
 // listr2's 127, never a hang on the step's child.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

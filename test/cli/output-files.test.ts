@@ -1,4 +1,4 @@
-// Files the CLI writes (SPEC §7): renamed into place from a temporary file beside them, so a refusal
+// Files the CLI writes: renamed into place from a temporary file beside them, so a refusal
 // leaves the old file whole; a refusal by the machine is kind `environment` — one sentence naming
 // the path and the fix, exit 1, never "internal error".
 import { execFileSync } from 'node:child_process';

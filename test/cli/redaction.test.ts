@@ -1,4 +1,4 @@
-// Secrets stay out of everything the CLI prints or writes (SPEC §7): one redactor at the edge,
+// Secrets stay out of everything the CLI prints or writes: one redactor at the edge,
 // over stdout, stderr, the report, the PR body, the HTML report and the GitHub step files.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Usage is checked completely before anything runs (SPEC §1): a mistyped flag, a flag without its
+// Usage is checked completely before anything runs: a mistyped flag, a flag without its
 // value, a flag that needs another, a bad --shard, a missing recipe: exit 2, nothing written,
 // nothing on stdout, and a "did you mean" where one is close.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The one path validator (SPEC §7 "No path git would refuse"): git's verify_path and fsck rules,
+// The one path validator (No path git would refuse): git's verify_path and fsck rules,
 // the NTFS and HFS+ aliases of .git, and the symlink rules for .gitmodules; every other byte allowed.
 import { describe, expect, it } from 'vitest';
 import { checkPath, gitPathProblem } from '../../src/core/index.js';

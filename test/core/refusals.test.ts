@@ -1,4 +1,4 @@
-// Behaviour 9: every refusal has its SPEC kind and seed code, and the checks run in the seed's order.
+// Behaviour 9: every refusal has its kind and seed code, and the checks run in the seed's order.
 import { describe, expect, it } from 'vitest';
 import { applyEdits, checkPath, editNotebook, replaceRegex, writeContent } from '../../src/core/index.js';
 import { changed, expectFailure, failed, fakeSecrets, file, text, utf8 } from './helpers.js';

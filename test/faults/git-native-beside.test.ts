@@ -1,4 +1,4 @@
-// SPEC §7 "Native git beside scion": `git repack -a -d` and `git gc --prune=now` run in a loop while
+// Native git beside scion: `git repack -a -d` and `git gc --prune=now` run in a loop while
 // scion runs again and again in the same repository. Every run must succeed and leave a repository
 // `git fsck --strict` accepts. Before the fix about one run in three died with ENOENT: scion made
 // objects/xx/, `git prune-packed` removed it, then scion's open of the temp file inside it failed.

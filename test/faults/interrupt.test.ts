@@ -1,4 +1,4 @@
-// SPEC §1 interrupts, runner side: an aborted RunOptions.signal ends a running `run` command with its
+// Interrupts, runner side: an aborted RunOptions.signal ends a running `run` command with its
 // whole process group, starts no further job, writes no ref and leaves no worktree (native git judges).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// SPEC §1/§7: one lock per job (branch + worktree) holding pid and start time. A run killed with
+// One lock per job (branch + worktree) holding pid and start time. A run killed with
 // SIGKILL at any moment leaves nothing that blocks the next one; two live runs of one recipe: one
 // works, the other's job ends `locked`, naming the first one's pid. Judged by native git.
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// SPEC §7 "A write never removes what it does not name": every refused write leaves the base's
+// A write never removes what it does not name: every refused write leaves the base's
 // folders, files, symlinks and submodules in the branch exactly as they were (judged by native git).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

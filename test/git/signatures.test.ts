@@ -1,4 +1,4 @@
-// SPEC §7 "Commits" and "Branches that are not scion's": identities and dates from the environment
+// Commits and Branches that are not scion's: identities and dates from the environment
 // as git takes them, a reflog entry for every ref scion moves, and commit.gpgsign said once.
 // Native git is the judge: the same variables given to `git commit-tree`, `git reflog show`.
 import { execFileSync } from 'node:child_process';

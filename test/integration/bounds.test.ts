@@ -1,4 +1,4 @@
-// Bounded time (SPEC §2 `timeout`, §7): regular expressions, transforms and commands end in kind
+// Bounded time (a step's `timeout`, and no step may hang a run): regular expressions, transforms and commands end in kind
 // `timeout` within the step's limit, the job fails with a report, and nothing the step did is kept.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';

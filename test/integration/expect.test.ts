@@ -1,4 +1,4 @@
-// `expect: {min, max}` on any step (SPEC §2) and the per-step counts in the report: a scheduled recipe
+// `expect: {min, max}` on any step and the per-step counts in the report: a scheduled recipe
 // whose code drifted away fails with kind `expectation` instead of ending silently `empty`.
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';

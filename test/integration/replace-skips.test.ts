@@ -1,6 +1,6 @@
 // `replace` over a selection holding a binary file, an LFS pointer, a submodule and a symlink: what
 // does not hold the match, or what scion never edits, is skipped with a reason; a binary file that
-// holds the match is still an error (SPEC §4, issue F).
+// holds the match is still an error.
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';

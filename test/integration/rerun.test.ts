@@ -1,4 +1,4 @@
-// The rerun rules of scheduled jobs (SPEC §3), judged by native git.
+// The rerun rules of scheduled jobs, judged by native git.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -164,6 +164,25 @@ steps:
     r.git('fsck', '--strict');
   });
 
+  it('run and verify commands both get SCION_RECIPE, SCION_JOB and SCION_DRY_RUN beside their own env', async () => {
+    const r = await gitRepo({ 'a.txt': 'a\n' });
+    cleanups.push(r.cleanup);
+    const recipe = recipeFile(`name: env-names
+steps:
+  - run: { command: 'echo "$SCION_RECIPE $SCION_JOB $SCION_DRY_RUN $OWN" > a.txt', env: { OWN: step } }
+verify:
+  - run: 'test "$SCION_RECIPE $SCION_JOB $SCION_DRY_RUN" = "env-names env-names $WANT"'
+`);
+    const run = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir, env: { WANT: '0' } });
+    expect(run.code).toBe(0);
+    expect(r.git('show', 'scion/env-names:a.txt')).toBe('env-names env-names 0 step');
+    const plan = await scion(['plan', recipe, '--repo', r.dir, '--json', '--no-cache'], { cwd: r.dir, env: { WANT: '1' } });
+    expect((JSON.parse(plan.stdout) as RunReport).jobs.map((j) => j.status)).toEqual(['changed']);
+    // The same command with the wrong expectation fails: the check above can fail.
+    const wrong = await scion(['plan', recipe, '--repo', r.dir, '--json', '--no-cache'], { cwd: r.dir, env: { WANT: '0' } });
+    expect((JSON.parse(wrong.stdout) as RunReport).jobs.map((j) => j.status)).toEqual(['failed']);
+  });
+
   it('files a run step writes are committed as `git add` stores them (core.autocrlf, .gitattributes)', async () => {
     const r = await gitRepo({
       'src/a.ts': 'a\n',

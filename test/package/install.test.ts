@@ -2,7 +2,7 @@
 // serves) and from a git URL (what `npm install github:OWNER/REPO` does: clone, install the dev
 // dependencies, run `prepare`). Both start from the project's files alone, with no dist/ built, and
 // end with `npx scion` running a YAML recipe and a TypeScript recipe that imports `defineRecipe` from
-// the package name, as the README tells users to.
+// the package name, as the README tells users to; installed beside a yarn workspace, it works on it.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,28 @@ async function useInstalled(project: string): Promise<void> {
   expect(await show('scion/header')).toBe("// header\nexport const greet = () => legacyLog('hi');\n");
 }
 
+/**
+ * Installed in a folder of its own beside a yarn 4 workspace (one npm cannot install into: its
+ * packages are named like `$repo-utils` and depend on each other with `workspace:*`), scion works on
+ * the workspace through --repo and leaves its checkout as it was, as the README tells yarn and pnpm users.
+ */
+async function besideAWorkspace(project: string): Promise<void> {
+  const mono = join(work, 'yarn-workspace');
+  await mkdir(join(mono, 'packages', 'utils', 'src'), { recursive: true });
+  await writeFile(join(mono, 'package.json'), JSON.stringify({ name: 'mono', private: true, packageManager: 'yarn@4.5.0', workspaces: ['packages/*'] }));
+  await writeFile(join(mono, 'packages', 'utils', 'package.json'), JSON.stringify({ name: '$repo-utils', version: '0.0.0', dependencies: { '$repo-core': 'workspace:*' } }));
+  await writeFile(join(mono, 'packages', 'utils', 'src', 'a.ts'), "legacyLog('x');\n");
+  const git = (...args: string[]) => run('git', args, { cwd: mono, env: gitEnv() });
+  await git('init', '-q', '-b', 'main');
+  await git('add', '-A');
+  await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+  const env = { ...NPM_ENV, ...gitEnv(), PATH: process.env['PATH'] };
+  const bin = join(project, 'node_modules', '.bin', 'scion');
+  await run(bin, ['run', join(project, 'rename.yaml'), '--repo', mono], { cwd: mono, env });
+  expect((await git('show', 'scion/rename:packages/utils/src/a.ts')).stdout).toBe("log('x');\n");
+  expect((await git('status', '--porcelain')).stdout).toBe('');
+}
+
 async function freshProject(name: string): Promise<string> {
   const dir = join(work, name);
   await mkdir(dir);
@@ -93,6 +115,7 @@ describe('installing the package', { timeout: 300_000 }, () => {
     const project = await freshProject('tarball');
     await run('npm', ['install', join(work, info.filename)], { cwd: project, env: NPM_ENV, maxBuffer: 64 << 20 });
     await useInstalled(project);
+    await besideAWorkspace(project);
   });
 
   it('npm install from a git URL runs prepare and gives a working scion', async () => {

@@ -1,4 +1,4 @@
-// The life of a nightly codemod's pull request (SPEC §8), end to end through the CLI: branches pushed
+// The life of a nightly codemod's pull request, end to end through the CLI: branches pushed
 // to git http-backend on 127.0.0.1, pull requests on a fake GitHub (REST + GraphQL) that records
 // every request; the remote judged with native git.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Pull-request failures as job errors (SPEC §4 `pr-failed`): a host that fails with a server error
+// Pull-request failures as job errors (kind `pr-failed`): a host that fails with a server error
 // (after plugin-retry's retries) or cannot be reached fails the jobs concerned; a push failure is
 // `push-failed`. The report keeps a pull request that was made before a later request about it failed.
 import { createServer, type AddressInfo, type Socket } from 'node:net';

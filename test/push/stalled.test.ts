@@ -1,4 +1,4 @@
-// SPEC §7 "Bounded time": a git server that stops answering (before its answer, or in the middle of
+// Bounded time: a git server that stops answering (before its answer, or in the middle of
 // its body) never hangs a push: the request is given up after the idle limit as unreachable, and a
 // job's push fails alone with kind push-failed.
 import { createServer, type Server, type Socket } from 'node:net';

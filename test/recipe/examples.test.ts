@@ -2,6 +2,8 @@
 // elsewhere; here a plain stand-in applies each step with exact string matching, which is enough to
 // prove what the engine needs from each example: every edit's old_string is found exactly once
 // (or replace_all), every selected file is where the recipe expects it, every result still parses.
+// The structural examples (console-to-logger, react-lifecycles) need the real engine: they run through
+// the CLI in test/structural/examples-cli.test.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,16 @@ import { findRecipes, formatProblem, loadRecipe, matcher, type Recipe, type Step
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SAMPLE = join(ROOT, 'fixtures', 'sample');
-const EXAMPLES = ['add-header.ts', 'agent-async.yaml', 'bump-config.yaml', 'import-migration.yaml', 'notebook-cleanup.yaml', 'rename-logger.yaml'];
+const EXAMPLES = [
+  'add-header.ts',
+  'agent-async.yaml',
+  'bump-config.yaml',
+  'console-to-logger.yaml',
+  'import-migration.yaml',
+  'notebook-cleanup.yaml',
+  'react-lifecycles.yaml',
+  'rename-logger.yaml',
+];
 
 async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];

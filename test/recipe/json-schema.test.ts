@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { RECIPE_SCHEMA_ID, recipeFieldDocs, recipeJsonSchema } from '../../src/recipe/index.js';
 
 const root = new URL('../../', import.meta.url);
-const YAML_EXAMPLES = ['rename-logger.yaml', 'import-migration.yaml', 'bump-config.yaml', 'notebook-cleanup.yaml'];
+const YAML_EXAMPLES = ['rename-logger.yaml', 'import-migration.yaml', 'bump-config.yaml', 'notebook-cleanup.yaml', 'console-to-logger.yaml', 'react-lifecycles.yaml'];
 
 function validator() {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -42,6 +42,17 @@ describe('recipeJsonSchema', () => {
     expect(validate({ ...base, steps: [{ edit: { file: 'a' } }] })).toBe(false);
     expect(validate({ ...base, steps: [{ transform: 'x => x' }] })).toBe(false);
     expect(validate({ ...base, steps: [{ run: 'a', write: { file: 'b', content: '' } }] })).toBe(false);
+  });
+
+  it('takes the structural steps and refuses their unknown keys and parsers', () => {
+    const validate = validator();
+    const ok = (step: unknown) => validate({ name: 'ok', steps: [step] });
+    expect(ok({ astgrep: { rule: { pattern: 'a($B)', inside: { kind: 'function_declaration' } }, fix: 'b($B)', language: 'go' }, expect: { min: 1 } })).toBe(true);
+    expect(ok({ astgrep: { ruleFile: 'rules/r.yml', files: { include: ['src/**'] } }, timeout: 30 })).toBe(true);
+    expect(ok({ jscodeshift: { transform: './t.js', parser: 'tsx', options: { quote: 'single' } } })).toBe(true);
+    expect(ok({ astgrep: { rule: { pattern: 'a' }, fixx: 'b' } })).toBe(false);
+    expect(ok({ jscodeshift: { transform: './t.js', parser: 'esprima' } })).toBe(false);
+    expect(ok({ jscodeshift: { parser: 'babel' } })).toBe(false);
   });
 
   it('carries the descriptions and defaults editors show', () => {

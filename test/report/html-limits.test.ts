@@ -54,6 +54,17 @@ describe('renderHtml limits', () => {
     expect(html).toContain('<li>step 2, <code>c.ts</code>: some-new-reason</li>');
   });
 
+  it("lists the model's edits the guards refused with the reason the model got, escaped", () => {
+    const refusals = [{ step: 0, file: 'test/a.test.ts', guard: 'skips', tool: 'edit_file', message: 'This edit adds <.skip> to test/a.test.ts (0 → 1)' }];
+    const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', refusals })] });
+    expect(html).toContain('<span class="warn">1 refused model edit</span>');
+    expect(html).toContain(
+      '<h3>Model edits the guards refused (1)</h3><ul class="refusals"><li>step 1, <code>test/a.test.ts</code>: <code>edit_file</code> refused by the ' +
+        '<code>skips</code> guard: This edit adds &lt;.skip&gt; to test/a.test.ts (0 → 1)</li></ul>',
+    );
+    expect(renderHtml({ ...sampleReport(), jobs: [job({ name: 'x' })] })).not.toContain('guards refused');
+  });
+
   it('keeps file content that looks like markup from ending the data element', () => {
     const evil = fileReport('a.html', 'x\n', '</script><script>alert(1)</script><!--\n');
     const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', files: [evil] })] });

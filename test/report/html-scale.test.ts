@@ -91,7 +91,7 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
     const groups = page.locator('#failures .fgroup');
     expect(await groups.count()).toBe(1);
     const text = await groups.first().innerText();
-    expect(text).toContain(`not-found (code 8) · ${FAILED} times in ${FAILED} jobs: String to replace not found in {file}.`);
+    expect(text).toContain(`not-found (code 8) · ${FAILED} times in ${FAILED} jobs: String to replace not found in the file.`);
     expect(await groups.first().locator('li').count()).toBe(FAILED);
     await expect(page.locator('#failures h2').innerText()).resolves.toBe(`Failures (${FAILED} in 1 group)`);
   });

@@ -92,11 +92,21 @@ describe('renderPrBody (the run)', () => {
     expect(body).not.toMatch(/left out|Truncated|not shown/);
   });
 
+  it('groups one mistake whose messages differ only by a count, and says it in words (no placeholders)', () => {
+    const fail = (name: string, n: number, file: string) =>
+      job({ name, status: 'failed', errors: [{ step: 1, file, kind: 'not-unique', code: 9, message: `Found ${n} matches of the string to replace in ${file}, but replace_all is false.` }] });
+    const r: RunReport = { ...sampleReport(), jobs: [fail('a', 2, 'src/a1.ts'), fail('b', 3, 'src/b.ts'), fail('c', 12, 'lib/v2/c.ts')] };
+    const out = renderPrBody(r);
+    expect(out).toContain('### Failures (3 in 1 group)');
+    expect(out).toContain('- **not-unique** (code 9) × 3: Found N matches of the string to replace in the file, but replace\\_all is false.');
+    expect(out).not.toMatch(/\{(file|branch|sha)\}/);
+  });
+
   it('summarises 150 jobs: one group for 87 identical failures, a line per changed or failed job, within 65,536', () => {
     const out = renderPrBody(campaign());
     expect(out.length).toBeLessThanOrEqual(65_536);
     expect(out).toContain('### Failures (87 in 1 group)');
-    expect(out).toContain('- **not-found** (code 8) × 87: String to replace not found in {file}.');
+    expect(out).toContain('- **not-found** (code 8) × 87: String to replace not found in the file.');
     expect(out).toContain(', … and 67 more');
     const rows = out.split('\n').filter((l) => l.startsWith('| rename-logger/pkg-'));
     expect(rows).toHaveLength(147);
@@ -128,7 +138,11 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
   it('describes that job alone: its files, its commits, its diffs', () => {
     const body = jobPullRequestBody(r, core);
     expect(body.split('\n')[0]).toBe('Move to the new logger');
-    expect(body).toContain('**rename-logger/core** · `scion/rename-logger/core` · ✅ changed · 3 files, +5 −4 · base `bbbbbbbbbbbb`');
+    expect(body).toContain('**rename-logger/core** · `scion/rename-logger/core` · 3 files, +5 −4 · base `bbbbbbbbbbbb`');
+    // A rerun that found the branch up to date opens or updates the same pull request: no "unchanged" in it.
+    const rerun = jobPullRequestBody(r, { ...core, status: 'unchanged' });
+    expect(rerun).toBe(body);
+    expect(rerun).not.toMatch(/unchanged|✅/);
     expect(body).toContain('### Group `core`: 2 files, +4 −3');
     expect(diffBlocks(body)).toHaveLength(3);
     expect(body).not.toContain('rename-logger/api');
@@ -145,6 +159,23 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
     expect(body).toContain(`Fix: ${FIX_HINTS['not-unique']}`);
     expect(body).toContain("### Diagnostics (1)\n\n- `packages/api/server.ts:3:7` error: Cannot find name 'log'. (`tsc`)");
     expect(jobPullRequestBody(r, empty)).toContain('- step 1, `src/polyfills.ts`: already applied');
+  });
+
+  it("lists the model's edits the guards refused, in a changed job's body and in the run's", () => {
+    const refusals = [
+      { step: 0, file: 'test/math.test.ts', guard: 'skips', tool: 'edit_file', message: 'This edit adds .skip …' },
+      { step: 2, file: 'tsconfig.json', guard: 'config', tool: 'write_file', message: 'tsconfig.json holds …' },
+    ];
+    const taught: JobReport = { ...core, refusals };
+    const body = jobPullRequestBody(r, taught);
+    expect(body).toContain(
+      '### Model edits the guards refused (2)\n\n- step 1, `test/math.test.ts`: `edit_file` refused by the `skips` guard\n' +
+        '- step 3, `tsconfig.json`: `write_file` refused by the `config` guard\n',
+    );
+    expect(jobPullRequestBody(r, core)).not.toContain('guards refused');
+    const run = renderPrBody({ ...r, jobs: [taught, api, empty] });
+    expect(run).toContain('2 refused model edits');
+    expect(run).toContain('#### Model edits the guards refused (2)');
   });
 
   it('keeps a fence that file content with backticks cannot close', () => {

@@ -114,4 +114,52 @@ describe('renderSummaryText on a terminal', () => {
     expect(out).toContain('rename-logger step 1 (replace) changed nothing in 1 of its 3 jobs.');
     expect(out).toContain('rename-logger step 2 (run) changed nothing in any of its 3 jobs.');
   });
+
+  it('names the repository of each job in a run over many repositories', () => {
+    const r = sampleReport();
+    const jobs = ['app', 'web'].map((name) => ({ ...r.jobs[0]!, repo: `github.com/acme/${name}`, name: r.jobs[0]!.recipe }));
+    const lines = renderSummaryText({ ...r, repo: null, jobs }, { color: false }).split('\n');
+    expect(lines[0]).toMatch(/^changed   acme\/app rename-logger +scion\/rename-logger\/core/);
+    expect(lines[1]).toMatch(/^changed   acme\/web rename-logger +scion\/rename-logger\/core/);
+  });
+
+  it('recaps the failed jobs at the end of a long run, and not of a short one', () => {
+    const r = sampleReport();
+    const ok = r.jobs[0]!;
+    const bad = r.jobs[1]!;
+    const jobs = [...Array.from({ length: 6 }, (_, i) => ({ ...ok, name: `ok${i}` })), { ...bad, repo: 'github.com/acme/api' }];
+    const out = renderSummaryText({ ...r, jobs }, { color: false });
+    const tail = out.trimEnd().split('\n').slice(-4);
+    expect(tail[0]).toBe('Failed (1 of 7):');
+    expect(tail[1]).toBe('  acme/api rename-logger/api: not-unique step 2, packages/api/server.ts (+1 more error)');
+    expect(tail[2]).toMatch(/^Agent usage: /);
+    expect(tail[3]).toBe('7 jobs: 6 changed, 1 failed');
+    expect(renderSummaryText(r, { color: false })).not.toContain('Failed (');
+  });
+
+  it('does not call a step that failed one that changed nothing', () => {
+    const r = sampleReport();
+    const failedJob = {
+      ...r.jobs[1]!,
+      steps: [{ step: 0, kind: 'replace', changed: 0, alreadyApplied: 0 }],
+      errors: [{ step: 0, file: 'src/a.ts', kind: 'not-found' as const, message: 'String to replace not found in file.' }],
+    };
+    const out = renderSummaryText({ ...r, jobs: [failedJob] }, { color: false });
+    expect(out).toContain('not-found step 1, src/a.ts');
+    expect(out).not.toContain('changed nothing');
+  });
+
+  it('counts as already applied only the files found with the change, not those put back', () => {
+    const r = sampleReport();
+    const job = {
+      ...r.jobs[0]!,
+      skipped: [
+        { step: 0, file: 'src/a.ts', reason: 'already-applied' as const },
+        { step: 1, file: 'dist/out.js', reason: 'outside-selection' as const },
+      ],
+    };
+    const out = renderSummaryText({ ...r, jobs: [job] }, { color: false });
+    expect(out).toContain('+5 -4, 1 already applied');
+    expect(renderSummaryText({ ...r, jobs: [{ ...job, skipped: [job.skipped[1]!] }] }, { color: false })).not.toContain('already applied');
+  });
 });

@@ -1,4 +1,4 @@
-// The step table (src/runner/steps/index.ts): one entry per kind, SPEC §2's default time limits, and
+// The step table (src/runner/steps/index.ts): one entry per kind, the default time limits, and
 // each kind's findings returned as a value (errors and skips), not written into the job's lists.
 import { describe, expect, it } from 'vitest';
 import { closeRepo, treeOfCommit, listTree, openRepo } from '../../src/git/index.js';
@@ -24,10 +24,13 @@ describe('the step table', () => {
       { notebook: { file: 'n.ipynb', cell: 'c', mode: 'delete' } },
       { run: { command: 'make\nmore' } },
       { agent: { prompt: 'Fix it' } },
+      { astgrep: { rule: { pattern: 'console.log($$$A)' }, fix: 'log($$$A)' } },
+      { jscodeshift: { transform: './t.js' } },
       { transform: ({ content }: { content: string }) => content },
       { run: 'make', timeout: 5 },
+      { astgrep: { ruleFile: 'rules/no-console.yml' } },
     ]);
-    expect(r.steps.map(stepKind)).toEqual([...STEP_KINDS, 'run']);
+    expect(r.steps.map(stepKind)).toEqual([...STEP_KINDS, 'run', 'astgrep']);
     expect(r.steps.map(stepLabel)).toEqual([
       'edit a.txt',
       `replace "${'x'.repeat(47)}…"`,
@@ -35,12 +38,15 @@ describe('the step table', () => {
       'notebook n.ipynb',
       'run make',
       'agent "Fix it"',
+      'astgrep "console.log($$$A)"',
+      'jscodeshift ./t.js',
       'transform',
       'run make',
+      'astgrep rules/no-console.yml',
     ]);
-    expect(r.steps.map(needsDisk)).toEqual([false, false, false, false, true, false, false, true]);
-    // SPEC §2: 600 s for run, agent and transform; none otherwise; the step's own timeout wins.
-    expect(r.steps.map(stepLimitMs)).toEqual([null, null, null, null, 600_000, 600_000, 600_000, 5_000]);
+    expect(r.steps.map(needsDisk)).toEqual([false, false, false, false, true, false, false, false, false, true, false]);
+    // 600 s for run, agent, transform and the structural steps; none otherwise; the step's own timeout wins.
+    expect(r.steps.map(stepLimitMs)).toEqual([null, null, null, null, 600_000, 600_000, 600_000, 600_000, 600_000, 5_000, 600_000]);
   });
 
   it("returns each step's errors and skips as its outcome", async () => {

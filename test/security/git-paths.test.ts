@@ -1,4 +1,4 @@
-// SPEC §7 "No path git would refuse", judged by native git: whatever the one path validator
+// No path git would refuse, judged by native git: whatever the one path validator
 // (core/check-path) accepts, scion's own tree writer commits and `git fsck --strict` passes, and
 // `git update-index` (git's verify_path) accepts it too. What it refuses from the known-bad lists,
 // native git refuses as well, so the lists are git's and not ours.

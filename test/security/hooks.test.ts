@@ -1,4 +1,4 @@
-// SPEC §7 "Commits": scion runs no git hooks (it writes objects and refs itself, as plumbing does),
+// Commits: scion runs no git hooks (it writes objects and refs itself, as plumbing does),
 // whatever hooks the repository installs, in its worktrees too.
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// SPEC §7 "No path git would refuse", through every writer: recipe steps, files a `run` step
+// No path git would refuse, through every writer: recipe steps, files a `run` step
 // creates, and the agent's write_file. Judged by native git (fsck --strict, branches, ls-tree).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// SPEC §7 "Secrets stay out of everything scion publishes", end to end through the CLI: a `run`
+// Secrets stay out of everything scion publishes, end to end through the CLI: a `run`
 // step and a `verify` command print every secret of the environment (and a URL with a password)
 // and fail; the JSON report, the PR body, the HTML report, the step summary, the Actions outputs
 // and the terminal hold the output with every value masked.
@@ -15,7 +15,7 @@ import { rm } from 'node:fs/promises';
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();
 
-/** Fake secrets, one per rule of SPEC §7 (fixed names, *TOKEN*, *SECRET*, *PASSWORD*, *_KEY). */
+/** Fake secrets, one per redaction rule (fixed names, *TOKEN*, *SECRET*, *PASSWORD*, *_KEY). */
 const SECRETS: Record<string, string> = {
   GITHUB_TOKEN: 'ghp_FAKEgithubTOKEN0123456789abcdef',
   GIT_TOKEN: 'fake-git-token-5f2c9e',

@@ -1,4 +1,4 @@
-// SPEC §10 end to end: a `replace` renames an API, the REAL tsc finds the imports the replace could
+// Verify, then fix, end to end: a `replace` renames an API, the REAL tsc finds the imports the replace could
 // not, the fake model (real SDK, loopback) fixes them, and the job ends `changed` with a `fix` commit.
 // A rerun over the unchanged base runs no command (a counter file OUTSIDE the repository counts every
 // run) and sends no model request. maxRounds exhausted: `failed` with the last diagnostics.

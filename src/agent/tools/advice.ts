@@ -47,6 +47,11 @@ export function adviceFor(f: Failure, a: EditAttempt): string | null {
     case 'encoding':
     case 'too-large':
       return 'Leave this file alone.';
+    case 'guard':
+      return (
+        'The tests and the checks are how this job is judged: make them pass by changing the code they test, ' +
+        "never the tests, their markers or the checks' settings. If that is not possible, stop and say why in your final sentence."
+      );
     default:
       return null;
   }

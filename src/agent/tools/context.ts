@@ -1,9 +1,10 @@
 // What a tool call may use: the job's files, this conversation's read state, the step's edit lock,
 // and the record of what this conversation changed (for the response cache).
 import type { Failure } from '../../errors.js';
+import type { Guards } from '../guards/index.js';
 import type { Mutex } from '../mutex.js';
 import type { ReadStates } from '../read-state.js';
-import type { AgentFiles } from '../types.js';
+import type { AgentFiles, GuardRefusal } from '../types.js';
 
 export interface ToolContext {
   readonly files: AgentFiles;
@@ -15,6 +16,10 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** Called for every refused call, so the step can count and log them. */
   readonly refused: (tool: string, path: string | null, f: Failure) => void;
+  /** The guards every change passes before it is written. */
+  readonly guards: Guards;
+  /** This conversation's edits the guards refused (a second one means the model insists). */
+  readonly guardRefusals: GuardRefusal[];
 }
 
 export interface ToolReply {

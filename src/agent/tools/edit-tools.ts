@@ -63,6 +63,9 @@ async function change(
     if (!result.ok) return refuse(ctx, { tool, path, text: textOf(bytes), ...(oldString === undefined ? {} : { oldString }) }, result.error);
     const c = result.value;
     if (!c.changed) return reply(`${path} already holds exactly this content; nothing changed.`);
+    // The guards judge the change as a whole (what the file was, what it would be) before it is written.
+    const guarded = await ctx.guards.vet({ path, before: bytes, after: c.after });
+    if (guarded) return refuse(ctx, { tool, path, text: textOf(bytes), ...(oldString === undefined ? {} : { oldString }) }, guarded);
     if (!ctx.touched.has(path)) ctx.touched.set(path, bytes === null ? null : ctx.files.blobId(bytes));
     await ctx.files.write(path, c.after);
     ctx.reads.markWritten(path, c.newText, tool === 'write_file');

@@ -6,6 +6,7 @@ import { refusal, stopped, type ToolContext, type ToolReply } from './context.js
 import { editFile, notebookEdit, writeFile } from './edit-tools.js';
 import { readFile } from './read-file.js';
 import { inputs, type ToolName } from './schemas.js';
+import { astgrepSearch } from './astgrep-search.js';
 import { glob, grep } from './search.js';
 
 export async function runTool(ctx: ToolContext, name: string, input: unknown): Promise<ToolReply> {
@@ -35,6 +36,8 @@ export async function runTool(ctx: ToolContext, name: string, input: unknown): P
       return glob(ctx, parsed.data as z.infer<(typeof inputs)['glob']>);
     case 'grep':
       return grep(ctx, parsed.data as z.infer<(typeof inputs)['grep']>);
+    case 'astgrep_search':
+      return astgrepSearch(ctx, parsed.data as z.infer<(typeof inputs)['astgrep_search']>);
   }
 }
 

@@ -1,4 +1,4 @@
-// The six tools of SPEC §6: exact names and input fields. The descriptions carry the seed's rules
+// The agent's six tools: exact names and input fields, as the model is told them. The descriptions carry the seed's rules
 // (read first, keep indentation after the line-number prefix, prefer edit over write, unique
 // old_string or replace_all): the model learns them here, and the engine enforces them anyway.
 import type Anthropic from '@anthropic-ai/sdk';
@@ -9,7 +9,7 @@ import { DEFAULT_READ_LIMIT, MAX_LINE_CHARS } from './cat-n.js';
  * Part of every response-cache key. Bump when a tool's name, input or behaviour, or the system prompt,
  * changes: answers given under other tools or instructions are not replayed.
  */
-export const TOOLSET_VERSION = 1;
+export const TOOLSET_VERSION = 2;
 
 export const MAX_LIST = 200;
 
@@ -45,6 +45,11 @@ export const inputs = {
     pattern: z.string().describe('A JavaScript regular expression, matched against each line.'),
     glob: z.string().optional().describe('Only search files matching this glob.'),
   }),
+  astgrep_search: z.object({
+    pattern: z.string().min(1).describe('Code of the language with metavariables: $NAME matches one node, $$$NAME several (e.g. console.log($$$ARGS)).'),
+    language: z.string().describe('typescript, tsx, javascript, html or css: the files of that language are searched.'),
+    glob: z.string().optional().describe('Only search files matching this glob.'),
+  }),
 } as const;
 
 export type ToolName = keyof typeof inputs;
@@ -78,6 +83,12 @@ const descriptions: Record<ToolName, string> = {
   ].join('\n'),
   glob: `Lists the files of this job whose path matches a glob (for example src/**/*.js). Only the files this step may read and change are listed, at most ${MAX_LIST}.`,
   grep: `Searches the lines of this job's files for a JavaScript regular expression; glob narrows the files searched. Answers with path:line: text, at most ${MAX_LIST} matches. Only the files this step may read and change are searched.`,
+  astgrep_search: [
+    'Finds code by its syntax, not its text (ast-grep): the pattern is code of the language, where $NAME matches any one node and $$$NAME any number of them.',
+    'foo($A) finds every call of foo with one argument, however it is spaced or split over lines; $OBJ.then($$$) finds promise chains.',
+    `Answers with path:line:column: the first line of each match, at most ${MAX_LIST}. Only the files this step may read and change are searched.`,
+    'Use it to find what to change, then read_file and edit_file as usual.',
+  ].join('\n'),
 };
 
 function jsonSchema(schema: z.ZodType): Anthropic.Messages.Tool.InputSchema {

@@ -32,7 +32,7 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
   if (typeof inScope === 'string') return badGlob(ctx, 'grep', inScope);
   const out: string[] = [];
   let total = 0;
-  // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job (SPEC §7).
+  // The model's pattern runs in a worker under a deadline: (a+)+$ must not hang the job.
   const runner = new RegexRunner();
   const deadline = Date.now() + limitMs;
   try {
@@ -71,7 +71,7 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
  * through the one glob matcher, bounded by construction whatever pattern the model picks; one it
  * refuses comes back as the sentence saying why.
  */
-function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => boolean) | string {
+export function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => boolean) | string {
   const root = ctx.files.root;
   let p = pattern.trim().replace(/^(\.\/)+/, '');
   if (root !== null && p.startsWith(`${root.replace(/\/$/, '')}/`)) p = p.slice(root.replace(/\/$/, '').length + 1);
@@ -83,7 +83,7 @@ function compileGlob(ctx: ToolContext, pattern: string): ((path: string) => bool
   }
 }
 
-function badGlob(ctx: ToolContext, tool: 'glob' | 'grep', why: string): ToolReply {
+export function badGlob(ctx: ToolContext, tool: 'glob' | 'grep' | 'astgrep_search', why: string): ToolReply {
   const f = failure('unsupported', why);
   ctx.refused(tool, null, f);
   return refusal(f, 'Use a plain glob: *, **, ?, [...] and {a,b}.');

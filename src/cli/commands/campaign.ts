@@ -30,7 +30,7 @@ export async function campaignCmd(
   io: CliIo,
   recipeFiles: readonly string[],
   flags: RunFlags,
-  _mode: 'run' | 'plan',
+  mode: 'run' | 'plan',
   dryRun: boolean,
   shard: { index: number; count: number } | undefined,
 ): Promise<number> {
@@ -69,7 +69,7 @@ export async function campaignCmd(
       {
         targets,
         cacheDir,
-        ...runOptionsOf(io, flags, dryRun, shard),
+        ...runOptionsOf(io, flags, dryRun, shard, mode),
         // The live view draws jobs; plain output (CI logs) also says which repository is fetched.
         ...(display === 'plain' ? { onRepo: (e: RepoEvent) => io.stderr.write(`scion: ${repoLine(e)}\n`) } : {}),
       },

@@ -83,7 +83,7 @@ async function runAndPublish(
       loaded,
       {
         repo: repoDir,
-        ...runOptionsOf(io, flags, dryRun, shard),
+        ...runOptionsOf(io, flags, dryRun, shard, mode),
       },
       {
         env: io.env,
@@ -130,7 +130,13 @@ async function runAndPublish(
  * and its exit status: the same for a run in one repository and for a campaign.
  */
 /** The run options the flags of `run`/`plan` give, whatever the repositories (one, or a campaign's). */
-export function runOptionsOf(io: CliIo, flags: RunFlags, dryRun: boolean, shard: { index: number; count: number } | undefined): Omit<RunOptions, 'repo'> {
+export function runOptionsOf(
+  io: CliIo,
+  flags: RunFlags,
+  dryRun: boolean,
+  shard: { index: number; count: number } | undefined,
+  mode: 'run' | 'plan' = 'run',
+): Omit<RunOptions, 'repo'> {
   return {
     ...(flags.base !== undefined ? { base: flags.base } : {}),
     dryRun,
@@ -141,6 +147,10 @@ export function runOptionsOf(io: CliIo, flags: RunFlags, dryRun: boolean, shard:
     noCache: !flags.cache,
     ...(flags.job !== undefined && flags.job.length > 0 ? { jobs: flags.job.map(String) } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
+    ...(flags.sample !== undefined ? { sample: flags.sample } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    // `plan` prints what the model would be asked and what it may cost: it sends no request.
+    ...(mode === 'plan' ? { estimateAgent: true } : {}),
   };
 }
 
@@ -171,7 +181,7 @@ export async function writeOutcome(
     (path, data) => appendOutput(path, redact(data)),
   );
 
-  // Under GitHub Actions these lines become annotations on the files verify complained about (SPEC §10);
+  // Under GitHub Actions these lines become annotations on the files verify complained about;
   // stdout stays the JSON or the patch alone when one of those was asked for.
   if (io.env['GITHUB_ACTIONS'] === 'true') {
     const lines = runAnnotations(report.jobs);

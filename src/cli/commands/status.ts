@@ -1,4 +1,4 @@
-// `scion status --report FILE` / `scion status <recipe..> --repo DIR` (SPEC §8): flags → the jobs to
+// `scion status --report FILE` / `scion status <recipe..> --repo DIR`: flags → the jobs to
 // look at, rows → a table or JSON. The rows come from src/publish/status.ts.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// Regular expressions in bounded time (SPEC §7). V8's backtracking engine can take exponential time
+// Regular expressions in bounded time. V8's backtracking engine can take exponential time
 // on patterns like (a+)+$, and a running match cannot be interrupted on the thread that runs it. So
 // every user-supplied pattern runs in a worker thread with a deadline: past it the worker is
 // terminated (the only way to stop a match) and the call answers `timeout`.

@@ -10,5 +10,5 @@ export async function runAgent(ctx: StepContext, step: AgentStepConfig): Promise
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
   const outcome = await runAgentStep(step, await agentFiles(ctx, narrow), agentEnv(ctx));
   ctx.addUsage(outcome.usage);
-  return { errors: outcome.errors, skipped: [] };
+  return { errors: outcome.errors, skipped: [], refusals: outcome.refusals, estimate: outcome.estimate };
 }

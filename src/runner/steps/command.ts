@@ -51,8 +51,12 @@ export function execShell(command: string, cwd: string, env: Record<string, stri
   });
 }
 
-function commandEnv(ctx: StepContext, step: RunStep): Record<string, string | undefined> {
-  return { ...ctx.run.env, ...step.env, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
+/**
+ * The environment of every command scion runs in a job (`run` steps and `verify` commands): the run's
+ * own, the command's `env`, and SCION_RECIPE, SCION_JOB and SCION_DRY_RUN ("1" under plan, else "0").
+ */
+export function commandEnv(ctx: StepContext, own: Readonly<Record<string, string>> | undefined): Record<string, string | undefined> {
+  return { ...ctx.run.env, ...own, SCION_RECIPE: ctx.recipe.name, SCION_JOB: ctx.job.name, SCION_DRY_RUN: ctx.dryRun ? '1' : '0' };
 }
 
 /** The kind an abort reason stands for: the step's own deadline (StepTimeout) is a `timeout`; anything else is an interrupt. */
@@ -66,9 +70,9 @@ export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failu
   const root = ctx.ws.root;
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
-  const env = commandEnv(ctx, step);
+  const env = commandEnv(ctx, step.env);
   const exec = () => execShell(step.command, root, env, ctx.signal);
-  // A run step goes through the step cache (SPEC §10); verify commands go through runVerify.
+  // A run step goes through the step cache; verify commands go through runVerify.
   const r = ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
   if (r.code === 0 && !r.aborted) return null;
   if (r.aborted) {

@@ -5,6 +5,8 @@ import { stepKind, type Step, type StepKind, type StepOf } from '../../recipe/in
 import type { StepContext } from '../step-context.js';
 import type { StepOutcome } from '../step-outcome.js';
 import { runAgent } from './agent.js';
+import { runAstgrep } from './astgrep.js';
+import { runJscodeshift } from './jscodeshift.js';
 import { runEdit } from './edit.js';
 import { runNotebook } from './notebook.js';
 import { runReplace } from './replace.js';
@@ -19,7 +21,7 @@ export interface StepDef<K extends StepKind> {
   readonly label: (payload: StepPayload<K>) => string;
   /** Runs a shell command, so the job needs a real worktree. */
   readonly needsDisk: boolean;
-  /** SPEC §2's default for the whole step when it names no `timeout`; null: no limit. */
+  /** The default limit for the whole step when it names no `timeout`; null: no limit. */
   readonly defaultSeconds: number | null;
   /** The one file the step reads and writes, when it names one (edit, write, notebook); else null. */
   readonly file: (payload: StepPayload<K>) => string | null;
@@ -34,8 +36,26 @@ export const STEPS: { readonly [K in StepKind]: StepDef<K> } = {
   notebook: { label: (s) => `notebook ${s.file}`, needsDisk: false, defaultSeconds: null, file: (s) => s.file, run: runNotebook },
   run: { label: (s) => `run ${clip(s.command)}`, needsDisk: true, defaultSeconds: 600, file: () => null, run: runRunStep },
   agent: { label: (s) => `agent ${JSON.stringify(clip(s.prompt))}`, needsDisk: false, defaultSeconds: 600, file: () => null, run: runAgent },
+  // Structural steps work on objects too; their workers are killed at the step's deadline.
+  astgrep: {
+    label: (s) => `astgrep ${s.ruleFile ?? JSON.stringify(clip(ruleLabel(s.rule)))}`,
+    needsDisk: false,
+    defaultSeconds: 600,
+    file: () => null,
+    run: runAstgrep,
+  },
+  jscodeshift: { label: (s) => `jscodeshift ${s.transform}`, needsDisk: false, defaultSeconds: 600, file: () => null, run: runJscodeshift },
   transform: { label: () => 'transform', needsDisk: false, defaultSeconds: 600, file: () => null, run: runTransform },
 };
+
+/** An inline rule as a label: its pattern when it has one at the top, else its kind, else "rule". */
+function ruleLabel(rule: Readonly<Record<string, unknown>> | undefined): string {
+  const p = rule?.['pattern'];
+  if (typeof p === 'string') return p;
+  const context = p !== null && typeof p === 'object' ? (p as Record<string, unknown>)['context'] : undefined;
+  if (typeof context === 'string') return context;
+  return typeof rule?.['kind'] === 'string' ? (rule['kind'] as string) : 'rule';
+}
 
 /** The table's entry for a step, with its payload typed to match. */
 function entry<K extends StepKind>(step: Step, kind: K): { def: StepDef<K>; payload: StepPayload<K> } {

@@ -22,7 +22,7 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<S
   const found = new Findings();
   const narrow = step.files ? matcher({ include: step.files.include ?? ['**'], exclude: step.files.exclude ?? [] }) : () => true;
   const candidates: string[] = [];
-  // Paths scion never edits are left alone and said so (SPEC §4 `unsupported` is for a step naming one).
+  // Paths scion never edits are left alone and said so (the kind `unsupported` is for a step that names one).
   for (const p of ctx.ws.paths()) {
     if (!ctx.selected(p) || !narrow(p)) continue;
     const mode = ctx.ws.mode(p);
