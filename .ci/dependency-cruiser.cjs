@@ -11,7 +11,8 @@ const TIERS = [
   { name: 'cli', slug: 'cli', paths: ['^src/cli/'] },
   // The library's public entry (src/index.ts) is the API tier too: what a program imports.
   { name: 'api', slug: 'api', paths: ['^src/api/', '^src/index\\.ts$'] },
-  { name: 'campaign', slug: 'campaign', paths: ['^src/campaign/'] },
+  // track/ follows a campaign's pull requests: it reads campaigns' clones and publishing's hosts.
+  { name: 'campaign', slug: 'campaign', paths: ['^src/campaign/', '^src/track/'] },
   { name: 'publish and runner', slug: 'publish-runner', paths: ['^src/publish/', '^src/runner/'] },
   {
     name: 'services',

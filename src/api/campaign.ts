@@ -62,6 +62,7 @@ export async function runCampaignOf(o: RunOptions, r: RepositoriesOptions): Prom
       ...(p.base !== undefined ? { base: p.base } : {}),
       reopen: p.reopen === true,
       intervalMs: settings.intervalMs,
+      ...(p.hostOptions ? { hostOptions: p.hostOptions } : {}),
       ...(o.say ? { say: o.say } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     });
@@ -124,7 +125,7 @@ async function checkPublishing(targets: readonly RepoTarget[], remote: string, s
       if (repo === null) {
         // A clone is made later; its host and token can be checked from the URL alone.
         const { hostForUrl } = await import('../host/open.js');
-        hostForUrl(t.url!, 'origin', settings.env);
+        hostForUrl(t.url!, 'origin', settings.env, settings.hostOptions);
         continue;
       }
       const { problems } = resolveTarget({ repo, remote, url: null }, settings);

@@ -1,6 +1,7 @@
 // `pr`: the pull requests of a run that pushed its branches (its report), created, updated or closed
 // through the one publishing path, without pushing: one repository's through its remote, a
 // campaign's each on its own host. Every host and token is checked before the first request.
+import type { HostOptions } from '../host/open.js';
 import { resolve } from 'node:path';
 import { recipeError, usageError } from '../errors.js';
 import { closeRepo, openRepo } from '../git/index.js';
@@ -28,6 +29,8 @@ export interface PullRequestsOptions {
   readonly reopen?: boolean;
   /** Milliseconds between two pull requests. @default 1000 */
   readonly intervalMs?: number;
+  /** What every host opened shares: the write budget and the clock it waits on (hostOptions()). */
+  readonly hostOptions?: HostOptions;
   /** A campaign report's clones. Default: the campaign cache. */
   readonly cacheDir?: string;
   readonly cwd?: string;
@@ -60,6 +63,7 @@ export async function pullRequests(o: PullRequestsOptions): Promise<PullRequests
     ...(o.base !== undefined ? { base: o.base } : {}),
     reopen: o.reopen === true,
     intervalMs: o.intervalMs ?? 1000,
+    ...(o.hostOptions ? { hostOptions: o.hostOptions } : {}),
     ...(o.say ? { say: o.say } : {}),
     ...(o.note ? { note: o.note } : {}),
     source: o.report,
@@ -96,7 +100,7 @@ async function campaignPulls(o: PullRequestsOptions, s: PublishSettings, report:
   // Every repository's host and token are checked before any request.
   for (const r of repos) {
     if (r.url !== null) {
-      (await import('../host/open.js')).hostForUrl(r.url, 'origin', s.env);
+      (await import('../host/open.js')).hostForUrl(r.url, 'origin', s.env, s.hostOptions);
       continue;
     }
     const repo = await openRepo(r.dir);
@@ -118,6 +122,7 @@ async function campaignPulls(o: PullRequestsOptions, s: PublishSettings, report:
     ...(s.base !== undefined ? { base: s.base } : {}),
     reopen: s.reopen,
     intervalMs: s.intervalMs,
+    ...(s.hostOptions ? { hostOptions: s.hostOptions } : {}),
     ...(o.say ? { say: o.say } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });

@@ -1,6 +1,7 @@
 // The options of a run (one repository or a campaign's) and what both kinds of run share: the
 // runner's options they give, the publishing settings, and a run followed through its events so an
 // interrupt still ends with a report.
+import type { HostOptions } from '../host/open.js';
 import { usageError } from '../errors.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
 import type { RepoEvent } from '../campaign/run.js';
@@ -39,6 +40,8 @@ export interface PublishOptions {
   readonly reopen?: boolean;
   /** Milliseconds between two pull requests (a whole number, 0 or more). @default 1000 */
   readonly intervalMs?: number;
+  /** What every host opened shares: the write budget and the clock it waits on (hostOptions()). */
+  readonly hostOptions?: HostOptions;
 }
 
 export interface RunOptions {
@@ -121,6 +124,7 @@ export function publishSettingsFor(o: Pick<RunOptions, 'env' | 'force' | 'say' |
     recipes: [],
     ...settingsShape(p),
     reopen: p.reopen === true,
+    ...(p.hostOptions ? { hostOptions: p.hostOptions } : {}),
     ...(o.say ? { say: o.say } : {}),
     ...(o.note ? { note: o.note } : {}),
     ...(o.signal ? { signal: o.signal } : {}),

@@ -2,7 +2,7 @@
 // runs it, imported only when that command runs (start-up: `scion --help` loads no command, no git,
 // no host client, no renderer). A new command is one entry here and one module under commands/.
 import type { Argv } from 'yargs';
-import { branchesFlags, listFlags, mergeReportsFlags, ownersFlags, planFlags, prFlags, runFlags, statusFlags, worktreesFlags } from './flags.js';
+import { branchesFlags, listFlags, mergeReportsFlags, ownersFlags, planFlags, prFlags, runFlags, statusFlags, trackFlags, worktreesFlags } from './flags.js';
 import type { CommandModule } from './args.js';
 
 export interface Command {
@@ -80,6 +80,16 @@ export const COMMANDS: readonly Command[] = [
     describe: 'One row per job: branch, pull request, state, checks, review, commits behind the base',
     build: (y) => statusFlags(recipes('Recipe files (instead of --report)')(y)),
     load: () => import('./commands/status.js'),
+  },
+  {
+    usage: 'track',
+    describe: "Follow a run's pull requests: a snapshot to --history, a burndown page (--html), CSV rows, one tracking issue",
+    build: (y) =>
+      trackFlags(y).example(
+        '$0 track --report out.json --history track.jsonl --html track.html --issue acme/codemods',
+        'Nightly: record, draw and publish where the campaign stands',
+      ),
+    load: () => import('./commands/track.js'),
   },
   {
     usage: 'branches',

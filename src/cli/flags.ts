@@ -15,7 +15,11 @@ export const COMMON_RUN_OPTIONS = {
   base: valued({ type: 'string', describe: "The commit every job starts from (overrides the recipe's base; default: recipe base, else HEAD)", group: 'Run:' }),
   job: valued({ type: 'string', array: true, describe: 'Run only the jobs whose name matches NAME (globs allowed; repeat for several)', group: 'Run:' }),
   concurrency: valued({ type: 'number', describe: 'Jobs run at once; edits inside a job are always serial (default: number of CPUs)', group: 'Run:' }),
-  shard: valued({ type: 'string', describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1', group: 'Run:' }),
+  shard: valued({
+    type: 'string',
+    describe: 'Run only shard I of N (I/N, 1-based): job k belongs to shard k mod N + 1; auto/N takes I from JOB_COMPLETION_INDEX or SCION_SHARD',
+    group: 'Run:',
+  }),
   force: { type: 'boolean', default: false, describe: 'Overwrite a scion branch that someone added commits to', group: 'Run:' },
   cache: { type: 'boolean', default: true, describe: 'Reuse cached agent answers and step results for unchanged files (--no-cache to bypass)', group: 'Run:' },
   sample: valued({
@@ -87,6 +91,10 @@ export const PLAN_ONLY_OPTIONS = {
 export const PR_LIFECYCLE_OPTIONS = {
   'pr-interval': { type: 'number', default: 1000, describe: "Milliseconds between two pull requests, to stay under the host's secondary rate limits" },
   reopen: { type: 'boolean', default: false, describe: 'Open a pull request again where a person closed one holding the same change' },
+  'write-budget': valued({
+    type: 'string',
+    describe: 'Writes (pull requests, comments, labels, reviewers, issue edits) allowed per host and token: PER_MINUTE/PER_HOUR (default 80/500)',
+  }),
 } as const satisfies Record<string, Options>;
 
 const CACHE_DIR = "A campaign report's clones: the --cache-dir of its run (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)";
@@ -94,8 +102,19 @@ const CACHE_DIR = "A campaign report's clones: the --cache-dir of its run (defau
 /** `scion pr`: the pull requests of a report. */
 export const PR_OPTIONS = {
   report: { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' },
-  repo: { type: 'string', default: '.', describe: 'The repository whose remote names the GitHub or GitLab repository' },
+  repo: { type: 'string', describe: "The repository whose remote names the GitHub or GitLab repository (default: .); in a bulk operation, globs over the report's repositories" },
   remote: { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' },
+  comment: { type: 'string', group: 'Bulk operations:', describe: 'Post TEXT on each selected pull request (never twice the same text on one)' },
+  close: { type: 'boolean', group: 'Bulk operations:', describe: "Close each selected pull request (its branch deleted when every commit on it is scion's)" },
+  ready: { type: 'boolean', group: 'Bulk operations:', describe: 'Mark each selected draft ready for review' },
+  merge: {
+    type: 'string',
+    group: 'Bulk operations:',
+    describe: 'Merge each selected pull request whose checks pass and whose review allows it (squash, merge or rebase; default merge)',
+  },
+  job: { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only the jobs whose name matches (globs; repeatable)' },
+  state: { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only pull requests that are open, draft, failing, stale or no-reviewer (repeatable)' },
+  stale: { type: 'number', requiresArg: true, group: 'Bulk operations:', describe: 'Days without activity after which an open pull request is stale (default 14)' },
   base: { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" },
   draft: { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' },
   label: { type: 'string', describe: 'Add this label to every pull request (repeat for several)' },
@@ -116,6 +135,20 @@ export const BRANCHES_OPTIONS = {
   repo: { type: 'string', default: '.', describe: 'The repository' },
   report: valued({ type: 'string', describe: "A campaign's JSON report: prune in each of its repositories" }),
   'cache-dir': valued({ type: 'string', describe: CACHE_DIR }),
+} as const satisfies Record<string, Options>;
+
+export const TRACK_OPTIONS = {
+  report: { type: 'string', demandOption: true, requiresArg: true, describe: 'The JSON report of the run (or of merge-reports) whose pull requests to follow' },
+  history: valued({ type: 'string', describe: "Append this run's snapshot to FILE (JSON Lines); the burndown is drawn from it" }),
+  html: valued({ type: 'string', describe: 'Write a page with the burndown and one row per job to FILE' }),
+  csv: valued({ type: 'string', describe: 'Write one row per job to FILE as CSV' }),
+  issue: valued({ type: 'string', describe: 'Keep one tracking issue up to date in OWNER/REPO (OWNER/REPO#N: that issue)' }),
+  stale: { type: 'number', default: 14, describe: 'An open pull request with no activity for this many days is stale' },
+  repo: valued({ type: 'string', describe: 'The repository of a one-repository report (default: the path the report names)' }),
+  remote: valued({ type: 'string', describe: 'The remote whose host holds the pull requests (default: the one the report names, else origin)' }),
+  'cache-dir': valued({ type: 'string', describe: CACHE_DIR }),
+  json: { type: 'boolean', default: false, describe: 'Print the snapshot and the rows as JSON' },
+  'write-budget': PR_LIFECYCLE_OPTIONS['write-budget'],
 } as const satisfies Record<string, Options>;
 
 export const WORKTREES_OPTIONS = {
@@ -158,6 +191,7 @@ export const worktreesFlags = <T>(y: Argv<T>) => y.options(WORKTREES_OPTIONS);
 export const listFlags = <T>(y: Argv<T>) => y.options(LIST_OPTIONS);
 export const mergeReportsFlags = <T>(y: Argv<T>) => y.options(MERGE_REPORTS_OPTIONS);
 export const ownersFlags = <T>(y: Argv<T>) => y.options(OWNERS_OPTIONS);
+export const trackFlags = <T>(y: Argv<T>) => y.options(TRACK_OPTIONS);
 
 /** `scion pr`: --pr-interval must be a pause, and the labels names. */
 export function checkPrFlags(a: Record<string, unknown>): true {
@@ -185,6 +219,7 @@ export interface RunFlags {
   cacheDir?: string;
   prInterval?: number;
   reopen?: boolean;
+  writeBudget?: string;
   base?: string;
   job?: string[];
   dryRun?: boolean;
@@ -232,7 +267,7 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   const jobs = a['job'];
   if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === '')) throw flagError('job', '--job needs a job name or glob (for example --job web --job "pkg-*").');
   if (a['shard'] !== undefined && parseShard(String(a['shard'])) === null) {
-    throw flagError('shard', `--shard ${String(a['shard'])} is not I/N with 1 <= I <= N (for example --shard 2/4).`);
+    throw flagError('shard', `--shard ${String(a['shard'])} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4, or --shard auto/4 in a Kubernetes indexed Job).`);
   }
   const c = a['concurrency'];
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) {
@@ -319,13 +354,39 @@ const EXAMPLE: Readonly<Record<string, string>> = {
   label: 'codemod',
 };
 
-/** `--shard 2/4` → { index: 2, count: 4 }; null when malformed. */
-export function parseShard(s: string): { index: number; count: number } | null {
-  const m = /^(\d+)\/(\d+)$/.exec(s.trim());
+/** `--shard 2/4` → { index: 2, count: 4 }; `auto/4` → { index: 'auto', count: 4 }; null when malformed. */
+export function parseShard(s: string): { index: number | 'auto'; count: number } | null {
+  const m = /^(\d+|auto)\/(\d+)$/.exec(s.trim());
   if (!m) return null;
-  const index = Number(m[1]);
   const count = Number(m[2]);
+  if (m[1] === 'auto') return count >= 1 ? { index: 'auto', count } : null;
+  const index = Number(m[1]);
   return count >= 1 && index >= 1 && index <= count ? { index, count } : null;
+}
+
+/**
+ * The shard this process runs: I/N as given, or for `auto/N` the index its scheduler gives it:
+ * JOB_COMPLETION_INDEX (a Kubernetes indexed Job's pod, 0-based) or SCION_SHARD (1-based, any CI).
+ * A usage error when neither is set or the index is outside 1..N.
+ */
+export function resolveShard(spec: string, env: Readonly<Record<string, string | undefined>>): { index: number; count: number } {
+  const parsed = parseShard(spec);
+  if (parsed === null) throw flagError('shard', `--shard ${spec} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4 or --shard auto/4).`);
+  if (parsed.index !== 'auto') return { index: parsed.index, count: parsed.count };
+  const n = parsed.count;
+  const k8s = env['JOB_COMPLETION_INDEX'];
+  const own = env['SCION_SHARD'];
+  const [variable, text, offset] =
+    k8s !== undefined && k8s !== '' ? (['JOB_COMPLETION_INDEX', k8s, 1] as const) : own !== undefined && own !== '' ? (['SCION_SHARD', own, 0] as const) : ([null, '', 0] as const);
+  if (variable === null) {
+    throw flagError('shard', `--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ${n}); neither is set, so set one or give --shard I/${n}.`);
+  }
+  const index = /^\d+$/.test(text.trim()) ? Number(text.trim()) + offset : NaN;
+  if (!(index >= 1 && index <= n)) {
+    const range = variable === 'JOB_COMPLETION_INDEX' ? `0 to ${n - 1}` : `1 to ${n}`;
+    throw flagError('shard', `${variable} is ${JSON.stringify(text)}, not a shard of --shard auto/${n} (${range}); run ${n} shards, or fix ${variable}.`);
+  }
+  return { index, count: n };
 }
 
 /** `--label a --label b` (yargs gives a string for one, an array for several). */

@@ -1,6 +1,7 @@
 // The process, as the CLI sees it: streams, environment, whether to colour. Injected so tests can
 // drive the CLI in process and read what it printed.
 import { makeRedactor, terminalText, type Redactor } from '../api/text.js';
+import type { Clock } from '../api/track.js';
 
 export interface CliStream {
   write(s: string): unknown;
@@ -20,6 +21,8 @@ export interface CliIo {
   readonly readStdin?: () => Promise<string>;
   /** Masks secrets in everything the CLI prints or writes; set by `atEdge`. */
   readonly redact?: Redactor;
+  /** The clock the write budget waits on; a test injects one (default: the system's). */
+  readonly clock?: Clock;
 }
 
 export function processIo(): CliIo {

@@ -1,17 +1,9 @@
-// GitHub as a Host: REST through @octokit/core, GraphQL for auto-merge. @octokit/plugin-throttling
-// answers secondary rate limits and exhausted quotas (Retry-After, x-ratelimit-reset), and
-// @octokit/plugin-retry retries 5xx and network failures; a plain 429 with Retry-After is honoured by
-// the small plugin below. scion paces pull requests itself (--pr-interval), so the throttling
-// plugin's own one-request-per-second write queue is replaced by one that does not wait.
-import { Octokit } from '@octokit/core';
-import { hostError, type ScionError } from '../errors.js';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
+// GitHub as a Host: REST through the client of github-client.ts (rate limits, retries, the write
+// budget), GraphQL for auto-merge and for marking a draft ready.
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
-import { explainGitHub } from './github-explain.js';
-import { apiFetch } from './http.js';
-import { type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
-import { sleep } from '../util/sleep.js';
+import { githubClient, githubFailure, type GitHubClient, type RetryTracker } from './github-client.js';
+import { hostError, HostError, type ScionError } from '../errors.js';
+import { type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */
@@ -21,54 +13,6 @@ export interface GitHubOptions extends RequestLimits {
   readonly repo: string;
   readonly fetch?: typeof fetch;
 }
-
-/** How many times the current call was retried (set by the client's retry hooks). */
-export interface RetryTracker {
-  retries: number;
-}
-
-interface ScionPluginOptions {
-  readonly scion?: { readonly maxRetries: number; readonly maxWaitMs: number; readonly tracker: RetryTracker; readonly sleep: (ms: number) => Promise<void> };
-}
-
-/** Waits on a 429 the throttling plugin leaves alone (not a secondary limit, quota not at 0). */
-function honourRetryAfter(octokit: Octokit, options: ScionPluginOptions): void {
-  const o = options.scion;
-  if (!o) return;
-  octokit.hook.wrap('request', async (request, opts) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request(opts);
-      } catch (e) {
-        const wait = plain429Wait(e);
-        if (wait === null || attempt >= o.maxRetries || wait > o.maxWaitMs) throw e;
-        o.tracker.retries = attempt + 1;
-        await o.sleep(wait);
-      }
-    }
-  });
-}
-
-function plain429Wait(e: unknown): number | null {
-  const err = e as { status?: unknown; message?: unknown; response?: { headers?: Record<string, string | undefined> } };
-  if (err.status !== 429 || !err.response) return null;
-  const h = err.response.headers ?? {};
-  if (/\bsecondary rate\b/i.test(String(err.message)) || h['x-ratelimit-remaining'] === '0') return null;
-  const after = h['retry-after'];
-  if (after !== undefined) {
-    const seconds = Number(after);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(after);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  const reset = Number(h['x-ratelimit-reset']);
-  return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
-}
-
-const Client = Octokit.plugin(throttling, retry, honourRetryAfter as never);
-
-/** A Bottleneck group that never waits: pacing is scion's own (--pr-interval). */
-const unpaced = { key: () => ({ schedule: (...args: unknown[]) => (args.find((a) => typeof a === 'function') as (...a: unknown[]) => unknown)(...args.slice(args.findIndex((a) => typeof a === 'function') + 1)) }) };
 
 interface PullJson {
   number: number;
@@ -80,79 +24,32 @@ interface PullJson {
   base?: { ref?: string };
   body?: string | null;
   node_id?: string;
-  requested_reviewers?: unknown[];
-  requested_teams?: unknown[];
+  requested_reviewers?: { login?: string }[];
+  requested_teams?: { slug?: string }[];
+  updated_at?: string | null;
 }
+
+interface IssueJson {
+  number: number;
+  html_url: string;
+  body?: string | null;
+  pull_request?: unknown;
+}
+
+const isIssue = (d: unknown): d is IssueJson => isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string';
+const issueOf = (i: IssueJson): HostIssue => ({ number: i.number, url: i.html_url, body: i.body ?? '' });
+/** Pages read when looking through a list (100 each): a pull request's comments, a repository's issues. */
+const MAX_PAGES = 20;
 
 /** The fields of a pull request scion reads: a number, its page, its state. */
 function isPull(d: unknown): d is PullJson {
   return isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string' && typeof d['state'] === 'string';
 }
 
-export type GitHubClient = InstanceType<typeof Client>;
-
-export interface GitHubClientOptions extends RequestLimits {
-  readonly apiUrl: string;
-  readonly token: string;
-  readonly fetch?: typeof fetch;
-}
-
-/**
- * An octokit with scion's rate-limit and retry rules and the token on every request: the one client
- * construction that GitHubHost and repository discovery (campaign/discover.ts) share.
- */
-export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): GitHubClient {
-  const apiUrl = o.apiUrl.replace(/\/+$/, '');
-  const maxRetries = o.maxRetries ?? 3;
-  const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
-  const wait = o.sleep ?? sleep;
-  // The throttling plugin awaits this answer; the wait is made here, so the plugin retries at once
-  // (retryAfterBaseValue 0) and every wait scion makes goes through `wait`.
-  const wantRetry = async (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): Promise<boolean> => {
-    if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
-    tracker.retries = retryCount + 1;
-    await wait(retryAfter * 1000);
-    return true;
-  };
-  const octokit = new Client({
-    baseUrl: apiUrl,
-    userAgent: 'scion',
-    request: { fetch: apiFetch(apiUrl, o.timeoutMs ?? 60_000, o.fetch) },
-    throttle: {
-      onRateLimit: wantRetry as never,
-      onSecondaryRateLimit: wantRetry as never,
-      retryAfterBaseValue: 0,
-      write: unpaced as never,
-      notifications: unpaced as never,
-    },
-    retry: { retries: maxRetries, retryAfterBaseValue: o.backoffMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-    scion: { maxRetries, maxWaitMs, tracker, sleep: wait },
-  } as ConstructorParameters<typeof Client>[0]);
-  // @octokit/core takes no default headers; every request (REST and GraphQL) gets them here.
-  octokit.hook.before('request', (opts) => {
-    Object.assign(opts.headers, { authorization: `Bearer ${o.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' });
-  });
-  return octokit;
-}
-
-/** Turns `explainGitHub`'s arguments into a sentence; discovery words 401/403/404 its own way. */
-export type ExplainGitHub = (status: number, what: string, body: unknown, retries: number | null) => string;
-
-/** An octokit failure as one `host` error sentence: unreachable, rate-limited after retries, or what GitHub said. */
-export function githubFailure(e: unknown, what: string, apiUrl: string, tracker: RetryTracker, explain: ExplainGitHub = explainGitHub): ScionError {
-  const err = e as { status?: unknown; message?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> } };
-  if (typeof err.status !== 'number' || err.response === undefined) {
-    const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
-    return hostError(`Could not reach GitHub at ${apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
-  }
-  const h = err.response.headers ?? {};
-  const limited = err.status === 429 || (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
-  const retried = limited || (err.status >= 500 && tracker.retries > 0) ? tracker.retries : null;
-  return hostError(explain(err.status, what, err.response.data ?? err.message, retried), err.status);
-}
-
 export class GitHubHost implements Host {
   readonly kind = 'github' as const;
+  /** GitHub refuses an issue body past 65,536 characters. */
+  readonly issueLimit = 65_536;
   readonly label: string;
   private readonly octokit: GitHubClient;
   private readonly tracker: RetryTracker = { retries: 0 };
@@ -190,6 +87,8 @@ export class GitHubHost implements Host {
       base: p.base?.ref ?? '',
       body: p.body ?? '',
       nodeId: p.node_id ?? '',
+      updatedAt: p.updated_at ?? null,
+      reviewers: [...(p.requested_reviewers ?? []).map((r) => r.login ?? ''), ...(p.requested_teams ?? []).map((t) => `team:${t.slug ?? ''}`)].filter((r) => r !== '' && r !== 'team:'),
     };
   }
 
@@ -292,5 +191,60 @@ export class GitHubHost implements Host {
     if (states.includes('APPROVED')) return 'approved';
     const p = await this.call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number }, what, isPull);
     return (p.requested_reviewers?.length ?? 0) + (p.requested_teams?.length ?? 0) > 0 ? 'required' : 'none';
+  }
+
+  async comments(pull: HostPull): Promise<string[]> {
+    const out: string[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const list = await this.call<{ body?: string }[]>(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { issue_number: pull.number, per_page: 100, page },
+        `reading the comments of pull request #${pull.number}`,
+        isList,
+      );
+      out.push(...list.map((c) => c.body ?? ''));
+      if (list.length < 100) break;
+    }
+    return out;
+  }
+
+  async markReady(pull: HostPull): Promise<void> {
+    const what = `marking pull request #${pull.number} ready for review`;
+    this.tracker.retries = 0;
+    try {
+      await this.octokit.graphql('mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }', { pullRequestId: pull.nodeId });
+    } catch (e) {
+      const gql = (e as { errors?: { message?: string }[] }).errors;
+      if (Array.isArray(gql)) throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}).`, 200);
+      throw this.failure(e, what);
+    }
+  }
+
+  async merge(pull: HostPull, method: MergeMethod): Promise<void> {
+    await this.call('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { pull_number: pull.number, merge_method: method }, `merging pull request #${pull.number}`);
+  }
+
+  async findIssue(marker: string, number?: number): Promise<HostIssue | null> {
+    if (number !== undefined) return issueOf(await this.call('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, `reading issue #${number} of ${this.label}`, isIssue));
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const list = await this.call(
+        'GET /repos/{owner}/{repo}/issues',
+        { state: 'all', sort: 'created', direction: 'desc', per_page: 100, page },
+        `looking for scion's tracking issue in ${this.label}`,
+        (d): d is IssueJson[] => Array.isArray(d) && d.every(isIssue),
+      );
+      const found = list.find((i) => i.pull_request === undefined && (i.body ?? '').includes(marker));
+      if (found !== undefined) return issueOf(found);
+      if (list.length < 100) break;
+    }
+    return null;
+  }
+
+  async createIssue(title: string, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('POST /repos/{owner}/{repo}/issues', { title, body }, `creating the tracking issue in ${this.label}`, isIssue));
+  }
+
+  async editIssue(issue: HostIssue, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: issue.number, body }, `editing issue #${issue.number} of ${this.label}`, isIssue));
   }
 }

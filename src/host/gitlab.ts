@@ -2,9 +2,10 @@
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
-import { hostError } from '../errors.js';
+import { hostError, HostError } from '../errors.js';
+import { processWriteBudgets } from './budget.js';
 import { apiFetch } from './http.js';
-import { type ChecksState, type Host, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import { type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 import { sleep } from '../util/sleep.js';
 
 export interface GitLabOptions extends RequestLimits {
@@ -27,8 +28,20 @@ interface MrJson {
   target_branch?: string;
   description?: string | null;
   head_pipeline?: { status?: string } | null;
-  reviewers?: unknown[];
+  reviewers?: { username?: string }[];
+  updated_at?: string | null;
+  title?: string;
 }
+
+interface IssueJson {
+  iid: number;
+  web_url: string;
+  description?: string | null;
+}
+
+const isIssue = (d: unknown): d is IssueJson => isRecord(d) && Number.isInteger(d['iid']) && typeof d['web_url'] === 'string';
+const issueOf = (i: IssueJson): HostIssue => ({ number: i.iid, url: i.web_url, body: i.description ?? '' });
+const DRAFT = /^(draft:|\[draft\]|\(draft\))\s*/i;
 
 /** The fields of a merge request scion reads: its number in the project, its page, its state. */
 function isMr(d: unknown): d is MrJson {
@@ -37,6 +50,8 @@ function isMr(d: unknown): d is MrJson {
 
 export class GitLabHost implements Host {
   readonly kind = 'gitlab' as const;
+  /** GitLab refuses a description past 1,048,576 characters. */
+  readonly issueLimit = 1_048_576;
   readonly label: string;
   private readonly apiUrl: string;
   private readonly fetch: typeof fetch;
@@ -44,7 +59,8 @@ export class GitLabHost implements Host {
   constructor(private readonly o: GitLabOptions) {
     this.label = o.project;
     this.apiUrl = (o.apiUrl ?? 'https://gitlab.com/api/v4').replace(/\/+$/, '');
-    this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch);
+    const writes = o.writes ?? processWriteBudgets();
+    this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch, { budget: writes.of(this.apiUrl, o.token), token: o.token, ...(o.reads ? { reads: o.reads } : {}) });
   }
 
   /** One REST call; its answer must have `shape` (any JSON by default; a 204 has none), else it is a HostError. */
@@ -64,6 +80,8 @@ export class GitLabHost implements Host {
       base: m.target_branch ?? '',
       body: m.description ?? '',
       nodeId: String(m.id),
+      updatedAt: m.updated_at ?? null,
+      reviewers: (m.reviewers ?? []).map((r) => r.username ?? '').filter((r) => r !== ''),
     };
   }
 
@@ -159,6 +177,47 @@ export class GitLabHost implements Host {
     if ((a.approvals_left ?? 0) > 0) return 'required';
     return (a.approved_by?.length ?? 0) > 0 ? 'approved' : 'none';
   }
+
+  async comments(pull: HostPull): Promise<string[]> {
+    const out: string[] = [];
+    for (let page = 1; page <= 20; page++) {
+      const list = await this.call<{ body?: string; system?: boolean }[]>('GET', `/merge_requests/${pull.number}/notes?sort=asc&per_page=100&page=${page}`, `reading the notes of merge request !${pull.number}`, undefined, isList);
+      out.push(...list.filter((n) => n.system !== true).map((n) => n.body ?? ''));
+      if (list.length < 100) break;
+    }
+    return out;
+  }
+
+  async markReady(pull: HostPull): Promise<void> {
+    const what = `marking merge request !${pull.number} ready`;
+    const m = await this.call('GET', `/merge_requests/${pull.number}`, what, undefined, isMr);
+    await this.call('PUT', `/merge_requests/${pull.number}`, what, { title: (m.title ?? '').replace(DRAFT, '') });
+  }
+
+  async merge(pull: HostPull, method: MergeMethod): Promise<void> {
+    await this.call('PUT', `/merge_requests/${pull.number}/merge`, `merging merge request !${pull.number}`, method === 'squash' ? { squash: true } : {});
+  }
+
+  async findIssue(marker: string, number?: number): Promise<HostIssue | null> {
+    if (number !== undefined) return issueOf(await this.call('GET', `/issues/${number}`, `reading issue #${number} of ${this.label}`, undefined, isIssue));
+    const list = await this.call(
+      'GET',
+      `/issues?search=${encodeURIComponent(marker)}&in=description&state=all&per_page=100`,
+      `looking for scion's tracking issue in ${this.label}`,
+      undefined,
+      (d): d is IssueJson[] => Array.isArray(d) && d.every(isIssue),
+    );
+    const found = list.find((i) => (i.description ?? '').includes(marker));
+    return found === undefined ? null : issueOf(found);
+  }
+
+  async createIssue(title: string, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('POST', '/issues', `creating the tracking issue in ${this.label}`, { title, description: body }, isIssue));
+  }
+
+  async editIssue(issue: HostIssue, body: string): Promise<HostIssue> {
+    return issueOf(await this.call('PUT', `/issues/${issue.number}`, `editing issue #${issue.number} of ${this.label}`, { description: body }, isIssue));
+  }
 }
 
 export interface GitLabRequestOptions extends RequestLimits {
@@ -197,7 +256,9 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
     const text = await res.text();
     const wait = retryWait(res, attempt, o.backoffMs ?? 1000);
     if (wait !== null && attempt < maxRetries && wait <= (o.maxRetryWaitMs ?? 120_000)) {
-      await (o.sleep ?? sleep)(wait);
+      // The host's own wait (429) holds the token's budget: no other write goes out meanwhile.
+      if (res.status === 429) (o.writes ?? processWriteBudgets()).of(o.apiUrl, o.token).hostAsked(wait);
+      await (o.sleep ?? (o.writes ?? processWriteBudgets()).clock.sleep)(wait);
       continue;
     }
     throw hostError(explain(res.status, what, text, wait !== null && attempt > 0 ? attempt : null), res.status);

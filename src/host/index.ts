@@ -11,6 +11,7 @@ export {
   HostError,
   type Host,
   type HostPull,
+  type HostIssue,
   type NewPull,
   type PullExtras,
   type ChecksState,

@@ -1,5 +1,7 @@
 // The one interface publishing talks to a forge through (GitHub, GitLab): pull requests as records,
 // each call one sentence of English when it fails (a `host` ScionError).
+import type { WriteBudgets } from './budget.js';
+import type { ReadCache } from './etags.js';
 import type { HostKind } from './remote.js';
 
 export type PullState = 'open' | 'closed' | 'merged';
@@ -19,6 +21,17 @@ export interface HostPull {
   readonly body: string;
   /** GitHub's GraphQL node id (auto-merge); GitLab: the global id. */
   readonly nodeId: string;
+  /** When anything last happened on it (ISO 8601); null when the host does not say. */
+  readonly updatedAt?: string | null;
+  /** Reviews requested and not given yet: user names, `team:slug` for a team. */
+  readonly reviewers?: readonly string[];
+}
+
+/** An issue as scion keeps one (the tracking issue of a campaign). */
+export interface HostIssue {
+  readonly number: number;
+  readonly url: string;
+  readonly body: string;
 }
 
 export interface NewPull {
@@ -57,6 +70,17 @@ export interface Host {
   closePull(pull: HostPull): Promise<void>;
   checks(pull: HostPull): Promise<ChecksState>;
   review(pull: HostPull): Promise<ReviewState>;
+  /** The text of every comment on the pull request, oldest first. */
+  comments(pull: HostPull): Promise<string[]>;
+  /** A draft marked ready for review. */
+  markReady(pull: HostPull): Promise<void>;
+  merge(pull: HostPull, method: MergeMethod): Promise<void>;
+  /** The issue whose body holds `marker` (open or closed); `number` reads that one directly. null: none. */
+  findIssue(marker: string, number?: number): Promise<HostIssue | null>;
+  createIssue(title: string, body: string): Promise<HostIssue>;
+  editIssue(issue: HostIssue, body: string): Promise<HostIssue>;
+  /** The longest issue body the host accepts, in characters. */
+  readonly issueLimit: number;
 }
 
 /** A host call that failed after any retries: the ScionError of kind `host` (its message one sentence a user can act on). */
@@ -74,4 +98,8 @@ export interface RequestLimits {
   readonly timeoutMs?: number;
   /** Makes each wait before a retry (a test passes one that records it). Default: a timer. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The write budgets every write is spent from. Default: the process's, at 80 a minute and 500 an hour. */
+  readonly writes?: WriteBudgets;
+  /** Conditional reads (ETags). Default: none, every read in full. */
+  readonly reads?: ReadCache;
 }

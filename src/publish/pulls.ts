@@ -229,13 +229,12 @@ function sameResult(pull: HostPull, job: JobReport, fingerprint: string): boolea
 
 async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, redact: Redactor, say: (l: string) => void): Promise<PullRequestReport> {
   const what = noun(o.host);
-  await o.host.comment(
-    pull,
-    redact(
-      `scion closed this ${what}: job \`${job.name}\` of recipe \`${job.recipe}\` made no change on ${job.base.slice(0, 12)}, ` +
-        'so the change is no longer needed (it is in the base branch already, or nothing matches any more).',
-    ),
+  const text = redact(
+    `scion closed this ${what}: job \`${job.name}\` of recipe \`${job.recipe}\` made no change on ${job.base.slice(0, 12)}, ` +
+      'so the change is no longer needed (it is in the base branch already, or nothing matches any more).',
   );
+  // Looked up first: a run killed between the comment and the close posts no second one when run again.
+  if (!(await o.host.comments(pull)).some((c) => c.trim() === text.trim())) await o.host.comment(pull, text);
   await o.host.closePull(pull);
   if (o.remote) say(await deleteIfOurs(job, o.remote.repo, o.remote.target, o.signal));
   return { number: pull.number, url: pull.url, action: 'closed' };
@@ -245,7 +244,7 @@ async function closeOne(job: JobReport, pull: HostPull, o: PullRequestOptions, r
  * Deletes the remote branch of a closed pull request when every commit on it is this recipe's and
  * job's scion commit on top of the base; keeps it when it holds anyone else's commit.
  */
-async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget, signal: AbortSignal | undefined): Promise<string> {
+export async function deleteIfOurs(job: JobReport, repo: Repo, target: PushTarget, signal: AbortSignal | undefined): Promise<string> {
   const where = `${job.branch} on ${target.name}`;
   const stopped = `kept ${where}: the run was interrupted`;
   if (signal?.aborted) return stopped;

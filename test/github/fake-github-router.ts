@@ -15,6 +15,7 @@ export interface FakeGitHubRouter {
 /** `fakes` maps a repository name under `owner` to its fake; looked up per request, so it may grow. */
 export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Record<string, FakeGitHub>>, rest?: FakeGitHub): Promise<FakeGitHubRouter> {
   const route = new RegExp(`^/repos/${owner}/([^/?]+)`);
+  let own = '';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -30,7 +31,13 @@ export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Recor
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
       fetch(`${fake.url}${req.url}`, { method: req.method!, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) }).then(
         async (reply) => {
-          res.writeHead(reply.status, { 'content-type': 'application/json' });
+          // The repository's own answer, headers and all (ETags, retry-after, Link).
+          const back: Record<string, string> = {};
+          reply.headers.forEach((v, k) => {
+            // A Link names the repository's own fake: the router's URL stands for it.
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'date') back[k] = v.split(fake.url).join(own);
+          });
+          res.writeHead(reply.status, back);
           res.end(Buffer.from(await reply.arrayBuffer()));
         },
         (err: unknown) => res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(err) })),
@@ -38,8 +45,9 @@ export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Recor
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  own = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: own,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

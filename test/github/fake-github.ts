@@ -1,5 +1,6 @@
 // A local stand-in for api.github.com (REST + GraphQL): records every request and answers from a
 // small pull-request store, with hooks to inject failures (rate limits, bad tokens).
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,6 +32,28 @@ export interface FakePull {
   checkRuns: { status: string; conclusion: string | null }[];
   statuses: string[];
   reviews: { user: string; state: string }[];
+  /** updated_at (default 2026-01-01T00:00:00Z): a test moves it to make a pull request stale or fresh. */
+  updatedAt?: string;
+  /** How it was merged (PUT …/merge), when it was. */
+  mergeMethod?: string;
+}
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+}
+
+/** GitHub's secondary limits as a fake enforces them: writes of the last minute and hour, on a clock the test moves. */
+export interface SecondaryLimits {
+  readonly perMinute: number;
+  readonly perHour: number;
+  readonly now: () => number;
+  /** Writes refused with 403 and retry-after. */
+  rejected: number;
+  /** Writes accepted, with when. */
+  readonly accepted: number[];
 }
 
 /** `raw`: the body sent as it is (an HTML error page, JSON cut short), instead of `body` as JSON. */
@@ -50,6 +73,15 @@ export interface FakeGitHub {
   search: (q: string) => Record<string, unknown>[];
   /** The total_count the search reports, when it should differ from what it returns (GitHub's cap). */
   searchTotal: number | undefined;
+  /** Issues of the repository (numbers from 1; pull requests count from 100). */
+  readonly issues: FakeIssue[];
+  /** Answer a repeated read 304 when its If-None-Match holds the answer's ETag (default on), and how many were. */
+  etags: boolean;
+  notModified: number;
+  /** When set, writes past these limits are refused as GitHub's secondary limit refuses them. */
+  secondary: SecondaryLimits | undefined;
+  /** A request this returns true for is handled (a pull request created) but never answered: the client waits until killed. */
+  stall: ((r: Recorded) => boolean) | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +117,24 @@ function paged(r: Recorded, base: string, all: readonly unknown[], cap = Infinit
   return { items: all.slice((page - 1) * per, Math.min(page * per, reachable)), headers: links.length > 0 ? { link: links.join(', ') } : {} };
 }
 
+/** A write past the secondary limits: 403 with retry-after (whole seconds until the oldest write leaves its window). */
+function limited(l: SecondaryLimits | undefined, r: Recorded): Reply | undefined {
+  if (l === undefined || ['GET', 'HEAD'].includes(r.method)) return undefined;
+  const now = l.now();
+  const minute = l.accepted.filter((t) => t > now - 60_000);
+  const hour = l.accepted.filter((t) => t > now - 3_600_000);
+  let free = now;
+  if (minute.length >= l.perMinute) free = Math.max(free, minute[minute.length - l.perMinute]! + 60_000);
+  if (hour.length >= l.perHour) free = Math.max(free, hour[hour.length - l.perHour]! + 3_600_000);
+  if (free <= now) {
+    l.accepted.push(now);
+    return undefined;
+  }
+  l.rejected++;
+  const after = String(Math.max(1, Math.ceil((free - now) / 1000)));
+  return { status: 403, headers: { 'retry-after': after }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } };
+}
+
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
   const requests: Recorded[] = [];
   const pulls: FakePull[] = [];
@@ -103,12 +153,20 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     base: { ref: p.base },
     requested_reviewers: p.reviewers.map((login) => ({ login })),
     requested_teams: p.teamReviewers.map((slug) => ({ slug })),
+    updated_at: p.updatedAt ?? '2026-01-01T00:00:00Z',
   });
+  const issueJson = (i: FakeIssue) => ({ number: i.number, title: i.title, body: i.body, state: i.state, html_url: `https://github.example/${owner}/${repo}/issues/${i.number}` });
   const byNumber = (n: string | undefined) => pulls.find((x) => x.number === Number(n));
   const notFound: Reply = { status: 404, body: { message: 'Not Found' } };
 
   function graphql(r: Recorded): Reply {
     const b = r.body as { query: string; variables: { pullRequestId: string; mergeMethod: string } };
+    if (/markPullRequestReadyForReview/.test(b.query)) {
+      const p = byNumber(b.variables.pullRequestId.replace(/^PR_/, ''));
+      if (!p) return { status: 200, body: { errors: [{ type: 'NOT_FOUND', message: 'Could not resolve to a node' }] } };
+      p.draft = false;
+      return { status: 200, body: { data: { markPullRequestReadyForReview: { pullRequest: { number: p.number } } } } };
+    }
     const m = /enablePullRequestAutoMerge/.test(b.query) ? byNumber(b.variables.pullRequestId.replace(/^PR_/, '')) : undefined;
     if (!m) return { status: 200, body: { errors: [{ type: 'NOT_FOUND', message: 'Could not resolve to a node' }] } };
     m.autoMerge = b.variables.mergeMethod;
@@ -133,6 +191,32 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       return { status: 200, headers, body: { total_count: fake.searchTotal ?? found.length, incomplete_results: false, items } };
     }
     return undefined;
+  }
+
+  /** The repository's issues: list (paged, pull requests left out here), create, read, edit; bodies past 65,536 characters refused. */
+  function issues(r: Recorded): Reply | undefined {
+    const tooLong: Reply = { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] } };
+    if (r.path === `${prefix}/issues` && r.method === 'GET') {
+      const state = r.query.get('state') ?? 'open';
+      const { items, headers } = paged(r, fake.url, fake.issues.filter((i) => state === 'all' || i.state === state).reverse().map(issueJson));
+      return { status: 200, headers, body: items };
+    }
+    if (r.path === `${prefix}/issues` && r.method === 'POST') {
+      const b = r.body as { title: string; body?: string };
+      if ((b.body ?? '').length > 65_536) return tooLong;
+      const i: FakeIssue = { number: fake.issues.length + 1, title: b.title, body: b.body ?? '', state: 'open' };
+      fake.issues.push(i);
+      return { status: 201, body: issueJson(i) };
+    }
+    const m = new RegExp(`^${prefix}/issues/(\\d+)$`).exec(r.path);
+    const i = m ? fake.issues.find((x) => x.number === Number(m[1])) : undefined;
+    if (!m || !i) return undefined;
+    if (r.method === 'PATCH') {
+      const b = r.body as Partial<FakeIssue>;
+      if ((b.body ?? '').length > 65_536) return tooLong;
+      Object.assign(i, b);
+    }
+    return { status: 200, body: issueJson(i) };
   }
 
   function route(r: Recorded): Reply {
@@ -165,6 +249,18 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       if (r.method === 'PATCH') Object.assign(p, r.body as object);
       return { status: 200, body: json(p) };
     }
+    m = new RegExp(`^${prefix}/pulls/(\\d+)/merge$`).exec(r.path);
+    if (m && r.method === 'PUT') {
+      const p = byNumber(m[1]);
+      if (!p) return notFound;
+      if (p.state !== 'open' || p.draft) return { status: 405, body: { message: 'Pull Request is not mergeable' } };
+      p.merged = true;
+      p.state = 'closed';
+      p.mergeMethod = (r.body as { merge_method?: string } | undefined)?.merge_method ?? 'merge';
+      return { status: 200, body: { merged: true, message: 'Pull Request successfully merged' } };
+    }
+    const issue = issues(r);
+    if (issue !== undefined) return issue;
     m = new RegExp(`^${prefix}/pulls/(\\d+)/(requested_reviewers|reviews)$`).exec(r.path);
     if (m) {
       const p = byNumber(m[1]);
@@ -174,6 +270,13 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       p.reviewers.push(...(b.reviewers ?? []));
       p.teamReviewers.push(...(b.team_reviewers ?? []));
       return { status: 201, body: json(p) };
+    }
+    m = new RegExp(`^${prefix}/issues/(\\d+)/comments$`).exec(r.path);
+    if (m && r.method === 'GET') {
+      const p = byNumber(m[1]);
+      if (!p) return notFound;
+      const { items, headers } = paged(r, fake.url, p.comments.map((body, i) => ({ id: i + 1, body })));
+      return { status: 200, headers, body: items };
     }
     m = new RegExp(`^${prefix}/issues/(\\d+)/(labels|assignees|comments)$`).exec(r.path);
     if (m && r.method === 'POST') {
@@ -204,6 +307,11 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     orgs: new Map(),
     search: () => [],
     searchTotal: undefined,
+    issues: [],
+    etags: true,
+    notModified: 0,
+    secondary: undefined,
+    stall: undefined,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -215,9 +323,17 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
       const raw = Buffer.concat(chunks).toString('utf8');
       const r: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body: raw === '' ? undefined : JSON.parse(raw), at: Date.now() };
       requests.push(r);
-      const reply = fake.intercept?.(r) ?? route(r);
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
+      const reply = fake.intercept?.(r) ?? limited(fake.secondary, r) ?? route(r);
+      if (fake.stall?.(r) === true) return;
+      const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+      const tag = fake.etags && r.method === 'GET' && reply.status === 200 ? `W/"${createHash('sha1').update(text).digest('hex')}"` : null;
+      if (tag !== null && req.headers['if-none-match'] === tag) {
+        fake.notModified++;
+        res.writeHead(304, { etag: tag }).end();
+        return;
+      }
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...(tag === null ? {} : { etag: tag }), ...reply.headers });
+      res.end(text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

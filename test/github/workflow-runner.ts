@@ -33,7 +33,14 @@ export interface Job {
   readonly if?: string;
   readonly env?: Record<string, string>;
   readonly strategy?: { matrix: Record<string, unknown[]> };
-  readonly steps: Step[];
+  /** A job's steps; none for a call of a reusable workflow (`uses:` at the job's level). */
+  readonly steps?: Step[];
+  /** `./.github/workflows/x.yml`: the job calls that reusable workflow, once per matrix value. */
+  readonly uses?: string;
+  /** The called workflow's inputs (`${{ inputs.name }}` there). */
+  readonly with?: Record<string, unknown>;
+  /** The secrets the called workflow gets, by its names. */
+  readonly secrets?: Record<string, string>;
 }
 
 export interface Workflow {
@@ -80,6 +87,10 @@ export interface RunnerOptions {
   readonly cache?: ActionsCache;
   /** `${{ github.run_id }}`; by default a new one each runWorkflow call. */
   readonly runId?: string;
+  /** Reads the workflow a job's `uses:` names (a reusable workflow); without it such a job throws. */
+  readonly calledWorkflow?: (uses: string) => Promise<Workflow>;
+  /** `${{ inputs.name }}` in a called workflow. */
+  readonly inputs?: Readonly<Record<string, string>>;
 }
 
 /** What actions/cache keeps between runs (GitHub keeps it per repository, 7 days, 10 GB). */
@@ -111,8 +122,18 @@ export async function loadWorkflow(path: string): Promise<Workflow> {
 
 export async function runWorkflow(wf: Workflow, o: RunnerOptions): Promise<WorkflowRun> {
   const run: WorkflowRun = { jobs: [], steps: [], artifacts: new Map(), runId: o.runId ?? `${Date.now()}${++runs}` };
+  await runInto(wf, o, run, { n: 0 }, '');
+  return run;
+}
+
+/**
+ * The jobs of `wf` into `run`. A job that calls a reusable workflow runs that workflow's jobs once per
+ * value of its own matrix, with its `with:` as inputs and its `secrets:` as secrets; their jobs are
+ * named `caller/called` and share the run's artifacts, as GitHub shows them.
+ */
+async function runInto(wf: Workflow, o: RunnerOptions, run: WorkflowRun, counter: { n: number }, prefix: string): Promise<'success' | 'failure' | 'skipped'> {
   const done = new Map<string, 'success' | 'failure' | 'skipped'>();
-  let counter = 0;
+  let overall: 'success' | 'failure' | 'skipped' = 'skipped';
   for (const [id, job] of ordered(wf.jobs)) {
     const needs = typeof job.needs === 'string' ? [job.needs] : (job.needs ?? []);
     const needResults = needs.map((n) => done.get(n) ?? 'skipped');
@@ -123,17 +144,39 @@ export async function runWorkflow(wf: Workflow, o: RunnerOptions): Promise<Workf
     let jobOutcome: 'success' | 'failure' | 'skipped' = 'skipped';
     for (const matrix of matrices) {
       if (!runIt) {
-        run.jobs.push({ job: id, matrix, result: 'skipped', workspace: null });
+        run.jobs.push({ job: `${prefix}${id}`, matrix, result: 'skipped', workspace: null });
         continue;
       }
-      const one = await runJob(wf, id, job, matrix, o, run, `${++counter}`);
-      run.jobs.push(one);
-      if (one.result === 'failure') jobOutcome = 'failure';
-      else if (jobOutcome === 'skipped') jobOutcome = 'success';
+      let result: 'success' | 'failure' | 'skipped';
+      if (job.uses !== undefined) {
+        if (!o.calledWorkflow) throw new Error(`job ${id} calls ${job.uses}: pass calledWorkflow in the runner options`);
+        const ctx = contextOf(matrix, o, run);
+        const inputs = Object.fromEntries(Object.entries(subst(job.with ?? {}, ctx)).map(([k, v]) => [k, String(v)]));
+        const secrets = subst(job.secrets ?? {}, ctx);
+        result = await runInto(await o.calledWorkflow(job.uses), { ...o, inputs, secrets }, run, counter, `${prefix}${id}/`);
+      } else {
+        const one = await runJob(wf, `${prefix}${id}`, job, matrix, o, run, `${++counter.n}`);
+        run.jobs.push(one);
+        result = one.result;
+      }
+      if (result === 'failure') jobOutcome = 'failure';
+      else if (jobOutcome === 'skipped' && result === 'success') jobOutcome = 'success';
     }
     done.set(id, jobOutcome);
+    if (jobOutcome === 'failure') overall = 'failure';
+    else if (overall === 'skipped' && jobOutcome === 'success') overall = 'success';
   }
-  return run;
+  return overall;
+}
+
+/** What `${{ … }}` may name in a job: its matrix, the secrets, the run's id, a called workflow's inputs. */
+function contextOf(matrix: Record<string, string>, o: RunnerOptions, run: WorkflowRun): Record<string, string> {
+  return {
+    ...Object.fromEntries(Object.entries(matrix).map(([k, v]) => [`matrix.${k}`, v])),
+    ...Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [`secrets.${k}`, v])),
+    ...Object.fromEntries(Object.entries(o.inputs ?? {}).map(([k, v]) => [`inputs.${k}`, v])),
+    'github.run_id': run.runId,
+  };
 }
 
 async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string, string>, o: RunnerOptions, run: WorkflowRun, n: string): Promise<JobResult> {
@@ -145,11 +188,7 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
   await mkdir(join(home, 'files'), { recursive: true });
   // A fresh runner: its own home folder, nothing left by an earlier job but the artifacts.
   await mkdir(join(home, 'home'), { recursive: true });
-  const ctx: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(matrix).map(([k, v]) => [`matrix.${k}`, v])),
-    ...Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [`secrets.${k}`, v])),
-    'github.run_id': run.runId,
-  };
+  const ctx = contextOf(matrix, o, run);
   // Post steps (actions/cache's save), run in reverse order when the job ends, as the runner does.
   const post: { label: string; if: (failed: boolean) => boolean; fn: () => Promise<{ code: number; stdout: string; stderr: string }> }[] = [];
   const pathFile = join(home, 'files', 'path');
@@ -158,7 +197,7 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
   await writeFile(envFile, '');
   let failed = false;
   let k = 0;
-  for (const step of job.steps) {
+  for (const step of job.steps ?? []) {
     const label = step.name ?? step.uses ?? step.run ?? '?';
     if (!condition(step.if, { failed, success: !failed })) {
       run.steps.push({ job: id, step: label, outcome: 'skipped', exitCode: null, stdout: '', stderr: '', outputs: {}, summary: '' });

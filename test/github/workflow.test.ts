@@ -188,7 +188,7 @@ describe('recipes/ci/scheduled-codemod.yml, as written', () => {
     const wf = await loadWorkflow(WORKFLOW);
     expect(wf['permissions']).toEqual({ contents: 'write', 'pull-requests': 'write' });
     expect(wf['concurrency']).toMatchObject({ 'cancel-in-progress': false });
-    const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+    const steps = Object.values(wf.jobs).flatMap((j) => j.steps ?? []);
     for (const s of steps.filter((x) => x.uses !== undefined)) {
       expect(s.uses, s.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@v4$/);
     }

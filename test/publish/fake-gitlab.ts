@@ -17,6 +17,18 @@ export interface FakeMr {
   autoMerge: boolean;
   squash: boolean;
   pipeline: string | null;
+  /** updated_at (default 2026-01-01T00:00:00Z). */
+  updatedAt?: string;
+  /** approvals the project still needs (default 0) and who approved. */
+  approvalsLeft?: number;
+  approvedBy?: string[];
+}
+
+export interface FakeGitLabIssue {
+  iid: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
 }
 
 /** `raw`: the body sent as it is (an HTML error page, JSON cut short), instead of `body` as JSON. */
@@ -32,6 +44,7 @@ export interface FakeGitLab {
   readonly groups: Map<string, Record<string, unknown>[]>;
   /** How the group listing pages: GitLab's x-next-page headers (default), or a Link header as well. */
   paging: 'headers' | 'link';
+  readonly issues: FakeGitLabIssue[];
   close(): Promise<void>;
 }
 
@@ -65,7 +78,33 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     target_branch: m.target,
     description: m.description,
     head_pipeline: m.pipeline === null ? null : { status: m.pipeline },
+    title: m.title,
+    updated_at: m.updatedAt ?? '2026-01-01T00:00:00Z',
+    reviewers: m.reviewerIds.map((id) => ({ id, username: Object.keys(USERS).find((u) => USERS[u] === id) ?? `user${id}` })),
   });
+  const issueJson = (i: FakeGitLabIssue) => ({ iid: i.iid, title: i.title, description: i.description, state: i.state, web_url: `https://gitlab.example/${project}/-/issues/${i.iid}` });
+
+  /** The project's issues: search in descriptions, create, read, edit; descriptions past 1,048,576 characters refused. */
+  function issues(rest: string, r: Recorded): Reply | undefined {
+    const tooLong: Reply = { status: 400, body: { message: { description: ['is too long (maximum is 1048576 characters)'] } } };
+    if (rest === '/issues' && r.method === 'GET') {
+      const q = r.query.get('search') ?? '';
+      return { status: 200, body: fake.issues.filter((i) => i.description.includes(q)).reverse().map(issueJson) };
+    }
+    const b = (r.body ?? {}) as { title?: string; description?: string };
+    if ((b.description ?? '').length > 1_048_576) return tooLong;
+    if (rest === '/issues' && r.method === 'POST') {
+      const i: FakeGitLabIssue = { iid: fake.issues.length + 1, title: b.title ?? '', description: b.description ?? '', state: 'opened' };
+      fake.issues.push(i);
+      return { status: 201, body: issueJson(i) };
+    }
+    const m = /^\/issues\/(\d+)$/.exec(rest);
+    const i = m ? fake.issues.find((x) => x.iid === Number(m[1])) : undefined;
+    if (!m) return undefined;
+    if (!i) return { status: 404, body: { message: '404 Issue Not Found' } };
+    if (r.method === 'PUT' && typeof b.description === 'string') i.description = b.description;
+    return { status: 200, body: issueJson(i) };
+  }
 
   function groupProjects(r: Recorded): Reply | undefined {
     const g = /^\/api\/v4\/groups\/([^/]+)\/projects$/.exec(r.path);
@@ -102,6 +141,8 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     if (!r.path.startsWith(base)) return { status: 404, body: { message: '404 Project Not Found' } };
     const rest = r.path.slice(base.length);
     if (r.method === 'GET' && rest === '') return { status: 200, body: { default_branch: 'main' } };
+    const issue = issues(rest, r);
+    if (issue !== undefined) return issue;
     if (r.method === 'GET' && rest === '/merge_requests') {
       const found = mrs.filter((m) => m.source === r.query.get('source_branch'));
       return { status: 200, body: found.reverse().map(json) };
@@ -116,16 +157,23 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     const m = one ? mrs.find((x) => x.iid === Number(one[1])) : undefined;
     if (!one || !m) return { status: 404, body: { message: '404 Not found' } };
     const b = (r.body ?? {}) as Record<string, unknown>;
+    if (one[2] === '/notes' && r.method === 'GET') return { status: 200, body: m.notes.map((body, id) => ({ id, body, system: false })) };
     if (one[2] === '/notes' && r.method === 'POST') {
       m.notes.push(String(b['body']));
       return { status: 201, body: { id: 1 } };
+    }
+    if (one[2] === '/merge' && r.method === 'PUT' && b['merge_when_pipeline_succeeds'] !== true) {
+      if (m.state !== 'opened' || /^draft:/i.test(m.title)) return { status: 405, body: { message: '405 Method Not Allowed' } };
+      m.state = 'merged';
+      m.squash = b['squash'] === true;
+      return { status: 200, body: json(m) };
     }
     if (one[2] === '/merge' && r.method === 'PUT') {
       m.autoMerge = b['merge_when_pipeline_succeeds'] === true;
       m.squash = b['squash'] === true;
       return { status: 200, body: json(m) };
     }
-    if (one[2] === '/approvals') return { status: 200, body: { approvals_left: 0, approved_by: [] } };
+    if (one[2] === '/approvals') return { status: 200, body: { approvals_left: m.approvalsLeft ?? 0, approved_by: (m.approvedBy ?? []).map((username) => ({ user: { username } })) } };
     if (r.method === 'PUT') {
       if (typeof b['title'] === 'string') m.title = b['title'];
       if (typeof b['description'] === 'string') m.description = b['description'];
@@ -136,7 +184,7 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     return { status: 200, body: json(m) };
   }
 
-  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, groups: new Map(), paging: 'headers', close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, groups: new Map(), paging: 'headers', issues: [], close: () => new Promise((resolve) => server.close(() => resolve())) };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

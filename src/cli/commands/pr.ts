@@ -1,6 +1,9 @@
 // `scion pr --report FILE`: flags → the API's pull-request options, one line per pull request, exit 0/1.
 // The pull requests' life (create, update, close, declined, auto-merge) is the one publishing path's.
 import { pullRequests } from '../../api/publish.js';
+import { usageError } from '../../api/errors.js';
+import { readReport } from '../../api/reports.js';
+import { hostOptionsFor } from '../../api/track.js';
 import type { Args } from '../args.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import { labelsOf } from '../flags.js';
@@ -8,10 +11,18 @@ import type { CliIo } from '../io.js';
 
 export async function run(io: CliIo, a: Args): Promise<number> {
   const report = String(a['report']);
+  // --comment, --close, --ready or --merge: one operation over the report's live pull requests.
+  const bulk = await import('./pr-bulk.js');
+  const flags = a as unknown as import('./pr-bulk.js').BulkFlags;
+  const action = bulk.bulkActionOf(flags);
+  if (action !== null) return bulk.bulkPrCmd(io, await readReport(report, io.cwd), report, action, flags);
+  if (Array.isArray(a['repo'])) {
+    throw usageError('--repo names the repository folder once (several --repo are globs of a bulk operation: --comment, --close, --ready, --merge).', [], 'repo');
+  }
   const recipes = a['recipe'] === undefined ? undefined : Array.isArray(a['recipe']) ? a['recipe'].map(String) : [String(a['recipe'])];
   const done = await pullRequests({
     report,
-    repo: String(a['repo']),
+    repo: a['repo'] === undefined ? '.' : String(a['repo']),
     ...(recipes !== undefined ? { recipes } : {}),
     ...(a['remote'] !== undefined ? { remote: String(a['remote']) } : {}),
     ...(a['base'] !== undefined ? { base: String(a['base']) } : {}),
@@ -19,6 +30,7 @@ export async function run(io: CliIo, a: Args): Promise<number> {
     labels: labelsOf(a['label'] as string | string[] | undefined),
     reopen: a['reopen'] === true,
     intervalMs: a['prInterval'] as number,
+    hostOptions: hostOptionsFor(io, { ...(a['writeBudget'] !== undefined ? { writeBudget: String(a['writeBudget']) } : {}) }),
     ...(a['cacheDir'] !== undefined ? { cacheDir: String(a['cacheDir']) } : {}),
     cwd: io.cwd,
     env: io.env,

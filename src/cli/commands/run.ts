@@ -6,7 +6,8 @@ import { run, type RunOptions, type RunResult } from '../../api/run.js';
 import type { RepoEvent, RepositoriesOptions } from '../../api/campaign.js';
 import type { RunEvent } from '../../api/output.js';
 import type { Args } from '../args.js';
-import { CAMPAIGN_SOURCES, labelsOf, parseShard, type RunFlags } from '../flags.js';
+import { CAMPAIGN_SOURCES, labelsOf, resolveShard, type RunFlags } from '../flags.js';
+import { hostOptionsFor } from '../../api/track.js';
 import type { CliIo } from '../io.js';
 import { writeOutcome } from '../outcome.js';
 import { makeProgress, progressMode, type Progress } from '../progress.js';
@@ -43,7 +44,7 @@ function runOptionsOf(
   say: (line: string) => void,
   onEvent: NonNullable<RunOptions['onEvent']>,
 ): RunOptions {
-  const shard = flags.shard === undefined ? null : parseShard(flags.shard);
+  const shard = flags.shard === undefined ? null : resolveShard(flags.shard, io.env);
   const repositories = repositoriesOf(io, flags, plain);
   return {
     recipes: Array.isArray(a['recipe']) ? a['recipe'].map(String) : [String(a['recipe'])],
@@ -68,6 +69,7 @@ function runOptionsOf(
             ...(flags.prBase !== undefined ? { base: flags.prBase } : {}),
             reopen: flags.reopen === true,
             intervalMs: flags.prInterval ?? 1000,
+            hostOptions: hostOptionsFor(io, flags),
           },
         }
       : {}),

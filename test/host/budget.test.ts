@@ -1,0 +1,100 @@
+// The write budget with an injected clock: writes of the last minute and hour counted per host and
+// token, a wait exactly as long as the oldest write needs to leave its window, a host's hold shared by
+// every writer of that token, and conditional reads served from the cache on 304.
+import { describe, expect, it } from 'vitest';
+import { parseWriteBudget, WriteBudgets } from '../../src/host/budget.js';
+import { ReadCache } from '../../src/host/etags.js';
+import { GitHubHost } from '../../src/host/github.js';
+import { fakeClock } from '../support/cli.js';
+import { useFakeGitHub } from '../support/servers.js';
+
+const gh = useFakeGitHub('acme', 'app');
+
+describe('WriteBudgets', () => {
+  it('lets 80 writes through in a minute, then waits until the oldest leaves the minute', async () => {
+    const clock = fakeClock(0);
+    const waits: number[] = [];
+    const b = new WriteBudgets({ clock, onWait: (w) => waits.push(w.ms) }).of('https://api.github.com', 't1');
+    for (let i = 0; i < 80; i++) await b.take();
+    expect(clock.sleeps).toEqual([]);
+    await b.take();
+    // The minute of the first write, and the guard kept for the network's delay (1 s by default).
+    expect(clock.sleeps).toEqual([61_000]);
+    expect(waits).toEqual([61_000]);
+    expect(b.spent).toBe(81);
+  });
+
+  it('holds to 500 an hour however the writes are spread', async () => {
+    const clock = fakeClock(0);
+    const b = new WriteBudgets({ clock, guardMs: 0 }).of('https://api.github.com', 't1');
+    for (let i = 0; i < 500; i++) await b.take();
+    const took = clock.at;
+    await b.take();
+    // 500 writes at 80 a minute take six full minutes of waits; the 501st waits for the hour of the first.
+    expect(took).toBe(6 * 60_000);
+    expect(clock.at).toBe(3_600_000);
+  });
+
+  it('keeps one budget per host and token, shared by everyone asking for the same pair', async () => {
+    const clock = fakeClock(0);
+    const budgets = new WriteBudgets({ clock, limits: { perMinute: 1, perHour: 10 }, guardMs: 0 });
+    expect(budgets.of('https://api.github.com/', 'a')).toBe(budgets.of('https://api.github.com', 'a'));
+    await budgets.of('https://api.github.com', 'a').take();
+    await budgets.of('https://api.github.com', 'b').take();
+    await budgets.of('https://gitlab.com/api/v4', 'a').take();
+    expect(clock.sleeps).toEqual([]);
+    await budgets.of('https://api.github.com', 'a').take();
+    expect(clock.sleeps).toEqual([60_000]);
+  });
+
+  it("a host's hold stops every writer of that token until its time", async () => {
+    const clock = fakeClock(0);
+    const waits: string[] = [];
+    const b = new WriteBudgets({ clock, onWait: (w) => waits.push(`${w.reason} ${w.ms}`) }).of('https://api.github.com', 'a');
+    b.hostAsked(30_000);
+    await b.take();
+    expect(clock.at).toBe(30_000);
+    expect(waits).toEqual(['host 30000', 'host 30000']);
+  });
+
+  it('parses PER_MINUTE/PER_HOUR', () => {
+    expect(parseWriteBudget('80/500')).toEqual({ perMinute: 80, perHour: 500 });
+    expect(parseWriteBudget('0/5')).toBeNull();
+    expect(parseWriteBudget('80')).toBeNull();
+  });
+});
+
+describe('conditional reads', () => {
+  it('sends the ETag back, and a 304 reads as the answer it stands for', async () => {
+    const reads = new ReadCache();
+    const host = new GitHubHost({ apiUrl: gh.url, token: 'ghs_x', owner: 'acme', repo: 'app', reads });
+    const created = await host.createPull({ branch: 'scion/a', base: 'main', title: 't', body: 'b', draft: false });
+    const first = await host.findPull('scion/a');
+    const second = await host.findPull('scion/a');
+    expect(second).toEqual(first);
+    expect(second?.number).toBe(created.number);
+    expect(gh.notModified).toBe(1);
+    const lookups = gh.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/pulls'));
+    expect(lookups.map((r) => r.headers['if-none-match'] !== undefined)).toEqual([false, true]);
+    // A change on the host is a new answer, read in full.
+    gh.pulls[0]!.title = 'changed';
+    await host.findPull('scion/a');
+    expect(gh.notModified).toBe(1);
+  });
+
+  it('keeps the cache in a file between runs', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(await mkdtemp(join(tmpdir(), 'scion-etags-')), 'cache.json');
+    const one = new ReadCache();
+    await new GitHubHost({ apiUrl: gh.url, token: 'ghs_x', owner: 'acme', repo: 'app', reads: one }).defaultBranch();
+    await one.save(file);
+    const two = await ReadCache.load(file);
+    await new GitHubHost({ apiUrl: gh.url, token: 'ghs_x', owner: 'acme', repo: 'app', reads: two }).defaultBranch();
+    expect(two.hits).toBe(1);
+    // Another token's reads are its own.
+    await new GitHubHost({ apiUrl: gh.url, token: 'ghs_other', owner: 'acme', repo: 'app', reads: two }).defaultBranch();
+    expect(two.hits).toBe(1);
+  });
+});
