@@ -28,6 +28,15 @@ interface ScionPluginOptions {
   };
 }
 
+/**
+ * How many times a request the host asked scion to slow down for (a secondary limit, a spent quota, a
+ * 429 with Retry-After) is waited out and sent again: such an answer is the host pacing scion, not a
+ * failure, so it gets more attempts than a server error does; each wait is still bounded by maxRetryWaitMs.
+ */
+export function slowDownRetries(maxRetries: number): number {
+  return Math.max(maxRetries, 20);
+}
+
 /** Waits on a 429 the throttling plugin leaves alone (not a secondary limit, quota not at 0). */
 function honourRetryAfter(octokit: Octokit, options: ScionPluginOptions): void {
   const o = options.scion;
@@ -38,7 +47,7 @@ function honourRetryAfter(octokit: Octokit, options: ScionPluginOptions): void {
         return await request(opts);
       } catch (e) {
         const wait = plain429Wait(e);
-        if (wait === null || attempt >= o.maxRetries || wait > o.maxWaitMs) throw e;
+        if (wait === null || attempt >= slowDownRetries(o.maxRetries) || wait > o.maxWaitMs) throw e;
         o.tracker.retries = attempt + 1;
         o.budget.hostAsked(wait);
         await o.sleep(wait);
@@ -91,7 +100,7 @@ export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Git
   // The throttling plugin awaits this answer; the wait is made here, so the plugin retries at once
   // (retryAfterBaseValue 0) and every wait scion makes goes through `wait`.
   const wantRetry = async (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): Promise<boolean> => {
-    if (retryCount >= maxRetries || retryAfter * 1000 > maxWaitMs) return false;
+    if (retryCount >= slowDownRetries(maxRetries) || retryAfter * 1000 > maxWaitMs) return false;
     tracker.retries = retryCount + 1;
     budget.hostAsked(retryAfter * 1000);
     await wait(retryAfter * 1000);

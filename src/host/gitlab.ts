@@ -4,6 +4,7 @@
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
 import { hostError, HostError } from '../errors.js';
 import { processWriteBudgets } from './budget.js';
+import { slowDownRetries } from './github-client.js';
 import { apiFetch } from './http.js';
 import { type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
 import { sleep } from '../util/sleep.js';
@@ -255,7 +256,9 @@ export async function gitlabRequest(o: GitLabRequestOptions, method: string, url
     if (res.ok) return res;
     const text = await res.text();
     const wait = retryWait(res, attempt, o.backoffMs ?? 1000);
-    if (wait !== null && attempt < maxRetries && wait <= (o.maxRetryWaitMs ?? 120_000)) {
+    // A 429 is GitLab pacing scion: waited out as often as GitHub's slow-down answers are.
+    const attempts = res.status === 429 ? slowDownRetries(maxRetries) : maxRetries;
+    if (wait !== null && attempt < attempts && wait <= (o.maxRetryWaitMs ?? 120_000)) {
       // The host's own wait (429) holds the token's budget: no other write goes out meanwhile.
       if (res.status === 429) (o.writes ?? processWriteBudgets()).of(o.apiUrl, o.token).hostAsked(wait);
       await (o.sleep ?? (o.writes ?? processWriteBudgets()).clock.sleep)(wait);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { GitHubHost, type GitHubOptions } from '../../src/host/github.js';
 import { HostError } from '../../src/host/types.js';
 import { useFakeGitHub } from '../support/servers.js';
+import { WriteBudgets } from '../../src/host/budget.js';
 
 const gh = useFakeGitHub('acme', 'app');
 
@@ -94,6 +95,25 @@ describe('GitHubHost', () => {
     await host({ sleep }).createPull(spec);
     expect(gh.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
     expect(waits).toEqual([{ ms: 5_000, requests: 1 }]);
+    expect(gh.pulls).toHaveLength(1);
+  });
+
+  it('waits out secondary limits answered again and again (more than the retries a server error gets): never a failure', async () => {
+    let limited = 0;
+    gh.intercept = (r) =>
+      r.method === 'POST' && limited++ < 6
+        ? { status: 403, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        : undefined;
+    // The host's wait holds the token's write budget too: on a clock that moves on at once.
+    const waits: number[] = [];
+    let now = 0;
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      now += ms;
+    };
+    await host({ sleep, maxRetries: 3, writes: new WriteBudgets({ clock }) }).createPull(spec);
+    expect(waits).toEqual(Array(6).fill(60_000));
     expect(gh.pulls).toHaveLength(1);
   });
 

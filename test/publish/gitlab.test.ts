@@ -1,5 +1,6 @@
 // GitLab: the host chosen from the remote's URL (GITLAB_API_URL's host), pushes with oauth2:GITLAB_TOKEN,
 // merge requests created, updated and closed on a fake GitLab API on 127.0.0.1; a 429 waited out.
+import { WriteBudgets } from '../../src/host/budget.js';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { GitLabHost } from '../../src/host/gitlab.js';
@@ -75,6 +76,25 @@ describe('GitLab', () => {
     expect(gitlab.requests.map((r) => `${r.method} ${r.path.replace(/^.*\/merge_requests/, 'mr')}`)).toEqual(['POST mr', 'POST mr']);
     // 9 s, after the refused request and before its retry.
     expect(waits).toEqual([{ ms: 9_000, requests: 1 }]);
+    expect(gitlab.mrs).toHaveLength(1);
+  });
+
+  it('waits out a 429 answered again and again (more than the retries a server error gets)', async () => {
+    const gitlab = await startFakeGitLab('acme/app');
+    let limited = 0;
+    gitlab.intercept = (r) => (r.method === 'POST' && limited++ < 5 ? { status: 429, headers: { 'retry-after': '30' }, body: { message: 'Retry later' } } : undefined);
+    const waits: number[] = [];
+    // The host's wait holds the token's write budget too: on a clock that moves on at once.
+    let now = 0;
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      now += ms;
+    };
+    const writes = new WriteBudgets({ clock });
+    const host = new GitLabHost({ apiUrl: gitlab.apiUrl, token: 'glpat-test-token', project: 'acme/app', maxRetries: 3, sleep, writes });
+    await host.createPull({ branch: 'scion/bump', base: 'main', title: 'Move to v2', body: 'body', draft: false });
+    expect(waits).toEqual(Array(5).fill(30_000));
     expect(gitlab.mrs).toHaveLength(1);
   });
 });
