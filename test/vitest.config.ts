@@ -17,6 +17,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'test/package/**', 'node_modules/**'],
     env: { TSX_TSCONFIG_PATH: tsconfig },
+    // Most tests wait on git, servers and child processes rather than on a core: three files at once
+    // keep a 2-core machine busy (vitest's default, one worker per core but one, runs them one by one).
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/count-reporter.ts'],
