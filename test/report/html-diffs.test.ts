@@ -71,6 +71,7 @@ describe('the HTML report\'s diffs, in Chromium', () => {
   it('highlights in the side-by-side view too', async () => {
     await page.getByRole('button', { name: 'Side by side' }).click();
     const side = page.locator('#job-0 .view[data-view="side-by-side"]');
+    await side.locator('.d2h-file-side-diff .hljs-keyword').first().waitFor();
     expect(await side.locator('.d2h-file-side-diff .hljs-keyword').count()).toBeGreaterThan(0);
     expect(await side.locator('.d2h-file-side-diff del', { hasText: 'legacyLog' }).count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Line by line' }).click();
@@ -80,6 +81,8 @@ describe('the HTML report\'s diffs, in Chromium', () => {
     await page.locator('#job-3 > summary').click();
     const view = page.locator('#job-3 .view[data-view="line-by-line"]');
     const folded = view.locator('.big-diff');
+    // The job's diffs are drawn when it is opened: wait for both folds before reading them.
+    await folded.nth(1).waitFor();
     await expect(folded.allInnerTexts()).resolves.toEqual([
       expect.stringMatching(/^package-lock\.json \+82 −1 · lock file, 83 diff lines\s*Open diff$/),
       expect.stringMatching(/^src\/table\.ts \+5,002 −1 · large diff, 5,003 diff lines\s*Open diff$/),
