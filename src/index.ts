@@ -11,7 +11,17 @@ import type { RunContext, RunOptions } from './runner/types.js';
 import type { RunReport } from './model/types.js';
 import { plural } from './util/plural.js';
 
-export { defineRecipe, loadRecipe, recipeJsonSchema, formatProblem, type Recipe, type RecipeInput, type Step, type TransformFn, type Problem } from './recipe/index.js';
+export {
+  defineRecipe,
+  loadRecipe,
+  recipeJsonSchema,
+  formatProblem,
+  type Recipe,
+  type RecipeInput,
+  type Step,
+  type TransformFn,
+  type Problem,
+} from './recipe/index.js';
 export { parseRecipe, type ParseResult } from './recipe/parse-recipe.js';
 export type { LoadedRecipe } from './runner/run-recipes.js';
 /** A recipe step as written (the input form `defineRecipe` takes), before defaults are applied. */

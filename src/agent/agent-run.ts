@@ -70,10 +70,15 @@ export function timeoutFailure(run: AgentRun, file: string | null): Failure {
   const data = file === null ? {} : { file };
   const reason: unknown = run.signal.reason;
   if (!run.signal.aborted || isScionError(reason, 'agent')) {
-    return failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`, data);
+    return failure(
+      'agent',
+      `The agent step ran out of time (timeoutMs ${run.step.timeoutMs ?? '?'}) before it finished ${who(file)}; raise timeoutMs or select fewer files.`,
+      data,
+    );
   }
   const kind: ErrorKind = reason instanceof ScionError && isJobKind(reason.kind) ? reason.kind : 'interrupted';
-  if (kind === 'interrupted') return failure('interrupted', `The run was interrupted while the agent worked on ${who(file)}; its request was cancelled. Run again.`, data);
+  if (kind === 'interrupted')
+    return failure('interrupted', `The run was interrupted while the agent worked on ${who(file)}; its request was cancelled. Run again.`, data);
   return failure(kind, `The agent step was stopped before it finished ${who(file)} (${reason instanceof Error ? reason.message : kind}).`, data);
 }
 
@@ -83,7 +88,11 @@ export function apiFailure(run: AgentRun, e: unknown, file: string | null): Fail
   const data = file === null ? {} : { file };
   const Anthropic = sdk();
   if (e instanceof Anthropic.APIConnectionError) {
-    return failure('agent', run.redact(`Could not reach the Claude API for ${who(file)} (${e.message}) after ${run.maxRetries} retries; check the network and ANTHROPIC_BASE_URL.`), data);
+    return failure(
+      'agent',
+      run.redact(`Could not reach the Claude API for ${who(file)} (${e.message}) after ${run.maxRetries} retries; check the network and ANTHROPIC_BASE_URL.`),
+      data,
+    );
   }
   if (e instanceof Anthropic.APIError) {
     const status = e.status ?? 'no status';

@@ -32,7 +32,13 @@ export async function converseInBatches(run: AgentRun, convs: readonly Conversat
         account(run, c.usage, r.message.usage, true);
         await c.receive(r.message);
       } else {
-        c.fail(failure('agent', run.redact(`The batch request for ${c.file ?? 'the job'} did not succeed: ${describe(r)}.`), c.file === null ? {} : { file: c.file }));
+        c.fail(
+          failure(
+            'agent',
+            run.redact(`The batch request for ${c.file ?? 'the job'} did not succeed: ${describe(r)}.`),
+            c.file === null ? {} : { file: c.file },
+          ),
+        );
       }
     }
   }
@@ -71,7 +77,9 @@ async function oneBatch(run: AgentRun, waiting: readonly Conversation[], round: 
       if (Date.now() + wait > deadline) {
         // Best effort: stop paying for a batch nobody will read.
         await client.messages.batches.cancel(batch.id, {}, { signal }).catch(() => undefined);
-        return fail(failure('agent', `Message batch ${batch.id} had not ended after ${run.batchPoll.deadlineMs} ms; it was cancelled. Run again, or without batch.`));
+        return fail(
+          failure('agent', `Message batch ${batch.id} had not ended after ${run.batchPoll.deadlineMs} ms; it was cancelled. Run again, or without batch.`),
+        );
       }
       // Cut short by an interrupt or the step's limit, which the catch below reports.
       await sleep(wait, signal);

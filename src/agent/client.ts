@@ -27,7 +27,10 @@ export function makeClient(
   log: (message: string) => void,
   redact: Redactor,
 ): Anthropic {
-  const say = (level: string) => (message: string, ...rest: unknown[]) => log(redact(`anthropic-sdk ${level}: ${[message, ...rest.map(show)].join(' ')}`));
+  const say =
+    (level: string) =>
+    (message: string, ...rest: unknown[]) =>
+      log(redact(`anthropic-sdk ${level}: ${[message, ...rest.map(show)].join(' ')}`));
   const Client = sdk();
   return new Client({
     apiKey,

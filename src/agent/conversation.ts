@@ -75,7 +75,10 @@ export class Conversation {
         this.fail(failure('agent', `The conversation about ${this.label()} outgrew the model's context window; select fewer or smaller files.`, this.data()));
       } else {
         this.current = { kind: 'done' };
-        this.finalText = msg.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ').trim();
+        this.finalText = msg.content
+          .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+          .join(' ')
+          .trim();
       }
       return;
     }
@@ -85,7 +88,10 @@ export class Conversation {
       // A tool call cut off by max_tokens has partial input: running it could write half a file.
       const r =
         msg.stop_reason === 'max_tokens'
-          ? { content: `Your answer was cut off at maxTokens (${this.init.maxTokens}) before this call was complete, so it was not run. Make smaller edits.`, isError: true }
+          ? {
+              content: `Your answer was cut off at maxTokens (${this.init.maxTokens}) before this call was complete, so it was not run. Make smaller edits.`,
+              isError: true,
+            }
           : await runTool(this.init.tools, call.name, call.input);
       results.push({ type: 'tool_result', tool_use_id: call.id, content: r.content, ...(r.isError ? { is_error: true } : {}) });
     }

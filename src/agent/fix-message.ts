@@ -43,7 +43,9 @@ export async function fixMessage(prompt: string, failed: FailedCommand, files: A
   const rest = more > 0 ? `\n(${plural(more, 'more problem')} not shown: fix these first.)` : '';
   const output = failed.output.trim();
   const outputBlock =
-    failed.diagnostics.length === 0 && output !== '' ? `\nNo problem could be tied to a file of this job. The end of its output:\n<output>\n${output.slice(-MAX_OUTPUT)}\n</output>\n` : '';
+    failed.diagnostics.length === 0 && output !== ''
+      ? `\nNo problem could be tied to a file of this job. The end of its output:\n<output>\n${output.slice(-MAX_OUTPUT)}\n</output>\n`
+      : '';
 
   return `Task: ${prompt}
 
@@ -55,7 +57,8 @@ ${blocks.join('\n\n')}${rest}`;
 async function fileBlock(file: string, ds: readonly Diagnostic[], files: AgentFiles, reads: ReadStates): Promise<string> {
   const listed = ds.map((d) => `${d.file}:${d.line}${d.col > 0 ? `:${d.col}` : ''}: ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`).join('\n');
   const guarded = files.guard(file);
-  if (!guarded.ok) return `<diagnostics path="${file}">\n${listed}\n(This file is not among the files you may change: ${guarded.error.message})\n</diagnostics>`;
+  if (!guarded.ok)
+    return `<diagnostics path="${file}">\n${listed}\n(This file is not among the files you may change: ${guarded.error.message})\n</diagnostics>`;
   const bytes = await files.read(guarded.value);
   const decoded = bytes === null ? null : decodeText(bytes);
   if (decoded === null || !decoded.ok) return `<diagnostics path="${file}">\n${listed}\n(The file cannot be shown: it is missing or not text.)\n</diagnostics>`;

@@ -45,7 +45,6 @@ export interface FixOutcome {
   readonly estimate: Estimate | null;
 }
 
-
 export async function runFix(config: FixConfig, failed: FailedCommand, files: AgentFiles, env: AgentEnv): Promise<FixOutcome> {
   const step: AgentStepConfig = {
     prompt: config.prompt ?? DEFAULT_FIX_PROMPT,
@@ -89,12 +88,23 @@ export async function runFix(config: FixConfig, failed: FailedCommand, files: Ag
     if (broke) {
       return { stopped: false, replayed: false, usage: ZERO_USAGE, errors: [{ file: null, failure: broke }], summary: '', refusals: [], estimate: null };
     }
-    const conv = new Conversation({ id: 'fix', file: null, key, firstMessage, tools: toolContext(run, 'fix', reads), model: run.model, maxTokens: step.maxTokens, maxTurns: step.maxTurns });
+    const conv = new Conversation({
+      id: 'fix',
+      file: null,
+      key,
+      firstMessage,
+      tools: toolContext(run, 'fix', reads),
+      model: run.model,
+      maxTokens: step.maxTokens,
+      maxTurns: step.maxTurns,
+    });
     await converse(run, conv);
     const errors: StepError[] = [];
     await close(run, conv, errors);
     const usage = run.meter.toUsage();
-    run.log(`fix: ${run.meter.requests} request(s), ${usage.inputTokens} input + ${usage.outputTokens} output tokens, $${usage.costUsd.toFixed(4)} (${run.model})`);
+    run.log(
+      `fix: ${run.meter.requests} request(s), ${usage.inputTokens} input + ${usage.outputTokens} output tokens, $${usage.costUsd.toFixed(4)} (${run.model})`,
+    );
     return {
       stopped: conv.state.kind === 'done',
       replayed: false,

@@ -17,7 +17,6 @@ export { TOOLSET_VERSION } from './tools/schemas.js';
 
 export { DEFAULT_MODEL, MAX_INTERACTIVE_TOKENS } from './make-run.js';
 
-
 export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env: AgentEnv): Promise<AgentOutcome> {
   const made = makeRun(step, files, env);
   if (!made.ok) return refuse(made.error);
@@ -25,7 +24,8 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
   const { log, redact, model } = run;
   try {
     const errors = step.per === 'job' ? await runPerJob(run) : await runPerFile(run);
-    if (run.refusedCalls > 0) log(`agent: ${run.refusedCalls} tool call(s) were refused and explained to the model; only conversations that gave up are errors`);
+    if (run.refusedCalls > 0)
+      log(`agent: ${run.refusedCalls} tool call(s) were refused and explained to the model; only conversations that gave up are errors`);
     const usage = run.meter.toUsage();
     const estimate = estimated(run, step.per, step.maxTurns, step.maxTokens, step.batch);
     if (estimate) log(`agent: estimated ${estimate.conversations} conversation(s) without a request (${model})`);
@@ -47,4 +47,3 @@ export async function runAgentStep(step: AgentStepConfig, files: AgentFiles, env
 function refuse(f: Failure): AgentOutcome {
   return { errors: [{ file: null, failure: f }], usage: ZERO_USAGE, refusals: [], estimate: null };
 }
-

@@ -27,10 +27,20 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
   const apiKey = env.env['ANTHROPIC_API_KEY'];
   // A plan sends nothing, so it needs no key.
   if (!apiKey && !estimate) {
-    return fail(failure('agent', 'The agent step needs ANTHROPIC_API_KEY in the environment and it is not set; set it (in CI, from a secret) and run again. No request was made.'));
+    return fail(
+      failure(
+        'agent',
+        'The agent step needs ANTHROPIC_API_KEY in the environment and it is not set; set it (in CI, from a secret) and run again. No request was made.',
+      ),
+    );
   }
   if (!step.batch && step.maxTokens > MAX_INTERACTIVE_TOKENS) {
-    return fail(failure('agent', `maxTokens ${step.maxTokens} is above ${MAX_INTERACTIVE_TOKENS}, the most a non-streaming request may ask for; lower maxTokens or set batch: true.`));
+    return fail(
+      failure(
+        'agent',
+        `maxTokens ${step.maxTokens} is above ${MAX_INTERACTIVE_TOKENS}, the most a non-streaming request may ask for; lower maxTokens or set batch: true.`,
+      ),
+    );
   }
   // The run's one redaction pass (the key is one of the environment's secrets, so it is masked too).
   const redact = env.redact ?? makeRedactor(env.env);

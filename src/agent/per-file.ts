@@ -58,9 +58,13 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
       file: null,
       failure:
         stopped.kind === 'agent'
-          ? failure('agent', `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ${listed}${more}; raise timeoutMs or select fewer files.`, {
-              files: notStarted,
-            })
+          ? failure(
+              'agent',
+              `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ${listed}${more}; raise timeoutMs or select fewer files.`,
+              {
+                files: notStarted,
+              },
+            )
           : { ...stopped, message: `${stopped.message} ${notStarted.length} file(s) were not started: ${listed}${more}.`, data: { files: notStarted } },
     });
   }

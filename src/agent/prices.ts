@@ -15,25 +15,27 @@ export interface Price {
 const p = (input: number, output: number, cacheWrite: number, cacheRead: number): Price => ({ input, output, cacheWrite, cacheRead });
 
 /** Keyed by model id; a dated id (claude-sonnet-4-5-20250929) or a -latest alias finds its family's price. */
-const TABLE: ReadonlyMap<string, Price> = new Map(Object.entries({
-  'claude-opus-5-5': p(4, 20, 5, 0.2),
-  'claude-opus-5': p(5, 25, 6.25, 0.5),
-  'claude-opus-4-6': p(5, 25, 6.25, 0.5),
-  'claude-opus-4-5': p(5, 25, 6.25, 0.5),
-  'claude-opus-4-1': p(15, 75, 18.75, 1.5),
-  'claude-opus-4': p(15, 75, 18.75, 1.5),
-  'claude-opus-4-0': p(15, 75, 18.75, 1.5),
-  'claude-sonnet-5-5': p(2, 10, 2.5, 0.2),
-  'claude-sonnet-5': p(2, 10, 2.5, 0.2),
-  'claude-sonnet-4-6': p(3, 15, 3.75, 0.3),
-  'claude-sonnet-4-5': p(3, 15, 3.75, 0.3),
-  'claude-sonnet-4': p(3, 15, 3.75, 0.3),
-  'claude-sonnet-4-0': p(3, 15, 3.75, 0.3),
-  'claude-3-7-sonnet': p(3, 15, 3.75, 0.3),
-  'claude-haiku-4-5': p(1, 5, 1.25, 0.1),
-  'claude-3-5-haiku': p(0.8, 4, 1, 0.08),
-  'claude-3-haiku': p(0.25, 1.25, 0.3, 0.03),
-}));
+const TABLE: ReadonlyMap<string, Price> = new Map(
+  Object.entries({
+    'claude-opus-5-5': p(4, 20, 5, 0.2),
+    'claude-opus-5': p(5, 25, 6.25, 0.5),
+    'claude-opus-4-6': p(5, 25, 6.25, 0.5),
+    'claude-opus-4-5': p(5, 25, 6.25, 0.5),
+    'claude-opus-4-1': p(15, 75, 18.75, 1.5),
+    'claude-opus-4': p(15, 75, 18.75, 1.5),
+    'claude-opus-4-0': p(15, 75, 18.75, 1.5),
+    'claude-sonnet-5-5': p(2, 10, 2.5, 0.2),
+    'claude-sonnet-5': p(2, 10, 2.5, 0.2),
+    'claude-sonnet-4-6': p(3, 15, 3.75, 0.3),
+    'claude-sonnet-4-5': p(3, 15, 3.75, 0.3),
+    'claude-sonnet-4': p(3, 15, 3.75, 0.3),
+    'claude-sonnet-4-0': p(3, 15, 3.75, 0.3),
+    'claude-3-7-sonnet': p(3, 15, 3.75, 0.3),
+    'claude-haiku-4-5': p(1, 5, 1.25, 0.1),
+    'claude-3-5-haiku': p(0.8, 4, 1, 0.08),
+    'claude-3-haiku': p(0.25, 1.25, 0.3, 0.03),
+  }),
+);
 
 export const BATCH_DISCOUNT = 0.5;
 

@@ -27,7 +27,11 @@ export function hostOptionsFor(io: HostOptionsIo, flags: BudgetFlags): HostOptio
   const limits = flags.writeBudget === undefined ? undefined : parseWriteBudget(flags.writeBudget);
   if (limits === null) {
     const given = flags.writeBudget ?? '';
-    throw usageError(`--write-budget ${given} is not PER_MINUTE/PER_HOUR with whole numbers of at least 1 (for example --write-budget 80/500).`, [], 'write-budget');
+    throw usageError(
+      `--write-budget ${given} is not PER_MINUTE/PER_HOUR with whole numbers of at least 1 (for example --write-budget 80/500).`,
+      [],
+      'write-budget',
+    );
   }
   const writes = new WriteBudgets({
     ...(limits ? { limits } : {}),

@@ -29,15 +29,17 @@ export class RunTracker {
       const done = this.ended.get(p.id);
       if (done) return [...done];
       const f = failure('interrupted', 'The run was interrupted (SIGINT/SIGTERM) before this job ended; nothing of it was kept.');
-      return [failedJob({
-        recipe: p.recipe,
-        name: p.name,
-        base: baseOf.get(p.recipe) ?? '',
-        branch: p.branch,
-        errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
-        durationMs: Date.now() - this.startedAt,
-        repo: p.repo,
-      })];
+      return [
+        failedJob({
+          recipe: p.recipe,
+          name: p.name,
+          base: baseOf.get(p.recipe) ?? '',
+          branch: p.branch,
+          errors: [{ step: 0, file: null, kind: f.kind, message: f.message }],
+          durationMs: Date.now() - this.startedAt,
+          repo: p.repo,
+        }),
+      ];
     });
     return { version: 1, repo, dryRun, jobs };
   }
@@ -47,7 +49,12 @@ export class RunTracker {
  * The run's result; once `signal` has fired, whichever comes first of the run's own result and the
  * grace period (then the tracker's report). Without an abort this is just `await run`.
  */
-export async function settle(run: Promise<RunReport>, signal: AbortSignal | undefined, fallback: () => RunReport, graceMs = INTERRUPT_GRACE_MS): Promise<RunReport> {
+export async function settle(
+  run: Promise<RunReport>,
+  signal: AbortSignal | undefined,
+  fallback: () => RunReport,
+  graceMs = INTERRUPT_GRACE_MS,
+): Promise<RunReport> {
   if (!signal) return run;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;

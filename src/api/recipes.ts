@@ -34,8 +34,7 @@ export async function loadRecipeFiles(files: readonly string[], cwd: string = pr
 }
 
 export type Validation =
-  | { readonly file: string; readonly ok: true; readonly recipe: Recipe }
-  | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
+  { readonly file: string; readonly ok: true; readonly recipe: Recipe } | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
 
 /** Each recipe file checked against the schema and the rules: every problem, with file:line:col. */
 export async function validate(files: readonly string[], cwd: string = process.cwd()): Promise<Validation[]> {

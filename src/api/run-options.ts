@@ -12,10 +12,7 @@ import type { RunEvent, RunOptions as RunnerOptions } from '../runner/types.js';
 import { RunTracker, settle } from './interrupt.js';
 
 /** The repositories of a campaign: a list file (one a line; `-` reads `readStdin`), or a discovery query. */
-export type RepositoriesOptions = (
-  | { readonly list: string; readonly readStdin?: () => Promise<string> }
-  | { readonly discover: DiscoverQuery }
-) & {
+export type RepositoriesOptions = ({ readonly list: string; readonly readStdin?: () => Promise<string> } | { readonly discover: DiscoverQuery }) & {
   /** Where the clones are kept between runs. Default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos. */
   readonly cacheDir?: string;
   /** Told when a repository is being cloned or fetched, and how that ended. */

@@ -6,7 +6,21 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { failure, type Failure } from '../errors.js';
-import { advertisedBranches, CLONE_REMOTE, cloneShallow, closeRepo, fetchBranch, isGitError, openRepo, readRef, setSymbolicRef, updateRef, type RemoteAccess, type TransportFailure, type TransportResult } from '../git/index.js';
+import {
+  advertisedBranches,
+  CLONE_REMOTE,
+  cloneShallow,
+  closeRepo,
+  fetchBranch,
+  isGitError,
+  openRepo,
+  readRef,
+  setSymbolicRef,
+  updateRef,
+  type RemoteAccess,
+  type TransportFailure,
+  type TransportResult,
+} from '../git/index.js';
 import { credentialAdvice, forge } from '../host/credentials.js';
 import { remoteAccess } from '../host/remote.js';
 import { hideUrlCredentials, makeRedactor, type Redactor } from '../redact.js';
@@ -171,13 +185,16 @@ async function lockRepository(path: string, waitMs: number): Promise<(() => Prom
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const owner = await readFile(path, 'utf8').then((t) => JSON.parse(t) as LockOwner).catch(() => null);
+    const owner = await readFile(path, 'utf8')
+      .then((t) => JSON.parse(t) as LockOwner)
+      .catch(() => null);
     if (owner === null || !alive(owner.pid)) {
       // A dead owner, or a lock file cut short while it was written: it holds nothing.
       await rm(path, { force: true });
       continue;
     }
-    if (Date.now() > deadline) return `${path} is held by another scion run (pid ${owner.pid}); wait for it to finish, or remove the file if that process is gone.`;
+    if (Date.now() > deadline)
+      return `${path} is held by another scion run (pid ${owner.pid}); wait for it to finish, or remove the file if that process is gone.`;
     await sleep(100);
   }
 }

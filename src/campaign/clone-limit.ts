@@ -22,7 +22,12 @@ export function cloneLimit(env: Readonly<Record<string, string | undefined>>): n
 
 /** `512 MiB`, `1.5 GiB`, `900 bytes`: a limit as a person reads it. */
 export function formatBytes(n: number): string {
-  for (const [unit, size] of [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['TiB', 1024 ** 4],
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (n >= size) return `${Number((n / size).toFixed(1))} ${unit}`;
   }
   return `${n} bytes`;

@@ -69,10 +69,14 @@ async function search(query: string, q: DiscoverQuery, ctx: SourceContext, clien
   const first = { route: 'GET /search/repositories', params: { q: query, per_page: 100 } };
   for await (const data of pages(first, what, explain, ctx, client, tracker)) {
     const page = data as { total_count?: unknown; incomplete_results?: unknown; items?: unknown } | null;
-    if (page === null || typeof page !== 'object' || !Array.isArray(page.items)) throw hostError(`GitHub answered ${what} with something other than search results; check GITHUB_API_URL.`, null);
+    if (page === null || typeof page !== 'object' || !Array.isArray(page.items))
+      throw hostError(`GitHub answered ${what} with something other than search results; check GITHUB_API_URL.`, null);
     if (total === null && typeof page.total_count === 'number') {
       total = page.total_count;
-      if (total > SEARCH_CAP) ctx.say(`GitHub found ${total} repositories for "${query}" but gives only the first ${SEARCH_CAP}; narrow the search (e.g. split it by language:, topic: or created:) to reach the rest.`);
+      if (total > SEARCH_CAP)
+        ctx.say(
+          `GitHub found ${total} repositories for "${query}" but gives only the first ${SEARCH_CAP}; narrow the search (e.g. split it by language:, topic: or created:) to reach the rest.`,
+        );
     }
     incomplete ||= page.incomplete_results === true;
     repos.push(...(page.items as RepoJson[]));
@@ -101,7 +105,9 @@ function usable(r: RepoJson, ctx: SourceContext): RepoTarget | null {
     return null;
   }
   if (r.size === 0 || typeof r.default_branch !== 'string' || r.default_branch === '') {
-    ctx.say(`${name}: left out: the repository is empty (no commits${typeof r.default_branch === 'string' && r.default_branch !== '' ? '' : ', no default branch'}).`);
+    ctx.say(
+      `${name}: left out: the repository is empty (no commits${typeof r.default_branch === 'string' && r.default_branch !== '' ? '' : ', no default branch'}).`,
+    );
     return null;
   }
   return ctx.target({ name, cloneUrl: r.clone_url, defaultBranch: r.default_branch });

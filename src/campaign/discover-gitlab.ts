@@ -50,7 +50,8 @@ export async function discoverGitLab(q: DiscoverQuery, ctx: SourceContext): Prom
     else if (p.archived === true && q.includeArchived !== true) archived++;
     else if (q.topic !== undefined && !hasTopic(p, q.topic)) untagged++;
     else if (p.repository_access_level === 'disabled') ctx.say(`${name}: left out: the project's repository is disabled.`);
-    else if (p.empty_repo === true || typeof p.default_branch !== 'string' || p.default_branch === '') ctx.say(`${name}: left out: the repository is empty (no default branch).`);
+    else if (p.empty_repo === true || typeof p.default_branch !== 'string' || p.default_branch === '')
+      ctx.say(`${name}: left out: the repository is empty (no default branch).`);
     else {
       const t = ctx.target({ name, cloneUrl: p.http_url_to_repo, defaultBranch: p.default_branch });
       if (t !== null) kept.push(t);
@@ -84,6 +85,7 @@ function explain(group: string, status: number, what: string, body: string, retr
   if (retries !== null) return `GitLab kept failing or rate-limiting while ${what} (${said}) after ${retries} retries; run again later.`;
   if (status === 401) return `GitLab rejected the token while ${what} (${said}); set GITLAB_TOKEN to a valid token with the read_api scope.`;
   if (status === 403) return `GitLab refused the request while ${what} (${said}); give GITLAB_TOKEN the read_api scope and access to the group.`;
-  if (status === 404) return `GitLab answered 404 while ${what}: there is no group "${group}", or GITLAB_TOKEN cannot see it; check the group's full path (e.g. parent/child) and the token's access.`;
+  if (status === 404)
+    return `GitLab answered 404 while ${what}: there is no group "${group}", or GITLAB_TOKEN cannot see it; check the group's full path (e.g. parent/child) and the token's access.`;
   return `GitLab answered ${said} while ${what}.`;
 }

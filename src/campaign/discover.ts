@@ -50,7 +50,11 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
   const wantGitHub = q.githubOrg !== undefined || q.githubSearch !== undefined;
   const wantGitLab = q.gitlabGroup !== undefined;
   if (!wantGitHub && !wantGitLab) throw usageError('Nothing to discover: name a GitHub organisation, a GitHub search or a GitLab group.');
-  for (const [key, value] of [['githubOrg', q.githubOrg], ['githubSearch', q.githubSearch], ['gitlabGroup', q.gitlabGroup]] as const) {
+  for (const [key, value] of [
+    ['githubOrg', q.githubOrg],
+    ['githubSearch', q.githubSearch],
+    ['gitlabGroup', q.gitlabGroup],
+  ] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`The ${key} to discover repositories from is empty; give its name.`);
   }
   // Every token and URL is checked before the first request, so a mistake costs no request at all.
@@ -66,7 +70,9 @@ async function discover(q: DiscoverQuery, o: DiscoverOptions, say: (line: string
 function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = githubForge(env);
   if (f.token === null) {
-    throw usageError('No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).');
+    throw usageError(
+      'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).',
+    );
   }
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'GITHUB_SERVER_URL (and GITHUB_API_URL)');
@@ -74,12 +80,21 @@ function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line
 
 function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line: string) => void): Omit<SourceContext, 'maxPages'> {
   const f = gitlabForge(env);
-  if (f.token === null) throw usageError('No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).');
+  if (f.token === null)
+    throw usageError(
+      'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).',
+    );
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'CI_SERVER_URL (or GITLAB_API_URL)');
 }
 
-function context(f: Forge, token: string, fetchImpl: typeof fetch | undefined, say: (line: string) => void, variables: string): Omit<SourceContext, 'maxPages'> {
+function context(
+  f: Forge,
+  token: string,
+  fetchImpl: typeof fetch | undefined,
+  say: (line: string) => void,
+  variables: string,
+): Omit<SourceContext, 'maxPages'> {
   return {
     apiUrl: f.api,
     shownApi: shownUrl(f.api),

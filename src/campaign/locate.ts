@@ -27,7 +27,10 @@ export interface LocatedRepos {
  * workflow runs on another machine than the shards), or is damaged, is made from the jobs' `repoUrl`
  * (else `https://<repo>.git`).
  */
-export async function reposOfReport(report: RunReport, o: { readonly cacheDir: string; readonly env: Readonly<Record<string, string | undefined>> }): Promise<LocatedRepos> {
+export async function reposOfReport(
+  report: RunReport,
+  o: { readonly cacheDir: string; readonly env: Readonly<Record<string, string | undefined>> },
+): Promise<LocatedRepos> {
   const ids = [...new Set(report.jobs.flatMap((j) => (j.repo !== undefined ? [j.repo] : [])))];
   const repos: CampaignRepoRef[] = [];
   const problems: string[] = [];

@@ -99,7 +99,13 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
             return limit(notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint)));
           }
-          o.onRepo?.({ type: 'clone-end', repo: target.id, action: clone.value.action, sha: clone.value.sha, ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}) });
+          o.onRepo?.({
+            type: 'clone-end',
+            repo: target.id,
+            action: clone.value.action,
+            sha: clone.value.sha,
+            ...(clone.value.repaired ? { repaired: clone.value.repaired } : {}),
+          });
           dir = clone.value.gitDir;
           base = clone.value.sha;
           branch = clone.value.branch;
@@ -161,7 +167,8 @@ function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => voi
   const id = (job: string) => `${repo} ${job}`;
   return (e) => {
     if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })) });
-    else if (e.type === 'job-end') sink({ ...e, job: id(e.job), report: { ...e.report, repo }, ...(e.pieces ? { pieces: e.pieces.map((p) => ({ ...p, repo })) } : {}) });
+    else if (e.type === 'job-end')
+      sink({ ...e, job: id(e.job), report: { ...e.report, repo }, ...(e.pieces ? { pieces: e.pieces.map((p) => ({ ...p, repo })) } : {}) });
     else sink({ ...e, job: id(e.job) });
   };
 }
@@ -171,12 +178,7 @@ function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => voi
  * k mod N + 1, so within the repository job j is in shard ((I − 1 − r·units) mod N) + 1. With `each`
  * recipes a repository is one unit.
  */
-function shardFor(
-  shard: RunOptions['shard'],
-  r: number,
-  units: number,
-  each: boolean,
-): 'all' | 'none' | { readonly index: number; readonly count: number } {
+function shardFor(shard: RunOptions['shard'], r: number, units: number, each: boolean): 'all' | 'none' | { readonly index: number; readonly count: number } {
   if (!shard) return 'all';
   if (each) return r % shard.count === shard.index - 1 ? 'all' : 'none';
   const offset = r * units;

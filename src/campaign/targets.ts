@@ -46,7 +46,9 @@ export function splitRef(entry: string): { spec: string; ref: string | null } {
 /** `host/owner/name` of a URL: the path without `.git` and slashes at either end. */
 export function repoIdOfUrl(url: string): string {
   const u = new URL(url);
-  const path = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+  const path = decodeURIComponent(u.pathname)
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '');
   return `${u.host}/${path}`;
 }
 

@@ -69,7 +69,7 @@ export const COMMANDS: readonly Command[] = [
     usage: 'pr [recipe..]',
     describe: 'Create, update or close one pull request per job branch a run pushed (GitHub or GitLab, by the remote)',
     build: (y) =>
-      prFlags(recipes("Recipe files whose pr: blocks apply (default: the recipes under ./recipes, by name)")(y)).example(
+      prFlags(recipes('Recipe files whose pr: blocks apply (default: the recipes under ./recipes, by name)')(y)).example(
         '$0 pr --report out.json --label codemod',
         'Open or update the pull requests of a run that pushed its branches',
       ),

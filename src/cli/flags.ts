@@ -11,7 +11,11 @@ const valued = (o: Options): Options => ({ ...o, requiresArg: true });
 /** Flags that `run` and `plan` both honour. */
 export const COMMON_RUN_OPTIONS = {
   // No yargs default: a --repo given beside a campaign's list is a usage mistake, which needs telling apart.
-  repo: valued({ type: 'string', describe: 'The repository to work on: any folder inside it, also inside a linked worktree (default: the current folder)', group: 'Run:' }),
+  repo: valued({
+    type: 'string',
+    describe: 'The repository to work on: any folder inside it, also inside a linked worktree (default: the current folder)',
+    group: 'Run:',
+  }),
   base: valued({ type: 'string', describe: "The commit every job starts from (overrides the recipe's base; default: recipe base, else HEAD)", group: 'Run:' }),
   job: valued({ type: 'string', array: true, describe: 'Run only the jobs whose name matches NAME (globs allowed; repeat for several)', group: 'Run:' }),
   concurrency: valued({ type: 'number', describe: 'Jobs run at once; edits inside a job are always serial (default: number of CPUs)', group: 'Run:' }),
@@ -38,14 +42,30 @@ export const COMMON_RUN_OPTIONS = {
     describe: 'Colour the diffs and the summary: auto (on a terminal, unless NO_COLOR is set), always, or never',
     group: 'Output:',
   }),
-  repos: valued({ type: 'string', describe: 'Run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin', group: 'Campaign:' }),
-  'github-org': valued({ type: 'string', describe: "Every repository of this GitHub organisation (forks and archived ones left out unless asked)", group: 'Campaign:' }),
+  repos: valued({
+    type: 'string',
+    describe: 'Run in every repository FILE lists, one a line (https URL, owner/name, or a path; @REF for the base; # comments); `-` reads stdin',
+    group: 'Campaign:',
+  }),
+  'github-org': valued({
+    type: 'string',
+    describe: 'Every repository of this GitHub organisation (forks and archived ones left out unless asked)',
+    group: 'Campaign:',
+  }),
   topic: valued({ type: 'string', describe: 'With --github-org: only the repositories with this topic', group: 'Campaign:' }),
   'include-forks': { type: 'boolean', default: false, describe: 'With --github-org: forks too', group: 'Campaign:' },
   'include-archived': { type: 'boolean', default: false, describe: 'With --github-org: archived repositories too', group: 'Campaign:' },
-  'github-search': valued({ type: 'string', describe: 'The repositories a GitHub repository search finds (e.g. "org:acme language:typescript")', group: 'Campaign:' }),
+  'github-search': valued({
+    type: 'string',
+    describe: 'The repositories a GitHub repository search finds (e.g. "org:acme language:typescript")',
+    group: 'Campaign:',
+  }),
   'gitlab-group': valued({ type: 'string', describe: 'Every project of this GitLab group, subgroups included', group: 'Campaign:' }),
-  'cache-dir': valued({ type: 'string', describe: 'Where the repositories are cloned and kept between runs (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)', group: 'Campaign:' }),
+  'cache-dir': valued({
+    type: 'string',
+    describe: 'Where the repositories are cloned and kept between runs (default: $XDG_CACHE_HOME/scion/repos, else ~/.cache/scion/repos)',
+    group: 'Campaign:',
+  }),
 } as const satisfies Record<string, Options>;
 
 /** The flags that name a campaign's repositories: at most one, and never beside --repo. */
@@ -53,7 +73,12 @@ export const CAMPAIGN_SOURCES = ['repos', 'github-org', 'github-search', 'gitlab
 
 /** `run` only: what a dry run cannot honour. */
 export const RUN_ONLY_OPTIONS = {
-  'dry-run': { type: 'boolean', default: false, describe: 'Compute and print everything; write no ref, no object, no worktree (.git stays byte-identical)', group: 'Run:' },
+  'dry-run': {
+    type: 'boolean',
+    default: false,
+    describe: 'Compute and print everything; write no ref, no object, no worktree (.git stays byte-identical)',
+    group: 'Run:',
+  },
   'keep-worktrees': { type: 'boolean', default: false, describe: "Leave each job's worktree on disk (default: removed, branch kept)", group: 'Run:' },
   'max-cost': valued({
     type: 'number',
@@ -62,16 +87,31 @@ export const RUN_ONLY_OPTIONS = {
   }),
   push: {
     type: 'string',
-    describe: "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
+    describe:
+      "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
     group: 'Push and pull requests:',
     coerce: (v: unknown) => {
       const last = Array.isArray(v) ? v[v.length - 1] : v;
       return last === undefined || last === '' ? 'origin' : String(last);
     },
   },
-  'push-failed': { type: 'boolean', default: false, describe: 'With --push: push the branches of failed jobs too (what they committed before failing)', group: 'Push and pull requests:' },
-  pr: { type: 'boolean', default: false, describe: 'With --push: create or update one pull request per pushed branch (GITHUB_TOKEN)', group: 'Push and pull requests:' },
-  'pr-base': valued({ type: 'string', describe: "With --pr: the branch pull requests merge into (default: the remote's default branch)", group: 'Push and pull requests:' }),
+  'push-failed': {
+    type: 'boolean',
+    default: false,
+    describe: 'With --push: push the branches of failed jobs too (what they committed before failing)',
+    group: 'Push and pull requests:',
+  },
+  pr: {
+    type: 'boolean',
+    default: false,
+    describe: 'With --push: create or update one pull request per pushed branch (GITHUB_TOKEN)',
+    group: 'Push and pull requests:',
+  },
+  'pr-base': valued({
+    type: 'string',
+    describe: "With --pr: the branch pull requests merge into (default: the remote's default branch)",
+    group: 'Push and pull requests:',
+  }),
   draft: { type: 'boolean', default: false, describe: 'With --pr: open new pull requests as drafts', group: 'Push and pull requests:' },
   label: valued({ type: 'string', describe: 'With --pr: add this label to every pull request (repeat for several)', group: 'Push and pull requests:' }),
 } as const satisfies Record<string, Options>;
@@ -83,7 +123,12 @@ export const PLAN_REFUSES: ReadonlySet<string> = new Set(Object.keys(RUN_ONLY_OP
 export const PLAN_ONLY_OPTIONS = {
   // plan is a dry run already; `plan --dry-run` is accepted (and not listed) rather than refused.
   'dry-run': { type: 'boolean', hidden: true },
-  patch: { type: 'boolean', default: false, describe: 'Print one patch that `git apply` accepts (no line numbers, no colour), all jobs in order', group: 'Output:' },
+  patch: {
+    type: 'boolean',
+    default: false,
+    describe: 'Print one patch that `git apply` accepts (no line numbers, no colour), all jobs in order',
+    group: 'Output:',
+  },
   stat: { type: 'boolean', default: false, describe: 'Print `git diff --stat`-style lines per job instead of the diffs', group: 'Output:' },
 } as const satisfies Record<string, Options>;
 
@@ -102,7 +147,10 @@ const CACHE_DIR = "A campaign report's clones: the --cache-dir of its run (defau
 /** `scion pr`: the pull requests of a report. */
 export const PR_OPTIONS = {
   report: { type: 'string', demandOption: true, describe: 'The JSON report of the run (run --push --report FILE, or merge-reports)' },
-  repo: { type: 'string', describe: "The repository whose remote names the GitHub or GitLab repository (default: .); in a bulk operation, globs over the report's repositories" },
+  repo: {
+    type: 'string',
+    describe: "The repository whose remote names the GitHub or GitLab repository (default: .); in a bulk operation, globs over the report's repositories",
+  },
   remote: { type: 'string', describe: 'The remote the branches were pushed to (default: the one the report names, else origin)' },
   comment: { type: 'string', group: 'Bulk operations:', describe: 'Post TEXT on each selected pull request (never twice the same text on one)' },
   close: { type: 'boolean', group: 'Bulk operations:', describe: "Close each selected pull request (its branch deleted when every commit on it is scion's)" },
@@ -113,8 +161,19 @@ export const PR_OPTIONS = {
     describe: 'Merge each selected pull request whose checks pass and whose review allows it (squash, merge or rebase; default merge)',
   },
   job: { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only the jobs whose name matches (globs; repeatable)' },
-  state: { type: 'string', array: true, requiresArg: true, group: 'Bulk operations:', describe: 'Only pull requests that are open, draft, failing, stale or no-reviewer (repeatable)' },
-  stale: { type: 'number', requiresArg: true, group: 'Bulk operations:', describe: 'Days without activity after which an open pull request is stale (default 14)' },
+  state: {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    group: 'Bulk operations:',
+    describe: 'Only pull requests that are open, draft, failing, stale or no-reviewer (repeatable)',
+  },
+  stale: {
+    type: 'number',
+    requiresArg: true,
+    group: 'Bulk operations:',
+    describe: 'Days without activity after which an open pull request is stale (default 14)',
+  },
   base: { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" },
   draft: { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' },
   label: { type: 'string', describe: 'Add this label to every pull request (repeat for several)' },
@@ -259,15 +318,34 @@ function flagError(flag: string, message: string): ScionError {
  * anything runs. Throws a usage error naming the flag, whose message is the one sentence the user reads.
  */
 export function checkRunFlags(a: Record<string, unknown>): true {
-  for (const name of ['repo', 'base', 'report', 'pr-body', 'html', 'shard', 'pr-base', 'label', 'repos', 'github-org', 'topic', 'github-search', 'gitlab-group', 'cache-dir'] as const) {
+  for (const name of [
+    'repo',
+    'base',
+    'report',
+    'pr-body',
+    'html',
+    'shard',
+    'pr-base',
+    'label',
+    'repos',
+    'github-org',
+    'topic',
+    'github-search',
+    'gitlab-group',
+    'cache-dir',
+  ] as const) {
     const v = a[name];
     const values = Array.isArray(v) ? v : [v];
     if (values.some((x) => x === '')) throw flagError(name, `--${name} needs a value (for example --${name} ${EXAMPLE[name]}).`);
   }
   const jobs = a['job'];
-  if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === '')) throw flagError('job', '--job needs a job name or glob (for example --job web --job "pkg-*").');
+  if (Array.isArray(jobs) && jobs.some((j) => String(j).trim() === ''))
+    throw flagError('job', '--job needs a job name or glob (for example --job web --job "pkg-*").');
   if (a['shard'] !== undefined && parseShard(String(a['shard'])) === null) {
-    throw flagError('shard', `--shard ${String(a['shard'])} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4, or --shard auto/4 in a Kubernetes indexed Job).`);
+    throw flagError(
+      'shard',
+      `--shard ${String(a['shard'])} is not I/N or auto/N with 1 <= I <= N (for example --shard 2/4, or --shard auto/4 in a Kubernetes indexed Job).`,
+    );
   }
   const c = a['concurrency'];
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) {
@@ -279,7 +357,10 @@ export function checkRunFlags(a: Record<string, unknown>): true {
   checkCostFlags(a);
   if (a['patch'] === true && a['stat'] === true) throw flagError('patch', '--patch and --stat print the plan in two different shapes; choose one.');
   if ((a['patch'] === true || a['stat'] === true) && a['json'] === true) {
-    throw flagError(a['patch'] === true ? 'patch' : 'stat', `--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`);
+    throw flagError(
+      a['patch'] === true ? 'patch' : 'stat',
+      `--${a['patch'] === true ? 'patch' : 'stat'} and --json both print to stdout; choose one (--report FILE writes the JSON beside it).`,
+    );
   }
   // Flags that only say how another flag works.
   if (a['push'] === undefined) {
@@ -333,7 +414,10 @@ function checkCampaignFlags(a: Record<string, unknown>): void {
     }
   }
   if (source === undefined && a['cache-dir'] !== undefined) {
-    throw flagError('cache-dir', '--cache-dir says where a campaign keeps its clones; add --repos FILE (or --github-org, --github-search, --gitlab-group), or drop --cache-dir.');
+    throw flagError(
+      'cache-dir',
+      '--cache-dir says where a campaign keeps its clones; add --repos FILE (or --github-org, --github-search, --gitlab-group), or drop --cache-dir.',
+    );
   }
 }
 
@@ -377,9 +461,16 @@ export function resolveShard(spec: string, env: Readonly<Record<string, string |
   const k8s = env['JOB_COMPLETION_INDEX'];
   const own = env['SCION_SHARD'];
   const [variable, text, offset] =
-    k8s !== undefined && k8s !== '' ? (['JOB_COMPLETION_INDEX', k8s, 1] as const) : own !== undefined && own !== '' ? (['SCION_SHARD', own, 0] as const) : ([null, '', 0] as const);
+    k8s !== undefined && k8s !== ''
+      ? (['JOB_COMPLETION_INDEX', k8s, 1] as const)
+      : own !== undefined && own !== ''
+        ? (['SCION_SHARD', own, 0] as const)
+        : ([null, '', 0] as const);
   if (variable === null) {
-    throw flagError('shard', `--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ${n}); neither is set, so set one or give --shard I/${n}.`);
+    throw flagError(
+      'shard',
+      `--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ${n}); neither is set, so set one or give --shard I/${n}.`,
+    );
   }
   const index = /^\d+$/.test(text.trim()) ? Number(text.trim()) + offset : NaN;
   if (!(index >= 1 && index <= n)) {

@@ -35,27 +35,31 @@ function parser(io: CliIo, exit: (code: number) => void) {
     .scriptName('scion')
     // yargs words its messages in the locale of the process; usage.ts reads them in English.
     .locale('en')
-    .usage('$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.');
+    .usage(
+      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.',
+    );
   for (const c of COMMANDS) {
     cli = cli.command(c.usage, c.describe, c.build, async (a) => exit(await (await c.load()).run(io, a)));
   }
-  return cli
-    .demandCommand(1, `Name a command: ${COMMAND_NAMES.slice(0, -2).join(', ')} or ${COMMAND_NAMES.at(-2)!}.`)
-    .strict()
-    .recommendCommands()
-    .epilog(EPILOG)
-    .wrap(Math.min(110, io.stdout.columns ?? 100))
-    .exitProcess(false)
-    // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
-    .fail((msg, err) => {
-      // yargs' own parse errors (a flag without its value) come as a YError; anything else is ours.
-      if (err && err.name !== 'YError') throw err;
-      throw new ScionError('usage', msg || err?.message || 'bad usage', { data: { argv: true } });
-    })
-    .help()
-    .alias('help', 'h')
-    .version(packageVersion())
-    .alias('version', 'V');
+  return (
+    cli
+      .demandCommand(1, `Name a command: ${COMMAND_NAMES.slice(0, -2).join(', ')} or ${COMMAND_NAMES.at(-2)!}.`)
+      .strict()
+      .recommendCommands()
+      .epilog(EPILOG)
+      .wrap(Math.min(110, io.stdout.columns ?? 100))
+      .exitProcess(false)
+      // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
+      .fail((msg, err) => {
+        // yargs' own parse errors (a flag without its value) come as a YError; anything else is ours.
+        if (err && err.name !== 'YError') throw err;
+        throw new ScionError('usage', msg || err?.message || 'bad usage', { data: { argv: true } });
+      })
+      .help()
+      .alias('help', 'h')
+      .version(packageVersion())
+      .alias('version', 'V')
+  );
 }
 
 /** A usage mistake on the command line: one sentence (with "did you mean"), where --help is, exit 2. */

@@ -2,7 +2,18 @@
 // patch) and its exit status: the same for a run in one repository and for a campaign.
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { githubOutputs, planDiffRenderer, renderJson, renderPatch, renderPrBody, renderStat, renderSummary, renderSummaryText, runAnnotations, type RunReport } from '../api/output.js';
+import {
+  githubOutputs,
+  planDiffRenderer,
+  renderJson,
+  renderPatch,
+  renderPrBody,
+  renderStat,
+  renderSummary,
+  renderSummaryText,
+  runAnnotations,
+  type RunReport,
+} from '../api/output.js';
 import { redactDeep } from '../api/text.js';
 import { EXIT_INTERRUPTED } from './exit.js';
 import { environmentError, writeOutputFile } from './files.js';
@@ -56,7 +67,10 @@ export async function writeOutcome(
       if (stat !== '') io.stdout.write(`${stat}\n`);
     } else if (dryRun) {
       // The highlighter and its grammars are loaded here, only when colour is on.
-      const diff = await planDiffRenderer(report.jobs.flatMap((j) => j.files), { color, ...widthOf(io.stdout), env: io.env });
+      const diff = await planDiffRenderer(
+        report.jobs.flatMap((j) => j.files),
+        { color, ...widthOf(io.stdout), env: io.env },
+      );
       for (const job of report.jobs) {
         if (job.files.length > 0) styled(io.stdout).write(diff(job.files));
       }

@@ -55,7 +55,9 @@ export function plainProgress(io: CliIo): Progress {
         case 'step-start':
           return out(`${e.job}: step ${e.step + 1}/${steps.get(e.job) ?? '?'}: ${e.label}`);
         case 'step-end':
-          return out(`${e.job}: step ${e.step + 1} ${e.errors > 0 ? `failed (${e.errors} error${e.errors === 1 ? '' : 's'})` : 'ok'}, ${e.files} file${e.files === 1 ? '' : 's'} changed so far`);
+          return out(
+            `${e.job}: step ${e.step + 1} ${e.errors > 0 ? `failed (${e.errors} error${e.errors === 1 ? '' : 's'})` : 'ok'}, ${e.files} file${e.files === 1 ? '' : 's'} changed so far`,
+          );
         case 'log':
           return out(`${e.job}: ${e.message}`);
         case 'job-end':

@@ -49,7 +49,6 @@ function distance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
-
 /** The sentence for a usage mistake yargs reported as `msg` (yargs' English wording, locale pinned). */
 export async function shapeUsage(msg: string, ctx: UsageContext): Promise<string> {
   const cmd = ctx.command;
@@ -62,7 +61,8 @@ export async function shapeUsage(msg: string, ctx: UsageContext): Promise<string
     const sentences = names.map((name) => {
       const given = ctx.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`) || a === `-${name}`);
       if (given === undefined) return `scion ${cmd} takes no argument "${name}" here`;
-      if (cmd === 'plan' && PLAN_REFUSES.has(name)) return `--${name} cannot go with plan or --dry-run: a dry run writes no branch to push and keeps no worktree; use scion run, or drop --${name}`;
+      if (cmd === 'plan' && PLAN_REFUSES.has(name))
+        return `--${name} cannot go with plan or --dry-run: a dry run writes no branch to push and keeps no worktree; use scion run, or drop --${name}`;
       const near = closest(name, flagNames);
       return `scion ${cmd} has no option ${given.split('=')[0]}${near === undefined ? '' : `: did you mean --${near}?`}`;
     });

@@ -9,9 +9,7 @@
 // made on Linux is checked out on Windows and macOS. Pure: strings in, a reason (or null) out.
 
 /** Code points HFS+ drops when it compares names (utf8.c next_hfs_char), so `.g\u200dit` is `.git`. */
-const HFS_IGNORABLE = new Set([
-  0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfeff,
-]);
+const HFS_IGNORABLE = new Set([0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfeff]);
 
 /** fsck's largePathname limit on one tree entry name, in bytes (fsck.c max_tree_entry_len). */
 export const MAX_COMPONENT_BYTES = 4096;

@@ -76,7 +76,7 @@ function writeFile(abs: string, e: TreeEntry, data: Buffer): IndexEntry {
   const exec = e.mode === '100755';
   const fd = openSync(abs, 'wx', exec ? 0o777 : 0o666);
   try {
-    for (let done = 0; done < data.length; ) done += writeSync(fd, data, done, data.length - done);
+    for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
     // fstat before close: the same mtime/ctime the file keeps, without a path lookup.
     return { path: e.path, oid: e.oid, mode: exec ? 0o100755 : 0o100644, stat: statData(fstatSync(fd, { bigint: true })) };
   } finally {

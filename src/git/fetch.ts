@@ -21,7 +21,9 @@ export interface FetchOptions {
 export async function fetchBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string, o: FetchOptions = {}): Promise<TransportResult<string>> {
   let sha: string | null;
   try {
-    const res = await (await iso()).git.fetch({
+    const res = await (
+      await iso()
+    ).git.fetch({
       ...callOptions(repo.commonDir, access, remote),
       ref: branch,
       remoteRef: branch,

@@ -19,7 +19,7 @@ export function formatIdentity(who: Identity, now: Date = new Date()): string {
   const clean = (s: string): string => s.replace(/[<>\n\r\0]/g, '').trim();
   const name = clean(who.name);
   const email = clean(who.email);
-  if (name === '') throw gitError('invalid-argument', 'A commit needs an author name; set user.name or the recipe\'s author.');
+  if (name === '') throw gitError('invalid-argument', "A commit needs an author name; set user.name or the recipe's author.");
   const timestamp = who.timestamp ?? Math.floor(now.getTime() / 1000);
   const offset = who.timezoneOffset ?? now.getTimezoneOffset();
   const east = -offset;

@@ -73,7 +73,9 @@ export function remoteHeadBranch(repo: Repo, remote: string): string | null {
 /** The remote's branches (short name → oid), as its receive-pack advertises them to a pusher. */
 export async function listRemoteBranches(access: RemoteAccess): Promise<TransportResult<Map<string, string>>> {
   try {
-    const refs = await (await iso()).git.listServerRefs({
+    const refs = await (
+      await iso()
+    ).git.listServerRefs({
       http: guardedHttp(access),
       url: access.url,
       forPush: true,
@@ -116,7 +118,9 @@ export async function pushCommit(repo: Repo, access: RemoteAccess, o: PushCommit
 async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, skip: string | null): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await (await iso()).git.push({
+    await (
+      await iso()
+    ).git.push({
       ...callOptions(repo.commonDir, access, o.remote, skip === null ? undefined : { remote: o.remote, oid: skip }),
       ref: o.sha,
       remoteRef: `refs/heads/${o.branch}`,
@@ -141,10 +145,18 @@ async function pushOnce(repo: Repo, access: RemoteAccess, o: PushCommitOptions, 
  * Deletes the remote's `branch` if, and only if, it still holds `expectedOld` (the same lease as
  * pushCommit), and drops refs/remotes/<remote>/<branch>.
  */
-export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remote: string, branch: string, expectedOld: string): Promise<TransportResult<void>> {
+export async function deleteRemoteBranch(
+  repo: Repo,
+  access: RemoteAccess,
+  remote: string,
+  branch: string,
+  expectedOld: string,
+): Promise<TransportResult<void>> {
   let advertised: string | null = null;
   try {
-    await (await iso()).git.push({
+    await (
+      await iso()
+    ).git.push({
       ...callOptions(repo.commonDir, access, remote),
       // Only expanded for the log line of a deletion; HEAD always resolves.
       ref: 'HEAD',
@@ -166,7 +178,7 @@ export async function deleteRemoteBranch(repo: Repo, access: RemoteAccess, remot
   } catch (e) {
     // The remote branch is gone; a tracking ref that cannot go now (its lock held) is only a stale
     // hint of what the remote held, which the next fetch corrects.
-    if (!(isGitError(e))) throw e;
+    if (!isGitError(e)) throw e;
   }
   return { ok: true, value: undefined };
 }

@@ -101,7 +101,9 @@ export function transportFailure(e: unknown): TransportFailure {
     return { reason, status: Number.isFinite(status) ? status : null, detail: `HTTP ${status} ${String(err.data?.['statusMessage'] ?? '')}`.trim() };
   }
   if (code === 'GitPushError') {
-    const detail = String(err.data?.['prettyDetails'] ?? message).replace(/\s*\n\s*-?\s*/g, ' ').trim();
+    const detail = String(err.data?.['prettyDetails'] ?? message)
+      .replace(/\s*\n\s*-?\s*/g, ' ')
+      .trim();
     return { reason: 'rejected', status: null, detail };
   }
   if (code === 'SmartHttpError') return { reason: 'protocol', status: null, detail: 'the server did not answer as a git smart-HTTP server' };

@@ -105,7 +105,9 @@ function discover(start: string): { gitDir: string; workTree: string | null; git
     if (st?.isFile()) {
       const gitDir = gitFileTarget(dotGit);
       if (gitDir && looksLikeGitDir(gitDir)) return { gitDir, workTree: d, gitFile: dotGit };
-      throw gitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, { path: dotGit });
+      throw gitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, {
+        path: dotGit,
+      });
     }
     // Inside a .git dir or a bare repository.
     if (looksLikeGitDir(d)) return { gitDir: d, workTree: basename(d) === '.git' ? dirname(d) : null, gitFile: null };

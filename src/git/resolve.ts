@@ -45,7 +45,11 @@ export async function resolveCommit(repo: Repo, ref: string): Promise<string | n
 /** The boundary commits of a shallow clone (`.git/shallow`), empty for a full one. */
 function shallowCommits(repo: Repo): ReadonlySet<string> {
   try {
-    return new Set(readFileSync(join(repo.commonDir, 'shallow'), 'latin1').split('\n').filter((l) => l.length === 40));
+    return new Set(
+      readFileSync(join(repo.commonDir, 'shallow'), 'latin1')
+        .split('\n')
+        .filter((l) => l.length === 40),
+    );
   } catch {
     return new Set();
   }

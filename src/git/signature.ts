@@ -50,9 +50,21 @@ export function commitSignatures(repo: Repo, opts: SignatureOptions): Signatures
   const pick = (role: 'author' | 'committer'): Identity => {
     const up = role.toUpperCase();
     const given = role === 'author' ? opts.author : undefined;
-    const name = given?.name ?? nonEmpty(env[`GIT_${up}_NAME`]) ?? cfg(role, 'name') ?? cfg('user', 'name') ?? (role === 'committer' ? opts.author?.name : undefined) ?? opts.fallback.name;
+    const name =
+      given?.name ??
+      nonEmpty(env[`GIT_${up}_NAME`]) ??
+      cfg(role, 'name') ??
+      cfg('user', 'name') ??
+      (role === 'committer' ? opts.author?.name : undefined) ??
+      opts.fallback.name;
     const email =
-      given?.email ?? nonEmpty(env[`GIT_${up}_EMAIL`]) ?? cfg(role, 'email') ?? cfg('user', 'email') ?? nonEmpty(env['EMAIL']) ?? (role === 'committer' ? opts.author?.email : undefined) ?? opts.fallback.email;
+      given?.email ??
+      nonEmpty(env[`GIT_${up}_EMAIL`]) ??
+      cfg(role, 'email') ??
+      cfg('user', 'email') ??
+      nonEmpty(env['EMAIL']) ??
+      (role === 'committer' ? opts.author?.email : undefined) ??
+      opts.fallback.email;
     const dateVar = `GIT_${up}_DATE`;
     const raw = nonEmpty(env[dateVar]);
     return raw === undefined ? { name, email } : { name, email, ...gitDateFromEnv(dateVar, raw) };

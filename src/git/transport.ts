@@ -100,10 +100,16 @@ export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClien
       let url = req.url;
       let method = req.method ?? 'GET';
       let payload = body;
-      for (let hops = 0; ; ) {
+      for (let hops = 0; ;) {
         const mine = cred !== null && originOf(url) === cred.origin;
         const headers = mine && challenged ? { ...base, ...cred.headers } : base;
-        const res = await send({ ...rest, url, method, headers, ...(payload === undefined ? {} : { body: payload as unknown as NonNullable<HttpRequest['body']> }) });
+        const res = await send({
+          ...rest,
+          url,
+          method,
+          headers,
+          ...(payload === undefined ? {} : { body: payload as unknown as NonNullable<HttpRequest['body']> }),
+        });
         if (res.statusCode === 401 && mine && !challenged) {
           await drain(res);
           challenged = true;
@@ -170,4 +176,3 @@ async function drain(res: HttpResponse): Promise<void> {
     // a body cut short changes nothing: the request is sent again or given up
   }
 }
-

@@ -71,7 +71,8 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
       );
     }
     if (opts.signal?.aborted) throw gitError('interrupted', `${ref} was not moved: the run was interrupted.`, { ref });
-    if (opts.log && shouldLog(repo, ref)) onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
+    if (opts.log && shouldLog(repo, ref))
+      onDisk(join(repo.commonDir, 'logs', ref), 'append to the reflog', () => appendReflog(repo, ref, actual, newOid, opts.log!));
     held.commit(path);
   } catch (err) {
     held.release();
@@ -109,7 +110,8 @@ function shouldLog(repo: Repo, ref: string): boolean {
   const config = repoState(repo).config;
   const v = configValue(config, 'core', 'logallrefupdates');
   const bare = configValue(config, 'core', 'bare');
-  const on = v === undefined ? !(bare === true || (typeof bare === 'string' && /^(true|yes|on|1)$/i.test(bare))) : v === true || /^(true|yes|on|1|always)$/i.test(v);
+  const on =
+    v === undefined ? !(bare === true || (typeof bare === 'string' && /^(true|yes|on|1)$/i.test(bare))) : v === true || /^(true|yes|on|1|always)$/i.test(v);
   if (typeof v === 'string' && v.toLowerCase() === 'always') return true;
   if (on && /^(refs\/heads\/|refs\/remotes\/|refs\/notes\/|HEAD$)/.test(ref)) return true;
   // Whatever the setting, a ref that already has a log keeps getting entries.

@@ -77,7 +77,11 @@ function claimAdminDir(repo: Repo, path: string): { id: string; adminDir: string
   const root = worktreeAdminRoot(repo);
   mkdirSync(root, { recursive: true });
   // Like git: the folder's name, made safe as a ref component, with a counter when taken.
-  const base = basename(path).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '').replace(/\.lock$/, '') || 'worktree';
+  const base =
+    basename(path)
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^\.+/, '')
+      .replace(/\.lock$/, '') || 'worktree';
   for (let n = 0; ; n++) {
     const id = n === 0 ? base : `${base}${n}`;
     const adminDir = join(root, id);

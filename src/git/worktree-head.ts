@@ -31,7 +31,8 @@ export async function setWorktreeHead(repo: Repo, wt: Worktree, o: WorktreeHead)
     const ref = `refs/heads/${o.branch}`;
     if (!isValidRefName(ref)) throw gitError('bad-ref', `"${o.branch}" is not a valid branch name.`, { ref });
     const at = readRefSync(repo, ref);
-    if (at !== o.commit) throw gitError('invalid-argument', `Branch ${o.branch} points at ${at ?? 'nothing'}, not ${o.commit}; move it first (updateRef).`, { ref });
+    if (at !== o.commit)
+      throw gitError('invalid-argument', `Branch ${o.branch} points at ${at ?? 'nothing'}, not ${o.commit}; move it first (updateRef).`, { ref });
     const elsewhere = branchCheckedOutSync(repo, ref);
     if (elsewhere !== null && elsewhere !== wt.path) {
       throw gitError('in-use', `Branch ${o.branch} is already checked out at ${elsewhere}.`, { ref, path: elsewhere });

@@ -33,7 +33,10 @@ function describe(body: unknown): string {
 /** `data` when it has the shape asked for; else the HostError that says what came instead. */
 export function expectAnswer<T>(data: unknown, shape: Shape<T>, host: HostName, what: string, apiUrl: string): T {
   if (shape(data)) return data;
-  throw hostError(`${host} answered ${describe(data)} while ${what}, not what the ${host} API answers; check that ${variableOf(host)} (${apiUrl}) is the ${host} API.`, 200);
+  throw hostError(
+    `${host} answered ${describe(data)} while ${what}, not what the ${host} API answers; check that ${variableOf(host)} (${apiUrl}) is the ${host} API.`,
+    200,
+  );
 }
 
 /** A fetch Response's body as JSON of `shape` (null for 204), or the HostError that says what came instead. */

@@ -83,10 +83,13 @@ const trim = (url: string) => url.trim().replace(/\/+$/, '');
 export function githubForge(env: Env): Forge {
   const apiSet = env['GITHUB_API_URL'] ? trim(env['GITHUB_API_URL']) : null;
   const apiOrigin = originOf(apiSet ?? undefined);
-  const server =
-    originOf(env['GITHUB_SERVER_URL']) ?? (apiOrigin === null || apiOrigin === 'https://api.github.com' ? 'https://github.com' : apiOrigin);
+  const server = originOf(env['GITHUB_SERVER_URL']) ?? (apiOrigin === null || apiOrigin === 'https://api.github.com' ? 'https://github.com' : apiOrigin);
   const api = apiSet ?? (server === 'https://github.com' ? 'https://api.github.com' : `${server}/api/v3`);
-  const token = env['GITHUB_TOKEN'] ? { value: env['GITHUB_TOKEN'], variable: 'GITHUB_TOKEN' } : env['GIT_TOKEN'] ? { value: env['GIT_TOKEN'], variable: 'GIT_TOKEN' } : null;
+  const token = env['GITHUB_TOKEN']
+    ? { value: env['GITHUB_TOKEN'], variable: 'GITHUB_TOKEN' }
+    : env['GIT_TOKEN']
+      ? { value: env['GIT_TOKEN'], variable: 'GIT_TOKEN' }
+      : null;
   return { kind: 'github', server, api, apiVariable: 'GITHUB_API_URL', serverVariable: 'GITHUB_SERVER_URL', token, gitUser: 'x-access-token' };
 }
 
@@ -96,7 +99,11 @@ export function gitlabForge(env: Env): Forge {
   const server = originOf(env['CI_SERVER_URL']) ?? originOf(apiSet ?? undefined) ?? 'https://gitlab.com';
   const ci = env['CI_SERVER_URL'] ? trim(env['CI_SERVER_URL']) : null;
   const api = apiSet ?? `${ci ?? server}/api/v4`;
-  const token = env['GITLAB_TOKEN'] ? { value: env['GITLAB_TOKEN'], variable: 'GITLAB_TOKEN' } : env['GIT_TOKEN'] ? { value: env['GIT_TOKEN'], variable: 'GIT_TOKEN' } : null;
+  const token = env['GITLAB_TOKEN']
+    ? { value: env['GITLAB_TOKEN'], variable: 'GITLAB_TOKEN' }
+    : env['GIT_TOKEN']
+      ? { value: env['GIT_TOKEN'], variable: 'GIT_TOKEN' }
+      : null;
   return { kind: 'gitlab', server, api, apiVariable: 'GITLAB_API_URL', serverVariable: 'CI_SERVER_URL', token, gitUser: 'oauth2' };
 }
 
@@ -138,14 +145,21 @@ const basic = (userinfo: string) => `Basic ${Buffer.from(userinfo).toString('bas
  * comes back without credentials, so no clone's config and no message ever holds them. null: the
  * URL gets nothing (another host, or plain HTTP to another machine).
  */
-export function gitCredential(url: string, env: Env, configured: Readonly<Record<string, string>> = {}): { readonly url: string; readonly credential: Credential | null } {
+export function gitCredential(
+  url: string,
+  env: Env,
+  configured: Readonly<Record<string, string>> = {},
+): { readonly url: string; readonly credential: Credential | null } {
   const { url: bare, userinfo } = splitUserinfo(url);
   const origin = originOf(bare);
   if (origin === null || !mayCarryCredentials(bare)) return { url: bare, credential: null };
   if (userinfo !== null) return { url: bare, credential: { origin, headers: { authorization: basic(userinfo) }, source: 'url' } };
   const f = forgeAt(bare, env);
   if (f !== null && f.token !== null) {
-    return { url: bare, credential: { origin, headers: { authorization: basic(`${f.gitUser}:${f.token.value}`) }, source: 'token', variable: f.token.variable } };
+    return {
+      url: bare,
+      credential: { origin, headers: { authorization: basic(`${f.gitUser}:${f.token.value}`) }, source: 'token', variable: f.token.variable },
+    };
   }
   if (Object.keys(configured).length > 0) return { url: bare, credential: { origin, headers: lowerKeys(configured), source: 'config' } };
   return { url: bare, credential: null };

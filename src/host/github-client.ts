@@ -75,7 +75,12 @@ function plain429Wait(e: unknown): number | null {
 const Client = Octokit.plugin(throttling, retry, honourRetryAfter as never);
 
 /** A Bottleneck group that never waits: pacing is scion's own (--pr-interval). */
-const unpaced = { key: () => ({ schedule: (...args: unknown[]) => (args.find((a) => typeof a === 'function') as (...a: unknown[]) => unknown)(...args.slice(args.findIndex((a) => typeof a === 'function') + 1)) }) };
+const unpaced = {
+  key: () => ({
+    schedule: (...args: unknown[]) =>
+      (args.find((a) => typeof a === 'function') as (...a: unknown[]) => unknown)(...args.slice(args.findIndex((a) => typeof a === 'function') + 1)),
+  }),
+};
 
 export type GitHubClient = InstanceType<typeof Client>;
 
@@ -138,7 +143,9 @@ export function githubFailure(e: unknown, what: string, apiUrl: string, tracker:
     return new HostError(`Could not reach GitHub at ${apiUrl} while ${what} (${why}); check the network and GITHUB_API_URL.`, null);
   }
   const h = err.response.headers ?? {};
-  const limited = err.status === 429 || (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
+  const limited =
+    err.status === 429 ||
+    (err.status === 403 && (h['retry-after'] !== undefined || h['x-ratelimit-remaining'] === '0' || /\bsecondary rate\b/i.test(String(err.message))));
   const retried = limited || (err.status >= 500 && tracker.retries > 0) ? tracker.retries : null;
   return new HostError(explain(err.status, what, err.response.data ?? err.message, retried), err.status);
 }

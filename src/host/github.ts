@@ -3,7 +3,17 @@
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
 import { githubClient, githubFailure, type GitHubClient, type RetryTracker } from './github-client.js';
 import { hostError, HostError, type ScionError } from '../errors.js';
-import { type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import {
+  type ChecksState,
+  type Host,
+  type HostIssue,
+  type HostPull,
+  type MergeMethod,
+  type NewPull,
+  type PullExtras,
+  type RequestLimits,
+  type ReviewState,
+} from './types.js';
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */
@@ -88,7 +98,9 @@ export class GitHubHost implements Host {
       body: p.body ?? '',
       nodeId: p.node_id ?? '',
       updatedAt: p.updated_at ?? null,
-      reviewers: [...(p.requested_reviewers ?? []).map((r) => r.login ?? ''), ...(p.requested_teams ?? []).map((t) => `team:${t.slug ?? ''}`)].filter((r) => r !== '' && r !== 'team:'),
+      reviewers: [...(p.requested_reviewers ?? []).map((r) => r.login ?? ''), ...(p.requested_teams ?? []).map((t) => `team:${t.slug ?? ''}`)].filter(
+        (r) => r !== '' && r !== 'team:',
+      ),
     };
   }
 
@@ -119,20 +131,39 @@ export class GitHubHost implements Host {
   }
 
   async updatePull(pull: HostPull, p: { title: string; body: string }): Promise<HostPull> {
-    const updated = await this.call('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number, title: p.title, body: p.body }, `updating pull request #${pull.number}`, isPull);
+    const updated = await this.call(
+      'PATCH /repos/{owner}/{repo}/pulls/{pull_number}',
+      { pull_number: pull.number, title: p.title, body: p.body },
+      `updating pull request #${pull.number}`,
+      isPull,
+    );
     return this.pull(updated);
   }
 
   async addExtras(pull: HostPull, x: PullExtras): Promise<void> {
     const n = pull.number;
-    if (x.labels.length > 0) await this.call('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: n, labels: [...x.labels] }, `adding labels to pull request #${n}`);
+    if (x.labels.length > 0)
+      await this.call(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+        { issue_number: n, labels: [...x.labels] },
+        `adding labels to pull request #${n}`,
+      );
     const all = [...x.reviewers, ...(x.owners ?? [])];
     const teams = all.filter((r) => r.startsWith('team:')).map((r) => r.slice('team:'.length));
     const users = all.filter((r) => !r.startsWith('team:'));
     if (users.length + teams.length > 0) {
-      await this.call('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { pull_number: n, reviewers: users, team_reviewers: teams }, `requesting reviewers on pull request #${n}`);
+      await this.call(
+        'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+        { pull_number: n, reviewers: users, team_reviewers: teams },
+        `requesting reviewers on pull request #${n}`,
+      );
     }
-    if (x.assignees.length > 0) await this.call('POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', { issue_number: n, assignees: [...x.assignees] }, `assigning pull request #${n}`);
+    if (x.assignees.length > 0)
+      await this.call(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees',
+        { issue_number: n, assignees: [...x.assignees] },
+        `assigning pull request #${n}`,
+      );
   }
 
   async enableAutoMerge(pull: HostPull, method: MergeMethod): Promise<void> {
@@ -146,14 +177,21 @@ export class GitHubHost implements Host {
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) {
-        throw hostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`, 200);
+        throw hostError(
+          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`,
+          200,
+        );
       }
       throw this.failure(e, what);
     }
   }
 
   async comment(pull: HostPull, text: string): Promise<void> {
-    await this.call('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: pull.number, body: text }, `commenting on pull request #${pull.number}`);
+    await this.call(
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+      { issue_number: pull.number, body: text },
+      `commenting on pull request #${pull.number}`,
+    );
   }
 
   async closePull(pull: HostPull): Promise<void> {
@@ -169,7 +207,12 @@ export class GitHubHost implements Host {
       what,
       (d): d is { check_runs?: { status?: string; conclusion?: string | null }[] } => isRecord(d) && (d['check_runs'] === undefined || isList(d['check_runs'])),
     );
-    const combined = await this.call<{ state?: string; total_count?: number }>('GET /repos/{owner}/{repo}/commits/{ref}/status', { ref: pull.headSha }, what, isRecord);
+    const combined = await this.call<{ state?: string; total_count?: number }>(
+      'GET /repos/{owner}/{repo}/commits/{ref}/status',
+      { ref: pull.headSha },
+      what,
+      isRecord,
+    );
     const states: ChecksState[] = [];
     for (const r of runs.check_runs ?? []) {
       if (r.status !== 'completed') states.push('pending');
@@ -182,10 +225,16 @@ export class GitHubHost implements Host {
 
   async review(pull: HostPull): Promise<ReviewState> {
     const what = `reading the reviews of pull request #${pull.number}`;
-    const reviews = await this.call<{ state?: string; user?: { login?: string } | null }[]>('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { pull_number: pull.number, per_page: 100 }, what, isList);
+    const reviews = await this.call<{ state?: string; user?: { login?: string } | null }[]>(
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+      { pull_number: pull.number, per_page: 100 },
+      what,
+      isList,
+    );
     // A reviewer's latest approving or blocking review is their verdict; comments do not change it.
     const verdict = new Map<string, string>();
-    for (const r of reviews) if (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED' || r.state === 'DISMISSED') verdict.set(r.user?.login ?? '', r.state);
+    for (const r of reviews)
+      if (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED' || r.state === 'DISMISSED') verdict.set(r.user?.login ?? '', r.state);
     const states = [...verdict.values()];
     if (states.includes('CHANGES_REQUESTED')) return 'changes-requested';
     if (states.includes('APPROVED')) return 'approved';
@@ -212,7 +261,10 @@ export class GitHubHost implements Host {
     const what = `marking pull request #${pull.number} ready for review`;
     this.tracker.retries = 0;
     try {
-      await this.octokit.graphql('mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }', { pullRequestId: pull.nodeId });
+      await this.octokit.graphql(
+        'mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }',
+        { pullRequestId: pull.nodeId },
+      );
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}).`, 200);
@@ -221,11 +273,18 @@ export class GitHubHost implements Host {
   }
 
   async merge(pull: HostPull, method: MergeMethod): Promise<void> {
-    await this.call('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', { pull_number: pull.number, merge_method: method }, `merging pull request #${pull.number}`);
+    await this.call(
+      'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge',
+      { pull_number: pull.number, merge_method: method },
+      `merging pull request #${pull.number}`,
+    );
   }
 
   async findIssue(marker: string, number?: number): Promise<HostIssue | null> {
-    if (number !== undefined) return issueOf(await this.call('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, `reading issue #${number} of ${this.label}`, isIssue));
+    if (number !== undefined)
+      return issueOf(
+        await this.call('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, `reading issue #${number} of ${this.label}`, isIssue),
+      );
     for (let page = 1; page <= MAX_PAGES; page++) {
       const list = await this.call(
         'GET /repos/{owner}/{repo}/issues',
@@ -245,6 +304,13 @@ export class GitHubHost implements Host {
   }
 
   async editIssue(issue: HostIssue, body: string): Promise<HostIssue> {
-    return issueOf(await this.call('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: issue.number, body }, `editing issue #${issue.number} of ${this.label}`, isIssue));
+    return issueOf(
+      await this.call(
+        'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+        { issue_number: issue.number, body },
+        `editing issue #${issue.number} of ${this.label}`,
+        isIssue,
+      ),
+    );
   }
 }

@@ -6,7 +6,17 @@ import { hostError, HostError } from '../errors.js';
 import { processWriteBudgets } from './budget.js';
 import { slowDownRetries } from './github-client.js';
 import { apiFetch } from './http.js';
-import { type ChecksState, type Host, type HostIssue, type HostPull, type MergeMethod, type NewPull, type PullExtras, type RequestLimits, type ReviewState } from './types.js';
+import {
+  type ChecksState,
+  type Host,
+  type HostIssue,
+  type HostPull,
+  type MergeMethod,
+  type NewPull,
+  type PullExtras,
+  type RequestLimits,
+  type ReviewState,
+} from './types.js';
 import { sleep } from '../util/sleep.js';
 
 export interface GitLabOptions extends RequestLimits {
@@ -61,7 +71,11 @@ export class GitLabHost implements Host {
     this.label = o.project;
     this.apiUrl = (o.apiUrl ?? 'https://gitlab.com/api/v4').replace(/\/+$/, '');
     const writes = o.writes ?? processWriteBudgets();
-    this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch, { budget: writes.of(this.apiUrl, o.token), token: o.token, ...(o.reads ? { reads: o.reads } : {}) });
+    this.fetch = apiFetch(this.apiUrl, o.timeoutMs ?? 60_000, o.fetch, {
+      budget: writes.of(this.apiUrl, o.token),
+      token: o.token,
+      ...(o.reads ? { reads: o.reads } : {}),
+    });
   }
 
   /** One REST call; its answer must have `shape` (any JSON by default; a 204 has none), else it is a HostError. */
@@ -143,7 +157,8 @@ export class GitLabHost implements Host {
       const res = await this.fetch(url, { headers: { 'private-token': this.o.token, accept: 'application/json' } }).catch(() => null);
       const found = res?.ok ? ((await readAnswer(res, isList, 'GitLab', what, this.apiUrl)) as { id?: number }[]) : [];
       if (found[0]?.id === undefined && o.known === true && res?.ok) continue;
-      if (found[0]?.id === undefined) throw hostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
+      if (found[0]?.id === undefined)
+        throw hostError(`GitLab knows no user "${name}" (while ${what}); check the recipe's pr.reviewers and pr.assignees.`, res?.status ?? null);
       ids.push(found[0].id);
     }
     return ids;
@@ -174,7 +189,11 @@ export class GitLabHost implements Host {
   }
 
   async review(pull: HostPull): Promise<ReviewState> {
-    const a = await this.call<{ approved?: boolean; approvals_left?: number; approved_by?: unknown[] }>('GET', `/merge_requests/${pull.number}/approvals`, `reading the approvals of merge request !${pull.number}`);
+    const a = await this.call<{ approved?: boolean; approvals_left?: number; approved_by?: unknown[] }>(
+      'GET',
+      `/merge_requests/${pull.number}/approvals`,
+      `reading the approvals of merge request !${pull.number}`,
+    );
     if ((a.approvals_left ?? 0) > 0) return 'required';
     return (a.approved_by?.length ?? 0) > 0 ? 'approved' : 'none';
   }
@@ -182,7 +201,13 @@ export class GitLabHost implements Host {
   async comments(pull: HostPull): Promise<string[]> {
     const out: string[] = [];
     for (let page = 1; page <= 20; page++) {
-      const list = await this.call<{ body?: string; system?: boolean }[]>('GET', `/merge_requests/${pull.number}/notes?sort=asc&per_page=100&page=${page}`, `reading the notes of merge request !${pull.number}`, undefined, isList);
+      const list = await this.call<{ body?: string; system?: boolean }[]>(
+        'GET',
+        `/merge_requests/${pull.number}/notes?sort=asc&per_page=100&page=${page}`,
+        `reading the notes of merge request !${pull.number}`,
+        undefined,
+        isList,
+      );
       out.push(...list.filter((n) => n.system !== true).map((n) => n.body ?? ''));
       if (list.length < 100) break;
     }
@@ -235,14 +260,26 @@ export type ExplainGitLab = (status: number, what: string, body: string, retries
  * One GitLab API request with scion's retry rules (network failures and 5xx backed off, 429 waited
  * out): the successful Response, or a HostError sentence. Shared by GitLabHost and discovery.
  */
-export async function gitlabRequest(o: GitLabRequestOptions, method: string, url: string, what: string, body?: unknown, explain: ExplainGitLab = explainGitLab): Promise<Response> {
+export async function gitlabRequest(
+  o: GitLabRequestOptions,
+  method: string,
+  url: string,
+  what: string,
+  body?: unknown,
+  explain: ExplainGitLab = explainGitLab,
+): Promise<Response> {
   const maxRetries = o.maxRetries ?? 3;
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
       res = await o.fetch(url, {
         method,
-        headers: { 'private-token': o.token, accept: 'application/json', 'user-agent': 'scion', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          'private-token': o.token,
+          accept: 'application/json',
+          'user-agent': 'scion',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (e) {
@@ -304,6 +341,7 @@ function explainStatus(status: number, what: string, body: string, retries: numb
   if (retries !== null) return `GitLab kept failing or rate-limiting while ${what} (${said}) after ${retries} retries; run again later.`;
   if (status === 401) return `GitLab rejected the token while ${what} (${said}); set GITLAB_TOKEN to a token with the api scope.`;
   if (status === 403) return `GitLab refused the request while ${what} (${said}); give GITLAB_TOKEN the api scope and Developer access to the project.`;
-  if (status === 404) return `GitLab answered 404 while ${what}: the project does not exist or the token cannot see it; check the remote URL and GITLAB_TOKEN's access.`;
+  if (status === 404)
+    return `GitLab answered 404 while ${what}: the project does not exist or the token cannot see it; check the remote URL and GITLAB_TOKEN's access.`;
   return `GitLab answered ${said} while ${what}.`;
 }

@@ -21,7 +21,9 @@ export interface HostOptions extends RequestLimits {
 export function openHost(repo: Repo, remote: string, env: Env, o: HostOptions = {}): Host {
   const url = remoteUrl(repo, remote);
   if (url === null) {
-    throw usageError(`The repository has no remote "${remote}" (remote.${remote}.url is not set); pass --remote with the remote of the GitHub or GitLab repository.`);
+    throw usageError(
+      `The repository has no remote "${remote}" (remote.${remote}.url is not set); pass --remote with the remote of the GitHub or GitLab repository.`,
+    );
   }
   return hostForUrl(url, remote, env, o);
 }
@@ -65,11 +67,15 @@ export function hostForUrl(url: string, remote: string, env: Env, o: HostOptions
     return new GitLabHost({ ...o, apiUrl: f.api, token: f.token.value, project: loc.path });
   }
   const server = new URL(f.server).hostname;
-  const fromUrl = parseRemoteUrl(url, { hosts: [...GITHUB_NAMES, server] }) ?? (loc !== null && loc.path.split('/').length === 2 ? { owner: loc.path.split('/')[0]!, repo: loc.path.split('/')[1]! } : null);
+  const fromUrl =
+    parseRemoteUrl(url, { hosts: [...GITHUB_NAMES, server] }) ??
+    (loc !== null && loc.path.split('/').length === 2 ? { owner: loc.path.split('/')[0]!, repo: loc.path.split('/')[1]! } : null);
   const fromEnv = /^([^/\s]+)\/([^/\s]+)$/.exec(env['GITHUB_REPOSITORY'] ?? '');
   const gh = fromUrl ?? (fromEnv ? { owner: fromEnv[1]!, repo: fromEnv[2]! } : null);
   if (gh === null) {
-    throw usageError(`Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`);
+    throw usageError(
+      `Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`,
+    );
   }
   return new GitHubHost({ ...o, apiUrl: f.api, token: f.token.value, owner: gh.owner, repo: gh.repo });
 }

@@ -55,14 +55,24 @@ export function parseRemoteLocation(url: string): RemoteLocation | null {
     } catch {
       return null;
     }
-    const schemes: Record<string, RemoteLocation['scheme']> = { 'https:': 'https', 'http:': 'http', 'ssh:': 'ssh', 'git+ssh:': 'ssh', 'ssh+git:': 'ssh', 'git:': 'git' };
+    const schemes: Record<string, RemoteLocation['scheme']> = {
+      'https:': 'https',
+      'http:': 'http',
+      'ssh:': 'ssh',
+      'git+ssh:': 'ssh',
+      'ssh+git:': 'ssh',
+      'git:': 'git',
+    };
     const s = schemes[u.protocol];
     if (s === undefined || u.hostname === '') return null;
     scheme = s;
     host = u.hostname;
     path = decodeURIComponent(u.pathname);
   }
-  const parts = path.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '').split('/');
+  const parts = path
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '')
+    .split('/');
   if (parts.length < 2 || parts.some((p) => !REPO.test(p) || p === '.' || p === '..')) return null;
   return { scheme, host: host.toLowerCase(), path: parts.join('/') };
 }
@@ -119,9 +129,17 @@ export const shownUrl = hideUrlCredentials;
  * config ever stores it), else the token of the forge whose origin it is on, else `configured` (git's
  * http.extraHeader); git/transport.ts's guardedHttp sends it only to that origin, after a 401.
  */
-export function remoteAccess(url: string, env: Env, configured: (url: string) => Readonly<Record<string, string>> = () => ({})): { access: RemoteAccess; kind: HostKind; credential: Credential | null } {
+export function remoteAccess(
+  url: string,
+  env: Env,
+  configured: (url: string) => Readonly<Record<string, string>> = () => ({}),
+): { access: RemoteAccess; kind: HostKind; credential: Credential | null } {
   const loc = parseRemoteLocation(url);
   const kind: HostKind = forgeAt(url, env)?.kind ?? (loc === null ? 'github' : hostKindOf(loc.host, env));
   const { credential } = gitCredential(url, env, configured(splitUserinfo(url).url));
-  return { kind, credential, access: { url: splitUserinfo(url).url, credential: credential === null ? null : { origin: credential.origin, headers: credential.headers }, cache: {} } };
+  return {
+    kind,
+    credential,
+    access: { url: splitUserinfo(url).url, credential: credential === null ? null : { origin: credential.origin, headers: credential.headers }, cache: {} },
+  };
 }

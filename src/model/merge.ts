@@ -11,7 +11,10 @@ export function mergeReports(reports: readonly RunReport[]): RunReport {
   if (first === undefined) throw usageError('There are no reports to merge: pass at least one report file.');
   const repos = [...new Set(reports.map((r) => r.repo))];
   if (repos.length > 1) {
-    throw usageError('The reports come from different repositories; merge only the shards of one run.', repos.map((r) => `repo: ${r}`));
+    throw usageError(
+      'The reports come from different repositories; merge only the shards of one run.',
+      repos.map((r) => `repo: ${r}`),
+    );
   }
   if (reports.some((r) => r.dryRun !== first.dryRun)) {
     throw usageError('Some reports are dry runs and some are not; merge only the shards of one run.');

@@ -5,13 +5,7 @@ import type { Usage } from './types.js';
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
 
 export function usageIsZero(u: Usage): boolean {
-  return (
-    u.costUsd === 0 &&
-    u.inputTokens === 0 &&
-    u.outputTokens === 0 &&
-    (u.cacheReadTokens ?? 0) === 0 &&
-    (u.cacheWriteTokens ?? 0) === 0
-  );
+  return u.costUsd === 0 && u.inputTokens === 0 && u.outputTokens === 0 && (u.cacheReadTokens ?? 0) === 0 && (u.cacheWriteTokens ?? 0) === 0;
 }
 
 export function sumUsage(usages: readonly Usage[]): Usage {

@@ -20,10 +20,13 @@ export async function codeownersInTree(repo: Repo, tree: string, dialect: Dialec
   const entries = await listTree(repo, tree, { prefixes: locations });
   // A symlink or a submodule at a location is not a file the host reads.
   const blobs = new Map(entries.filter((e) => e.mode === '100644' || e.mode === '100755').map((e) => [e.path, e.oid] as const));
-  return codeownersFor(async (path) => {
-    const oid = blobs.get(path);
-    return oid === undefined ? undefined : readBlob(repo, oid);
-  }, { dialect });
+  return codeownersFor(
+    async (path) => {
+      const oid = blobs.get(path);
+      return oid === undefined ? undefined : readBlob(repo, oid);
+    },
+    { dialect },
+  );
 }
 
 /**

@@ -142,7 +142,10 @@ function gitlabCodeowners(file: string, states: readonly SectionState[], warning
   return {
     dialect: 'gitlab',
     file,
-    rules: ordered.flat().map((e) => e.rule).sort((a, b) => a.line - b.line),
+    rules: ordered
+      .flat()
+      .map((e) => e.rule)
+      .sort((a, b) => a.line - b.line),
     sections,
     skipped: [],
     warnings,

@@ -120,7 +120,11 @@ export function slugOf(owners: readonly string[]): string {
     let name = o.replace(/^@+/, '');
     if (!o.startsWith('@') && name.includes('@')) name = name.slice(0, name.indexOf('@'));
     name = name.slice(name.lastIndexOf('/') + 1);
-    const clean = name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '');
+    const clean = name
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^-+|-+$/g, '');
     return clean === '' ? 'owner' : clean;
   });
   const joined = [...new Set(parts)].sort(compareCodeUnits).join('+');

@@ -48,7 +48,14 @@ export async function publishCampaign(report: RunReport, o: PublishCampaignOptio
     const repo = await openRepo(ref.dir, { env: settings.env });
     try {
       const { target, problems } = resolveTarget(
-        { repo, remote: o.remote ?? 'origin', url: ref.url, id: ref.id, ...(ref.branch !== undefined ? { branch: ref.branch } : {}), ...(o.hostFor ? { host: o.hostFor(ref) } : {}) },
+        {
+          repo,
+          remote: o.remote ?? 'origin',
+          url: ref.url,
+          id: ref.id,
+          ...(ref.branch !== undefined ? { branch: ref.branch } : {}),
+          ...(o.hostFor ? { host: o.hostFor(ref) } : {}),
+        },
         settings,
       );
       // Pace across repositories too: the host's secondary rate limit counts the token, not the repository.

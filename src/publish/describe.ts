@@ -59,8 +59,11 @@ export function changeFingerprint(job: JobReport): string {
   const h = createHash('sha256');
   for (const f of [...job.files].sort((a, b) => compareCodeUnits(a.path, b.path))) {
     h.update(`${f.path}\0`);
-    if (f.hunks) for (const hunk of f.hunks) for (const l of hunk.lines) if (l.startsWith('+') || l.startsWith('-')) h.update(`${l}\n`);
-    else h.update(`${f.added}/${f.removed}\n`);
+    if (f.hunks)
+      for (const hunk of f.hunks)
+        for (const l of hunk.lines)
+          if (l.startsWith('+') || l.startsWith('-')) h.update(`${l}\n`);
+          else h.update(`${f.added}/${f.removed}\n`);
   }
   return h.digest('hex').slice(0, 16);
 }

@@ -4,7 +4,18 @@
 // branch a report gives the job) and every commit above the base is a scion commit of one recipe and
 // job. Any other branch (`main`, `release`, a branch made from a scion branch) is never touched,
 // whatever it holds: after a fast-forward merge `main` holds nothing but scion's commit too.
-import { branchCheckedOut, deleteRef, deleteRemoteBranch, fetchBranch, isGitError, listBranches, listRemoteBranches, readCommit, readRef, transportError } from '../git/index.js';
+import {
+  branchCheckedOut,
+  deleteRef,
+  deleteRemoteBranch,
+  fetchBranch,
+  isGitError,
+  listBranches,
+  listRemoteBranches,
+  readCommit,
+  readRef,
+  transportError,
+} from '../git/index.js';
 import type { Repo } from '../git/index.js';
 import { parseTrailers } from '../branch/trailers.js';
 import { scionChain } from '../branch/chain.js';
@@ -66,10 +77,13 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
   const pulls = new Map<string, Promise<string | null>>();
   const pullEnded = (branch: string) => {
     if (!pulls.has(branch)) {
-      pulls.set(branch, (async () => {
-        const p = o.host === null ? null : await o.host.findPull(branch);
-        return p !== null && p.state !== 'open' ? `pull request #${p.number} ${p.state}` : null;
-      })());
+      pulls.set(
+        branch,
+        (async () => {
+          const p = o.host === null ? null : await o.host.findPull(branch);
+          return p !== null && p.state !== 'open' ? `pull request #${p.number} ${p.state}` : null;
+        })(),
+      );
     }
     return pulls.get(branch)!;
   };
@@ -125,7 +139,7 @@ function deleteLocal(repo: Repo, branch: string, sha: string): string | null {
     deleteRef(repo, `refs/heads/${branch}`, sha);
     return null;
   } catch (e) {
-    if (!(isGitError(e))) throw e;
+    if (!isGitError(e)) throw e;
     if (e.kind === 'ref-moved') return 'moved while scion was pruning';
     // Another process holds the branch's lock or packed-refs.lock: its work goes first; the next prune deletes it.
     if (e.kind === 'locked') return `another process holds ${String(e.data['lock'] ?? 'its lock')}`;

@@ -48,7 +48,10 @@ export interface PublishRunResult {
 
 /** The settings of the one publishing path that publishRun's options give (defaults applied). */
 export function publishSettingsOf(o: Omit<PublishRunOptions, 'repo' | 'host' | 'remote'>): PublishSettings {
-  const push = o.push === false ? false : { force: (typeof o.push === 'object' && o.push.force) || false, pushFailed: (typeof o.push === 'object' && o.push.pushFailed) || false };
+  const push =
+    o.push === false
+      ? false
+      : { force: (typeof o.push === 'object' && o.push.force) || false, pushFailed: (typeof o.push === 'object' && o.push.pushFailed) || false };
   const s: PublishSettings = {
     env: o.env ?? process.env,
     push,

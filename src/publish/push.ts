@@ -3,7 +3,20 @@
 // rerun rule, applied to the remote copy) or with --force, and the push itself is a compare-and-swap
 // against the value just checked. A job whose push fails fails alone; the others go on.
 import { type ErrorKind, usageError } from '../errors.js';
-import { configuredHeaders, fetchBranch, isGitError, listRemoteBranches, pushCommit, readCommit, readRef, remoteUrl, setTrackingRef, type RemoteAccess, type Repo, type TransportFailure } from '../git/index.js';
+import {
+  configuredHeaders,
+  fetchBranch,
+  isGitError,
+  listRemoteBranches,
+  pushCommit,
+  readCommit,
+  readRef,
+  remoteUrl,
+  setTrackingRef,
+  type RemoteAccess,
+  type Repo,
+  type TransportFailure,
+} from '../git/index.js';
 import { credentialAdvice, forge, type Credential } from '../host/credentials.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { branchStateAt, decideBranch, type BranchState } from '../branch/rerun.js';
@@ -47,13 +60,17 @@ export interface PushOptions {
 export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarget {
   const configured = remoteUrl(repo, name);
   if (configured === null) {
-    throw usageError(`The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`);
+    throw usageError(
+      `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`,
+    );
   }
   const loc = parseRemoteLocation(configured);
   let url = configured;
   let kind: HostKind = loc === null ? 'github' : hostKindOf(loc.host, env);
   if (!/^https?:\/\//i.test(url)) {
-    const known = loc !== null && (kind === 'gitlab' || ['github.com', 'ssh.github.com', 'www.github.com'].includes(loc.host) || hostOfUrl(env['GITHUB_SERVER_URL']) === loc.host);
+    const known =
+      loc !== null &&
+      (kind === 'gitlab' || ['github.com', 'ssh.github.com', 'www.github.com'].includes(loc.host) || hostOfUrl(env['GITHUB_SERVER_URL']) === loc.host);
     if (loc === null || !known) {
       throw usageError(
         `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only (SSH only to a GitHub or GitLab host it can turn into https); give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
@@ -76,8 +93,7 @@ function hostOfUrl(url: string | undefined): string | null {
 
 /** The report with each pushed job's `pushed` set, and the jobs whose push failed turned `failed`. */
 export async function pushReport(repo: Repo, report: RunReport, o: PushOptions): Promise<RunReport> {
-  const eligible = (j: JobReport) =>
-    j.head !== null && (j.status === 'changed' || j.status === 'unchanged' || (j.status === 'failed' && o.pushFailed));
+  const eligible = (j: JobReport) => j.head !== null && (j.status === 'changed' || j.status === 'unchanged' || (j.status === 'failed' && o.pushFailed));
   if (report.dryRun || !report.jobs.some(eligible)) return report;
 
   // One listing for the whole run; each push re-checks its own branch against the server.
@@ -103,7 +119,9 @@ export async function pushReport(repo: Repo, report: RunReport, o: PushOptions):
     }
   }
   if (alreadyThere > 0) {
-    o.say(`${o.target.name} already held the change of ${plural(alreadyThere, 'branch', 'branches')}: nothing sent for ${pluralWord(alreadyThere, 'it', 'them')}`);
+    o.say(
+      `${o.target.name} already held the change of ${plural(alreadyThere, 'branch', 'branches')}: nothing sent for ${pluralWord(alreadyThere, 'it', 'them')}`,
+    );
   }
   return { ...report, jobs };
 }
@@ -170,7 +188,13 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
   });
   if (!pushed.ok) {
     if (pushed.error.reason === 'moved') {
-      return failJob(job, o, 'branch-diverged', `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`, MOVED_HINT);
+      return failJob(
+        job,
+        o,
+        'branch-diverged',
+        `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`,
+        MOVED_HINT,
+      );
     }
     return failJob(job, o, 'push-failed', transportMessage(job.branch, o.target, pushed.error, 'push'));
   }

@@ -84,7 +84,10 @@ export interface TargetProblems {
  * resolved is returned as a problem (a usage mistake: a missing remote, token, or URL scion cannot
  * push to); the caller decides whether that stops everything or fails this repository alone.
  */
-export function resolveTarget(src: TargetSource, s: Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>): {
+export function resolveTarget(
+  src: TargetSource,
+  s: Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>,
+): {
   readonly target: RepositoryTarget;
   readonly problems: TargetProblems;
 } {

@@ -57,8 +57,20 @@ export async function pullRequestStatus(jobs: readonly StatusJob[], o: StatusOpt
 export function renderStatusTable(rows: readonly StatusRow[], o: { readonly repos?: boolean } = {}): string {
   // A campaign's rows name their repository first: the same branch lives in every repository.
   const head = [...(o.repos ? ['REPO'] : []), 'BRANCH', 'PR', 'STATE', 'CHECKS', 'REVIEW', 'BEHIND'];
-  const cells = rows.map((r) => [...(o.repos ? [r.repo] : []), r.branch, r.pullRequest ? `#${r.pullRequest.number} ${r.pullRequest.url}` : '-', r.state, r.checks, r.review, r.behind === null ? '?' : String(r.behind)]);
+  const cells = rows.map((r) => [
+    ...(o.repos ? [r.repo] : []),
+    r.branch,
+    r.pullRequest ? `#${r.pullRequest.number} ${r.pullRequest.url}` : '-',
+    r.state,
+    r.checks,
+    r.review,
+    r.behind === null ? '?' : String(r.behind),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: readonly string[]) =>
+    c
+      .map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...cells.map(line)].join('\n') + '\n';
 }

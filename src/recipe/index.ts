@@ -1,13 +1,5 @@
 // Recipes: schema, types, loading with line:col problems, job expansion, globs and templates.
-export {
-  recipeSchema,
-  defineRecipe,
-  type Recipe,
-  type RecipeInput,
-  type Step,
-  type JobEntry,
-  type Group,
-} from './schema.js';
+export { recipeSchema, defineRecipe, type Recipe, type RecipeInput, type Step, type JobEntry, type Group } from './schema.js';
 export { STEP_KINDS, type StepKind, type TransformFn } from './schema-steps.js';
 export { stepKind, type StepOf } from './step-kind.js';
 export type { Selection } from './schema-parts.js';

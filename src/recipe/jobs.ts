@@ -87,7 +87,9 @@ export function branchProblems(recipe: Recipe): { readonly path: (string | numbe
   const names: { name: string; path: (string | number)[]; sample: boolean }[] =
     recipe.jobs.length === 0
       ? [{ name: recipe.name, path: ['branch'], sample: false }]
-      : recipe.jobs.map((j, i) => ('name' in j ? { name: j.name, path: ['jobs', i, 'name'], sample: false } : { name: 'job', path: ['jobs', i, 'each'], sample: true }));
+      : recipe.jobs.map((j, i) =>
+          'name' in j ? { name: j.name, path: ['jobs', i, 'name'], sample: false } : { name: 'job', path: ['jobs', i, 'each'], sample: true },
+        );
   const out: { path: (string | number)[]; message: string }[] = [];
   const seen = new Set<string>();
   for (const n of names) {

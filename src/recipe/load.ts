@@ -10,9 +10,7 @@ import { recipeSchema, type Recipe } from './schema.js';
 import { decodeSource } from './source-text.js';
 import { loadStructural } from './structural.js';
 
-export type LoadResult =
-  | { ok: true; recipe: Recipe; file: string }
-  | { ok: false; file: string; problems: Problem[] };
+export type LoadResult = { ok: true; recipe: Recipe; file: string } | { ok: false; file: string; problems: Problem[] };
 
 const TEXT_FORMATS = new Set(['.yaml', '.yml', '.json']);
 const MODULE_FORMATS = new Set(['.js', '.mjs', '.ts']);
@@ -131,10 +129,7 @@ function expansionProblem(file: string, doc: Document, lines: LineCounter, err: 
 }
 
 /** `schemas[].schema` given as a path: read it now, so a missing or broken schema file stops the run early. */
-async function resolveSchemas(
-  recipe: Recipe,
-  dir: string,
-): Promise<{ ok: true; value: Recipe['schemas'] } | { ok: false; problems: RawProblem[] }> {
+async function resolveSchemas(recipe: Recipe, dir: string): Promise<{ ok: true; value: Recipe['schemas'] } | { ok: false; problems: RawProblem[] }> {
   const problems: RawProblem[] = [];
   const value: Recipe['schemas'] = [];
   for (const [i, entry] of recipe.schemas.entries()) {

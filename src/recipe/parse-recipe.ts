@@ -9,7 +9,10 @@ export type ParseResult = { readonly ok: true; readonly recipe: Recipe } | { rea
 export function parseRecipe(input: RecipeInput | Recipe | unknown, file = '<recipe>'): ParseResult {
   const result = recipeSchema.safeParse(input, { error: parseErrorMap });
   if (result.success) return { ok: true, recipe: result.data };
-  return { ok: false, problems: issuesToProblems(result.error.issues, input).map((raw) => ({ file, line: 1, col: 1, path: formatPath(raw.path), message: raw.message })) };
+  return {
+    ok: false,
+    problems: issuesToProblems(result.error.issues, input).map((raw) => ({ file, line: 1, col: 1, path: formatPath(raw.path), message: raw.message })),
+  };
 }
 
 /**

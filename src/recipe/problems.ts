@@ -62,11 +62,7 @@ function branchFits(branch: readonly z.core.$ZodIssue[], value: unknown): boolea
 }
 
 /** Flattens zod issues into problems: one per unknown key, unions resolved to the branch the user meant. */
-export function issuesToProblems(
-  issues: readonly z.core.$ZodIssue[],
-  data: unknown,
-  prefix: readonly PathSegment[] = [],
-): RawProblem[] {
+export function issuesToProblems(issues: readonly z.core.$ZodIssue[], data: unknown, prefix: readonly PathSegment[] = []): RawProblem[] {
   const out: RawProblem[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path.map((s) => (typeof s === 'symbol' ? String(s) : s))];
@@ -87,9 +83,12 @@ export function issuesToProblems(
       else {
         const found = isRecord(value) ? ` (found: ${Object.keys(value).join(', ') || 'nothing'})` : '';
         // `rnu:` in a step: name the kind that was meant.
-        const meantKind = isRecord(value) && path.length === 2 && path[0] === 'steps'
-          ? Object.keys(value).map((k) => closest(k, STEP_KINDS)).find((k) => k !== null)
-          : undefined;
+        const meantKind =
+          isRecord(value) && path.length === 2 && path[0] === 'steps'
+            ? Object.keys(value)
+                .map((k) => closest(k, STEP_KINDS))
+                .find((k) => k !== null)
+            : undefined;
         out.push({ path, message: issue.message + found + (meantKind ? `; did you mean "${meantKind}"?` : ''), at: 'value' });
       }
     } else {

@@ -9,9 +9,7 @@ export const guardsSchema = z
   .strictObject({
     tests: globList('Globs of more test files, beside the usual names and folders of each language. Default: [].').prefault([]),
     testFiles: on('Refuse a model edit that deletes, empties or renames away a test file.'),
-    testCount: on(
-      'Refuse a model edit after which a test file holds fewer test cases (it/test/describe, test_* functions, Go Test*, Java @Test).',
-    ),
+    testCount: on('Refuse a model edit after which a test file holds fewer test cases (it/test/describe, test_* functions, Go Test*, Java @Test).'),
     skips: on(
       'Refuse a model edit that adds a skip or focus marker (.skip, .only, xit, it.todo, @pytest.mark.skip, @unittest.skip, @Disabled, @Ignore, t.Skip).',
     ),

@@ -9,8 +9,14 @@ const nameList = (description: string) => z.array(z.string().min(1)).prefault([]
 
 export const prSchema = z
   .strictObject({
-    title: template(PR_PLACEHOLDERS, "Pull request title (template: {{recipe}} {{job}} {{description}} {{branch}}). Default: the first line of the branch's commit message.").optional(),
-    body: template(PR_PLACEHOLDERS, 'Pull request description (template; {{summary}} is the generated description of the job). Default: the generated description.').optional(),
+    title: template(
+      PR_PLACEHOLDERS,
+      "Pull request title (template: {{recipe}} {{job}} {{description}} {{branch}}). Default: the first line of the branch's commit message.",
+    ).optional(),
+    body: template(
+      PR_PLACEHOLDERS,
+      'Pull request description (template; {{summary}} is the generated description of the job). Default: the generated description.',
+    ).optional(),
     draft: z.boolean().default(false).describe('Open new pull requests as drafts; --draft sets it too. Default: false.'),
     labels: nameList('Labels added to the pull request; --label adds more. Default: [].'),
     reviewers: nameList('Reviewers requested: user names, or `team:slug` for a team. Default: [].'),
@@ -22,7 +28,9 @@ export const prSchema = z
     closeWhenEmpty: z
       .boolean()
       .default(true)
-      .describe('Close the open pull request (with a comment) when the job ends empty, and delete its branch when every commit on it is scion\'s. Default: true.'),
+      .describe(
+        "Close the open pull request (with a comment) when the job ends empty, and delete its branch when every commit on it is scion's. Default: true.",
+      ),
   })
   .describe('Pull requests of the job branches (`run --push --pr`, `scion pr`).');
 

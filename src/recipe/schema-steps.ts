@@ -3,28 +3,18 @@ import { z } from 'zod';
 import { selectionSchema } from './schema-parts.js';
 import { astgrepStep, jscodeshiftStep } from './schema-structural.js';
 
-const narrowing = selectionSchema
-  .optional()
-  .describe('Optional narrowing of the recipe/job selection: a file must match both. Default: the whole selection.');
+const narrowing = selectionSchema.optional().describe('Optional narrowing of the recipe/job selection: a file must match both. Default: the whole selection.');
 
 const editItem = z.strictObject({
-  old_string: z
-    .string()
-    .describe('Text to find, exactly as in the file (curly quotes are matched too). Empty: create the file.'),
+  old_string: z.string().describe('Text to find, exactly as in the file (curly quotes are matched too). Empty: create the file.'),
   new_string: z.string().describe('Text to put in its place.'),
-  replace_all: z
-    .boolean()
-    .default(false)
-    .describe('Replace every occurrence; when false a file with 2+ matches fails with kind "not-unique". Default: false.'),
+  replace_all: z.boolean().default(false).describe('Replace every occurrence; when false a file with 2+ matches fails with kind "not-unique". Default: false.'),
 });
 
 export const editStep = z
   .strictObject({
     file: z.string().min(1).describe('Repository-relative path of the one file to edit.'),
-    edits: z
-      .array(editItem)
-      .min(1)
-      .describe('FileEditTool edits, applied in order with cascade protection (at least one).'),
+    edits: z.array(editItem).min(1).describe('FileEditTool edits, applied in order with cascade protection (at least one).'),
   })
   .describe('FileEditTool edits on one file.');
 
@@ -71,12 +61,12 @@ export const notebookStep = z
     mode: z
       .enum(['replace', 'insert', 'delete'])
       .default('replace')
-      .describe('replace the cell\'s source, insert a new cell after it, or delete it. Default: replace.'),
+      .describe("replace the cell's source, insert a new cell after it, or delete it. Default: replace."),
     source: z.string().optional().describe('The new cell source. Required unless mode is delete. Default: "" for delete.'),
     type: z
       .enum(['code', 'markdown'])
       .optional()
-      .describe('Cell type: required for insert; for replace, changes the cell\'s type. Default: the cell\'s own type.'),
+      .describe("Cell type: required for insert; for replace, changes the cell's type. Default: the cell's own type."),
   })
   .superRefine((step, ctx) => {
     if (step.mode !== 'delete' && step.source === undefined) {
@@ -97,17 +87,14 @@ export const runStep = z
     [
       z.string().min(1),
       z.strictObject({
-        command: z.string().min(1).describe('Shell command to run in the job\'s worktree.'),
-        env: z
-          .record(z.string(), z.string())
-          .prefault({})
-          .describe('Extra environment variables for the command. Default: {}.'),
+        command: z.string().min(1).describe("Shell command to run in the job's worktree."),
+        env: z.record(z.string(), z.string()).prefault({}).describe('Extra environment variables for the command. Default: {}.'),
       }),
     ],
     { error: 'expected a command string or { command, env }' },
   )
   .transform((run) => (typeof run === 'string' ? { command: run, env: {} as Record<string, string> } : run))
-  .describe('A shell command run in the job\'s worktree; the files it changes are committed too.');
+  .describe("A shell command run in the job's worktree; the files it changes are committed too.");
 
 export const agentStep = z
   .strictObject({
@@ -118,37 +105,19 @@ export const agentStep = z
       .default('file')
       .describe('file: one conversation per selected file, run concurrently; job: one conversation for the whole job. Default: file.'),
     model: z.string().min(1).optional().describe('Claude model id. Default: $SCION_MODEL, else a current Claude model.'),
-    maxTurns: z
-      .number()
-      .int()
-      .positive()
-      .default(12)
-      .describe('Model round trips per conversation before it fails with kind "agent". Default: 12.'),
+    maxTurns: z.number().int().positive().default(12).describe('Model round trips per conversation before it fails with kind "agent". Default: 12.'),
     maxTokens: z.number().int().positive().default(8192).describe('max_tokens of each model request. Default: 8192.'),
-    concurrency: z
-      .number()
-      .int()
-      .positive()
-      .default(4)
-      .describe('Conversations of one step run at once (per: file). Default: 4.'),
+    concurrency: z.number().int().positive().default(4).describe('Conversations of one step run at once (per: file). Default: 4.'),
     batch: z
       .boolean()
       .default(false)
       .describe('Send each round of the per-file conversations as one Message Batch (half price, slower; for scheduled jobs). Default: false.'),
-    timeoutMs: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('Time limit of the whole step in milliseconds. Default: none.'),
+    timeoutMs: z.number().int().positive().optional().describe('Time limit of the whole step in milliseconds. Default: none.'),
   })
   .describe('A Claude conversation that edits the selected files through the same engine.');
 
 /** `({ path, content }) => new content` (LF text), or undefined/null to leave the file alone; may be async. */
-export type TransformFn = (file: {
-  readonly path: string;
-  readonly content: string;
-}) => string | undefined | null | Promise<string | undefined | null>;
+export type TransformFn = (file: { readonly path: string; readonly content: string }) => string | undefined | null | Promise<string | undefined | null>;
 
 export const transformStep = z
   .custom<TransformFn>((v) => typeof v === 'function', {
@@ -166,7 +135,9 @@ const stepExtras = {
     })
     .refine((e) => e.min === undefined || e.max === undefined || e.min <= e.max, { message: 'min must not be above max' })
     .optional()
-    .describe('Range of files the step must change, counting those it found already applied; outside it the job fails with kind "expectation". Default: any number.'),
+    .describe(
+      'Range of files the step must change, counting those it found already applied; outside it the job fails with kind "expectation". Default: any number.',
+    ),
   timeout: z
     .number()
     .positive()
@@ -194,7 +165,5 @@ export function stepSchema(withTransform: boolean) {
     z.strictObject({ astgrep: astgrepStep, ...stepExtras }),
     z.strictObject({ jscodeshift: jscodeshiftStep, ...stepExtras }),
   ] as const;
-  return withTransform
-    ? z.union([...fileSteps, z.strictObject({ transform: transformStep, ...stepExtras })], { error })
-    : z.union(fileSteps, { error });
+  return withTransform ? z.union([...fileSteps, z.strictObject({ transform: transformStep, ...stepExtras })], { error }) : z.union(fileSteps, { error });
 }

@@ -6,9 +6,7 @@ import { z } from 'zod';
 import type { AstgrepProgram, AstgrepSource, LoadedTransform, ParserName } from '../structural/index.js';
 import { selectionSchema } from './schema-parts.js';
 
-const narrowing = selectionSchema
-  .optional()
-  .describe('Optional narrowing of the recipe/job selection: a file must match both. Default: the whole selection.');
+const narrowing = selectionSchema.optional().describe('Optional narrowing of the recipe/job selection: a file must match both. Default: the whole selection.');
 
 /** A mapping whose keys the structural loader checks (ast-grep's rule language is open-ended). */
 const mapping = (description: string) => z.record(z.string(), z.unknown()).optional().describe(description);
@@ -39,7 +37,7 @@ const astgrepFields = z.strictObject({
     .union([z.string(), z.record(z.string(), z.unknown())], { error: 'expected a template string or { template, expandStart, expandEnd }' })
     .optional()
     .describe(
-      'Replacement template using the rule\'s $VAR and $$$VAR; whitespace the template does not change keeps the source\'s. ' +
+      "Replacement template using the rule's $VAR and $$$VAR; whitespace the template does not change keeps the source's. " +
         'Default: none (the step only counts matches).',
     ),
   constraints: mapping('Rules the named metavariables must also match, as in ast-grep rule files. Default: none.'),
@@ -51,7 +49,7 @@ const astgrepFields = z.strictObject({
     .optional()
     .describe(
       'Language of the files to read: typescript, tsx, javascript, html, css, or any @ast-grep/lang-<name> package (python, go, …). ' +
-        'Default: each file\'s language from its extension.',
+        "Default: each file's language from its extension.",
     ),
   ruleFile: z
     .string()
@@ -84,18 +82,15 @@ export const astgrepStep = astgrepFields
 export const PARSER_NAMES = ['babel', 'babylon', 'flow', 'ts', 'tsx'] as const satisfies readonly ParserName[];
 
 const jscodeshiftFields = z.strictObject({
-  transform: z
-    .string()
-    .min(1)
-    .describe('The jscodeshift transform module: a path relative to the recipe file (./transforms/x.js), or a package specifier.'),
+  transform: z.string().min(1).describe('The jscodeshift transform module: a path relative to the recipe file (./transforms/x.js), or a package specifier.'),
   parser: z
     .enum(PARSER_NAMES)
     .optional()
     .describe(
       'Parser the transform reads files with; it also picks the files offered (js/jsx/mjs/cjs, or ts/mts/cts, plus tsx for tsx). ' +
-        'Default: the module\'s `parser` export, else babel.',
+        "Default: the module's `parser` export, else babel.",
     ),
-  options: mapping('The transform\'s third argument (what `jscodeshift --foo=bar` would pass). Default: {}.'),
+  options: mapping("The transform's third argument (what `jscodeshift --foo=bar` would pass). Default: {}."),
   files: narrowing,
 });
 

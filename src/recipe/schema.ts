@@ -49,9 +49,7 @@ const jobSchema = z.union(
         .string()
         .regex(JOB_NAME, 'use letters, digits, ".", "_" and "-", starting with a letter or digit')
         .describe('Job name: {{job}} in templates and the last part of its branch.'),
-      files: selectionSchema
-        .optional()
-        .describe('The job\'s files (repository-relative), intersected with the recipe\'s files. Default: the recipe\'s files.'),
+      files: selectionSchema.optional().describe("The job's files (repository-relative), intersected with the recipe's files. Default: the recipe's files."),
     }),
     z.strictObject({
       each: z
@@ -59,12 +57,10 @@ const jobSchema = z.union(
         .min(1)
         .refine((g) => globProblem(g) === null, { error: (issue) => globProblem(String(issue.input)) ?? 'not a usable glob' })
         .describe(
-          'Glob of directories of the base tree: one job per match, named after the directory\'s base name, read literally; ' +
+          "Glob of directories of the base tree: one job per match, named after the directory's base name, read literally; " +
             'in its branch a name git refuses there ([id], [...slug]) becomes a slug and a short hash (id-3f2a1c).',
         ),
-      files: selectionSchema
-        .optional()
-        .describe('Globs relative to each directory, intersected with the recipe\'s files. Default: { include: ["**"] }.'),
+      files: selectionSchema.optional().describe('Globs relative to each directory, intersected with the recipe\'s files. Default: { include: ["**"] }.'),
     }),
   ],
   { error: 'a job has either name or each, and optionally files' },
@@ -79,23 +75,17 @@ function buildBaseSchema(withTransform: boolean) {
       .string()
       .regex(NAME, 'use lower-case letters, digits and "-", starting with a letter or digit')
       .describe('Recipe name ([a-z0-9][a-z0-9-]*): {{recipe}} in templates and part of the default branch.'),
-    description: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('One line saying what the recipe does; {{description}} in commit messages and the PR body.'),
-    base: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Ref or sha every job starts from; --base overrides it. Default: HEAD.'),
+    description: z.string().min(1).optional().describe('One line saying what the recipe does; {{description}} in commit messages and the PR body.'),
+    base: z.string().min(1).optional().describe('Ref or sha every job starts from; --base overrides it. Default: HEAD.'),
     branch: template(
       BRANCH_PLACEHOLDERS,
       'Branch template ({{recipe}}, {{job}}); with several jobs and no {{job}}, "/{{job}}" is appended. Default: scion/{{recipe}}, or scion/{{recipe}}/{{job}} with several jobs.',
     ).optional(),
     files: selectionSchema
       .prefault({ include: ['**'], exclude: [] })
-      .describe('Files the steps read and change (tracked files of the base commit; new files may be created where these globs match). Default: { include: ["**"], exclude: [] }.'),
+      .describe(
+        'Files the steps read and change (tracked files of the base commit; new files may be created where these globs match). Default: { include: ["**"], exclude: [] }.',
+      ),
     deny: globList('Paths no step may change; an attempt fails with kind "denied". Default: [].').prefault([]),
     author: z
       .strictObject({
@@ -103,7 +93,7 @@ function buildBaseSchema(withTransform: boolean) {
         email: z.string().min(1).describe('Author and committer email.'),
       })
       .optional()
-      .describe('Author of scion\'s commits. Default: the repository\'s git config user, else scion <scion@localhost>.'),
+      .describe("Author of scion's commits. Default: the repository's git config user, else scion <scion@localhost>."),
     commit: z
       .strictObject({
         message: template(
@@ -137,7 +127,7 @@ function buildBaseSchema(withTransform: boolean) {
                   maxTurns: z.number().int().positive().default(12).describe('Model round trips per round. Default: 12.'),
                   maxTokens: z.number().int().positive().default(8192).describe('max_tokens of each model request. Default: 8192.'),
                 })
-                .describe('Claude gets the failing command, its diagnostics with the lines around them, and the job\'s files through the agent step\'s tools.'),
+                .describe("Claude gets the failing command, its diagnostics with the lines around them, and the job's files through the agent step's tools."),
             })
             .optional()
             .describe('On failure, fix what the command reports and run it again; the fix\'s edits are committed as the group "fix".'),
@@ -175,9 +165,7 @@ function withDefaults<T extends Base>(r: T) {
 
 /** The recipe schema. `withTransform: false` is the YAML/JSON file format, which cannot hold functions. */
 export function buildRecipeSchema(withTransform: boolean) {
-  return buildBaseSchema(withTransform)
-    .transform(withDefaults)
-    .describe('A scion recipe: a multi-file change, run as one branch per job.');
+  return buildBaseSchema(withTransform).transform(withDefaults).describe('A scion recipe: a multi-file change, run as one branch per job.');
 }
 
 export const recipeSchema = buildRecipeSchema(true);

@@ -11,12 +11,7 @@ export interface Position {
  * Walks `path` through the document as far as it exists. A missing field is reported where its parent
  * mapping starts; an unknown key (`at: 'key'`) at the key itself.
  */
-export function sourcePosition(
-  doc: Document,
-  lines: LineCounter,
-  path: readonly PathSegment[],
-  at: 'key' | 'value',
-): Position {
+export function sourcePosition(doc: Document, lines: LineCounter, path: readonly PathSegment[], at: 'key' | 'value'): Position {
   let node: unknown = doc.contents;
   let offset = startOf(node) ?? 0;
   for (let i = 0; i < path.length; i++) {

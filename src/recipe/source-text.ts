@@ -5,8 +5,7 @@
 
 /** The text, or where it stops being UTF-8 with a message that reads after the file's name. */
 export type SourceText =
-  | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly line: number; readonly col: number; readonly message: string };
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly line: number; readonly col: number; readonly message: string };
 
 const BOM = [0xef, 0xbb, 0xbf];
 

@@ -14,9 +14,7 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
  */
 export function renderTemplate(tpl: string, vars: Record<string, string | number>): string {
   // A replacer function, not a replacement string: values holding `$&` or `$1` must come out verbatim.
-  return tpl.replace(PLACEHOLDER, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole,
-  );
+  return tpl.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole));
 }
 
 /** The placeholder names a template uses that are not in `allowed`, in order of appearance. */

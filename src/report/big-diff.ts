@@ -11,10 +11,30 @@ export const GENERATED_DIFF_LINES = 40;
 export const BIG_DIFF_SHOWN = 100;
 
 const LOCK_FILES = new Set([
-  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb', 'deno.lock',
-  'cargo.lock', 'gemfile.lock', 'composer.lock', 'poetry.lock', 'pipfile.lock', 'uv.lock', 'pdm.lock', 'go.sum',
-  'packages.lock.json', 'paket.lock', 'podfile.lock', 'pubspec.lock', 'mix.lock', 'flake.lock', 'gradle.lockfile',
-  'package.resolved', '.terraform.lock.hcl',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'deno.lock',
+  'cargo.lock',
+  'gemfile.lock',
+  'composer.lock',
+  'poetry.lock',
+  'pipfile.lock',
+  'uv.lock',
+  'pdm.lock',
+  'go.sum',
+  'packages.lock.json',
+  'paket.lock',
+  'podfile.lock',
+  'pubspec.lock',
+  'mix.lock',
+  'flake.lock',
+  'gradle.lockfile',
+  'package.resolved',
+  '.terraform.lock.hcl',
 ]);
 
 /** 'lock file', 'generated file', 'minified file', or null for a file a person wrote. */

@@ -56,9 +56,11 @@ function messageShape(message: string, file: string | null, job: JobReport): str
   let out = message;
   // Placeholders are marked while the parts are replaced, so a path that holds a digit is not read as a count.
   for (const [text, placeholder] of parts.sort((a, b) => b[0].length - a[0].length)) out = out.split(text).join(`\u0001${placeholder}\u0001`);
-  return out
-    .replace(/\b(?=[a-f]*\d)[0-9a-f]{7,40}\b/g, '\u0001a commit\u0001')
-    // A count that differs from place to place ("Found 2 matches", "Found 3 matches") is one mistake.
-    .replace(/(?<![\w.\u0001])\d[\d,]*(?![\w\u0001])/g, 'N')
-    .replace(/\u0001/g, '');
+  return (
+    out
+      .replace(/\b(?=[a-f]*\d)[0-9a-f]{7,40}\b/g, '\u0001a commit\u0001')
+      // A count that differs from place to place ("Found 2 matches", "Found 3 matches") is one mistake.
+      .replace(/(?<![\w.\u0001])\d[\d,]*(?![\w\u0001])/g, 'N')
+      .replace(/\u0001/g, '')
+  );
 }

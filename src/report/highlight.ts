@@ -63,12 +63,10 @@ export function readHtml(html: string): Token[][] {
     else {
       const scope = scopes[scopes.length - 1] ?? null;
       const text = m[0].includes('&') ? m[0].replace(/&(amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]!) : m[0];
-      text
-        .split('\n')
-        .forEach((part, i) => {
-          if (i > 0) lines.push([]);
-          if (part !== '') lines[lines.length - 1]!.push({ text: part, scope });
-        });
+      text.split('\n').forEach((part, i) => {
+        if (i > 0) lines.push([]);
+        if (part !== '') lines[lines.length - 1]!.push({ text: part, scope });
+      });
     }
   }
   return lines;

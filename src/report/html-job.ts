@@ -11,7 +11,6 @@ import type { FileReport, JobReport } from '../model/types.js';
 /** Diagnostics listed per job at most; the JSON report has them all. */
 const MAX_DIAGNOSTICS = 500;
 
-
 export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileReport>): string {
   const c = jobCounts(job);
   const idle = idleSteps(job);
@@ -31,20 +30,27 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
   ];
   if (job.repo !== undefined) parts.push(`<p>Repository <code>${esc(job.repo)}</code></p>`);
   parts.push(ownersPart(job));
-  if (job.pullRequest) parts.push(`<p>Pull request <a href="${esc(safeUrl(job.pullRequest.url))}">#${job.pullRequest.number}</a> (${esc(job.pullRequest.action)})</p>`);
+  if (job.pullRequest)
+    parts.push(`<p>Pull request <a href="${esc(safeUrl(job.pullRequest.url))}">#${job.pullRequest.number}</a> (${esc(job.pullRequest.action)})</p>`);
   if (job.status === 'unchanged') parts.push('<p>The branch already holds this change; nothing was rewritten.</p>');
   if (job.status === 'empty' && job.errors.length === 0) parts.push('<p>Nothing to change on this base.</p>');
   if (job.commits.length > 0) {
     parts.push(
       `<h3>Commits (${num(job.commits.length)})</h3><ul class="commits">${job.commits
-        .map((k) => `<li><code>${k.sha === null ? 'dry run' : esc(k.sha.slice(0, 12))}</code> [${esc(k.group)}] ${esc(firstLine(k.message))} (${plural(k.files.length, 'file')})</li>`)
+        .map(
+          (k) =>
+            `<li><code>${k.sha === null ? 'dry run' : esc(k.sha.slice(0, 12))}</code> [${esc(k.group)}] ${esc(firstLine(k.message))} (${plural(k.files.length, 'file')})</li>`,
+        )
         .join('')}</ul>`,
     );
   }
   if (job.errors.length > 0) {
     parts.push(
       `<h3>Failures (${num(job.errors.length)})</h3><ul class="errors">${job.errors
-        .map((e) => `<li><span class="kind">${esc(e.kind)}</span>${e.code === undefined ? '' : ` (code ${e.code})`}, ${stepLabel(e.step)}${e.file === null ? '' : `, <code>${esc(e.file)}</code>`}: ${esc(e.message)}</li>`)
+        .map(
+          (e) =>
+            `<li><span class="kind">${esc(e.kind)}</span>${e.code === undefined ? '' : ` (code ${e.code})`}, ${stepLabel(e.step)}${e.file === null ? '' : `, <code>${esc(e.file)}</code>`}: ${esc(e.message)}</li>`,
+        )
         .join('')}</ul>`,
     );
   }
@@ -64,10 +70,12 @@ function ownersPart(job: JobReport): string {
   if (split === undefined) return '';
   const owners = (job.owners ?? []).length === 0 ? 'nobody' : (job.owners ?? []).map((o) => `<code>${esc(o)}</code>`).join(', ');
   const head = `<p>Piece <code>${esc(split.piece)}</code> of job <code>${esc(split.job)}</code>, owned by ${owners}${split.directory === null ? '' : `, files under <code>${esc(split.directory || '/')}</code>`}.</p>`;
-  if (split.file === null) return `${head}<p class="muted">The base commit has no CODEOWNERS file: every changed file is in the piece <code>unowned</code>.</p>`;
+  if (split.file === null)
+    return `${head}<p class="muted">The base commit has no CODEOWNERS file: every changed file is in the piece <code>unowned</code>.</p>`;
   if (split.rules.length === 0) return `${head}<p class="muted">No line of <code>${esc(split.file)}</code> owns these files.</p>`;
   const rules = split.rules.map(
-    (r) => `<li><code>${esc(`${split.file}:${r.line}`)}</code> <code>${esc(r.pattern)}</code>${r.section === null ? '' : ` [${esc(r.section)}]`}: ${plural(r.files, 'file')}</li>`,
+    (r) =>
+      `<li><code>${esc(`${split.file}:${r.line}`)}</code> <code>${esc(r.pattern)}</code>${r.section === null ? '' : ` [${esc(r.section)}]`}: ${plural(r.files, 'file')}</li>`,
   );
   return `${head}<h3>Why these owners</h3><ul class="owner-rules">${rules.join('')}</ul>`;
 }
@@ -77,7 +85,9 @@ function steps(job: JobReport): string {
   if (job.steps === undefined || job.steps.length === 0) return '';
   const failed = new Set(job.errors.map((e) => e.step));
   const items = job.steps.map((s) => {
-    const did = [s.changed > 0 ? plural(s.changed, 'file') + ' changed' : '', s.alreadyApplied > 0 ? `${num(s.alreadyApplied)} already applied` : ''].filter((x) => x !== '');
+    const did = [s.changed > 0 ? plural(s.changed, 'file') + ' changed' : '', s.alreadyApplied > 0 ? `${num(s.alreadyApplied)} already applied` : ''].filter(
+      (x) => x !== '',
+    );
     // A failed step is not one that "changed nothing": its error is listed with the job's failures.
     const idle = did.length === 0 && !failed.has(s.step);
     const what = did.length > 0 ? did.join(', ') : idle ? 'changed nothing' : 'failed';

@@ -30,7 +30,9 @@ export function overview(report: RunReport): string {
   const cell = (n: number, label: string, cls = '') => `<div class="count${cls}"><b>${num(n)}</b> ${esc(label)}</div>`;
   return `<section id="overview" class="counts">
 ${cell(report.jobs.length, pluralWord(report.jobs.length, 'job'))}
-${STATUSES.filter((s) => counts[s] > 0).map((s) => cell(counts[s], s, ` count-${s}`)).join('\n')}
+${STATUSES.filter((s) => counts[s] > 0)
+  .map((s) => cell(counts[s], s, ` count-${s}`))
+  .join('\n')}
 ${cell(files, pluralWord(files, 'file changed', 'files changed'))}
 <div class="count"><b><span class="add">+${num(added)}</span> <span class="del">−${num(removed)}</span></b> lines</div>
 ${failures > 0 ? cell(failures, pluralWord(failures, 'failure'), ' count-failed') : ''}
@@ -74,7 +76,8 @@ export function ownersLine(owners: readonly string[]): string {
 export function jobIndex(report: RunReport): string {
   const byRepo = reposOf(report);
   const bodies = byRepo.map(([repo, jobs]) => {
-    const head = repo === null ? '' : `<tr class="repo-row"><th colspan="8">${esc(repo)} <span class="muted">(${plural(jobs.length, 'job')})</span></th></tr>\n`;
+    const head =
+      repo === null ? '' : `<tr class="repo-row"><th colspan="8">${esc(repo)} <span class="muted">(${plural(jobs.length, 'job')})</span></th></tr>\n`;
     return `<tbody${repo === null ? '' : ` data-repo="${esc(repo)}"`}>\n${head}${withSplitRows(jobs).join('\n')}\n</tbody>`;
   });
   const buttons = ['all', ...STATUSES.filter((s) => report.jobs.some((j) => j.status === s))]
@@ -100,7 +103,9 @@ function withSplitRows(jobs: readonly [JobReport, number][]): string[] {
     if (key !== null && key !== current) {
       const count = jobs.filter(([j]) => j.split !== undefined && `${j.recipe}\0${j.split.job}` === key).length;
       const from = job.split!.file === null ? 'no CODEOWNERS file: every file unowned' : `by ${job.split!.file}`;
-      rows.push(`<tr class="split-row"><th colspan="8">${esc(jobLabel({ ...job, name: job.split!.job }))} <span class="muted">split by owner into ${plural(count, 'piece')} (${esc(from)})</span></th></tr>`);
+      rows.push(
+        `<tr class="split-row"><th colspan="8">${esc(jobLabel({ ...job, name: job.split!.job }))} <span class="muted">split by owner into ${plural(count, 'piece')} (${esc(from)})</span></th></tr>`,
+      );
     }
     current = key;
     rows.push(indexRow(job, i));

@@ -50,7 +50,14 @@ export function jobPullRequestBody(report: RunReport, job: JobReport, opts: JobB
 export function jobFileSegments(job: JobReport, heading: string): Segment[] {
   const out: Segment[] = [];
   for (const [group, files] of filesByGroup(job.files)) {
-    out.push(...groupSegments(group, files, job.commits.filter((k) => k.group === group), heading));
+    out.push(
+      ...groupSegments(
+        group,
+        files,
+        job.commits.filter((k) => k.group === group),
+        heading,
+      ),
+    );
   }
   return out;
 }

@@ -24,7 +24,10 @@ export function ownersSection(job: JobReport, heading: string): string {
   const reader = DIALECT[split.codeowners];
   const lines = [`${heading} Owners\n\n`];
   lines.push(`This is the part of job ${mdCode(split.job)} owned by ${ownersText(owners)}: piece ${mdCode(split.piece)}.`);
-  if (split.directory !== null) lines.push(` It holds the files under ${mdCode(split.directory === '' ? '/' : `${split.directory}/`)} (a piece of more than \`maxFiles\` files is cut by folder).`);
+  if (split.directory !== null)
+    lines.push(
+      ` It holds the files under ${mdCode(split.directory === '' ? '/' : `${split.directory}/`)} (a piece of more than \`maxFiles\` files is cut by folder).`,
+    );
   lines.push('\n\n');
   if (split.file === null) {
     lines.push(`The base commit has no CODEOWNERS file where ${reader} looks for one, so every changed file is in the piece ${mdCode('unowned')}.\n\n`);
@@ -66,13 +69,16 @@ export function splitJobsSection(jobs: readonly JobReport[], heading: string): s
     const first = pieces[0]!;
     const where = first.repo === undefined ? '' : `${mdCode(first.repo)} · `;
     const job = jobLabel({ ...first, name: first.split!.job });
-    out.push(`- ${where}**${mdText(job)}**: ${plural(pieces.length, 'piece')}${first.split!.file === null ? ' (no CODEOWNERS file: one piece, `unowned`)' : ''}\n`);
+    out.push(
+      `- ${where}**${mdText(job)}**: ${plural(pieces.length, 'piece')}${first.split!.file === null ? ' (no CODEOWNERS file: one piece, `unowned`)' : ''}\n`,
+    );
     for (const p of pieces) {
       const pr = p.pullRequest ? ` · [#${p.pullRequest.number}](${p.pullRequest.url})` : '';
-      out.push(`  - ${mdCode(p.split!.piece)} · ${ownersText(p.owners ?? [])} · ${mdCode(p.branch)} · ${statusBadge(p.status)} · ${plural(p.files.length, 'file')}${pr}\n`);
+      out.push(
+        `  - ${mdCode(p.split!.piece)} · ${ownersText(p.owners ?? [])} · ${mdCode(p.branch)} · ${statusBadge(p.status)} · ${plural(p.files.length, 'file')}${pr}\n`,
+      );
     }
   }
   out.push('\n');
   return out.join('');
 }
-

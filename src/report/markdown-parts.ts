@@ -15,7 +15,6 @@ const STATUS_BADGE: Readonly<Record<JobStatus, string>> = {
   failed: '❌ failed',
 };
 
-
 export function statusBadge(status: JobStatus): string {
   return STATUS_BADGE[status];
 }
@@ -112,7 +111,9 @@ export function groupedFailures(report: RunReport, heading: string, o: { maxGrou
   const items = groups.slice(0, maxGroups).map((g) => {
     const code = g.code === undefined ? '' : ` (code ${g.code})`;
     const times = g.places.length === 1 ? '' : ` × ${num(g.places.length)}`;
-    const places = g.places.slice(0, maxPlaces).map((p) => `${mdText(jobLabel(p.job))} (${[stepLabel(p.step), ...(p.file === null ? [] : [mdCode(p.file)])].join(', ')})`);
+    const places = g.places
+      .slice(0, maxPlaces)
+      .map((p) => `${mdText(jobLabel(p.job))} (${[stepLabel(p.step), ...(p.file === null ? [] : [mdCode(p.file)])].join(', ')})`);
     const more = g.places.length - places.length;
     return (
       `- **${g.kind}**${code}${times}: ${mdText(g.message, o.maxMessage ?? 500)}\n` +
@@ -129,7 +130,12 @@ export function groupedFailures(report: RunReport, heading: string, o: { maxGrou
 export function diagnosticsList(job: JobReport, heading: string, maxItems = 50): string {
   const all = job.diagnostics ?? [];
   if (all.length === 0) return '';
-  const items = all.slice(0, maxItems).map((d) => `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`);
+  const items = all
+    .slice(0, maxItems)
+    .map(
+      (d) =>
+        `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`,
+    );
   const more = all.length - items.length;
   return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : ''}\n`;
 }

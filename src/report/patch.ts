@@ -72,7 +72,13 @@ export function renderStat(report: RunReport, o: StatOptions): string {
 }
 
 export function statLines(files: readonly FileReport[], width: number): string {
-  const rows = files.map((f) => ({ name: f.path, count: f.added + f.removed, added: f.added, removed: f.removed, binary: (f.hunks ?? []).length === 0 && f.added + f.removed === 0 }));
+  const rows = files.map((f) => ({
+    name: f.path,
+    count: f.added + f.removed,
+    added: f.added,
+    removed: f.removed,
+    binary: (f.hunks ?? []).length === 0 && f.added + f.removed === 0,
+  }));
   const nameWidth = Math.max(...rows.map((r) => r.name.length));
   const countWidth = Math.max(...rows.map((r) => (r.binary ? 3 : String(r.count).length)));
   const maxCount = Math.max(...rows.map((r) => r.count));

@@ -116,12 +116,9 @@ function idleSteps(report: RunReport): string[] {
 
 function facts(job: JobReport, p: Paint): string {
   const c = jobCounts(job);
-  return [
-    plural(job.commits.length, 'commit'),
-    plural(c.files, 'file'),
-    `${p.green(`+${c.added}`)} ${p.red(`-${c.removed}`)}`,
-    ...alreadyApplied(job),
-  ].join(', ');
+  return [plural(job.commits.length, 'commit'), plural(c.files, 'file'), `${p.green(`+${c.added}`)} ${p.red(`-${c.removed}`)}`, ...alreadyApplied(job)].join(
+    ', ',
+  );
 }
 
 /** "2 already applied": only the files found with the change in them, not those skipped for another reason. */

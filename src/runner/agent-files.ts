@@ -20,7 +20,8 @@ export async function agentFiles(ctx: StepContext, narrow: (path: string) => boo
     paths: () => ctx.ws.paths().filter((p) => allowed(p) && isRegularFile(ctx.ws.mode(p))),
     guard: (raw) => {
       const path = guardPath({ ...ctx, selected: (p) => ctx.selected(p) && narrow(p) }, raw);
-      if (path.ok && lfs.has(path.value)) return fail(failure('unsupported', `${path.value} is a Git LFS pointer; scion never rewrites LFS files.`, { path: path.value }));
+      if (path.ok && lfs.has(path.value))
+        return fail(failure('unsupported', `${path.value} is a Git LFS pointer; scion never rewrites LFS files.`, { path: path.value }));
       return path;
     },
     read: (path) => ctx.ws.read(path),

@@ -57,11 +57,22 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
   const holder = await branchCheckedOut(repo, ref);
   if (holder !== null && holder !== c.worktree) {
     // Moving a branch someone has checked out would leave their checkout out of step with it.
-    const f = failure('branch-diverged', `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`, { branch: job.branch, worktree: holder }, CHECKED_OUT_HINT);
+    const f = failure(
+      'branch-diverged',
+      `Branch ${job.branch} is checked out in ${holder}; switch that checkout to another branch (or remove it) and run again.`,
+      { branch: job.branch, worktree: holder },
+      CHECKED_OUT_HINT,
+    );
     return { head: null, commits: unwritten(), outcome, failure: f };
   }
   const written = await writeCommits(repo, {
-    ref, base: c.base, commits: trees, expectedOld: decision.expectedOld, identity: c.identity, now: c.now(), ...(c.signal ? { signal: c.signal } : {}),
+    ref,
+    base: c.base,
+    commits: trees,
+    expectedOld: decision.expectedOld,
+    identity: c.identity,
+    now: c.now(),
+    ...(c.signal ? { signal: c.signal } : {}),
   });
   if (!written.ok) {
     // A ref in the way (`scion/a` when writing `scion/a/b`) or one moved meanwhile: --force does not help.
@@ -75,7 +86,7 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
 
 const CHECKED_OUT_HINT = 'Switch the checkout that holds the branch to another branch (or remove that worktree), then run again; --force does not change this.';
 const REF_CLASH_HINT =
-  'Another ref is in the way (a branch named like a folder of this one, or the branch moved meanwhile): rename or delete it, or change the recipe\'s `branch`, then run again; --force does not change this.';
+  "Another ref is in the way (a branch named like a folder of this one, or the branch moved meanwhile): rename or delete it, or change the recipe's `branch`, then run again; --force does not change this.";
 const NOT_SCIONS_HINT =
   "This branch was not written by scion for this recipe and job, so scion never overwrites it: change the recipe's `branch`, or rename or delete that branch yourself.";
 
@@ -83,6 +94,15 @@ const NOT_SCIONS_HINT =
 function divergedFailure(branch: string, head: string, scions: boolean): Failure {
   const at = head.slice(0, 12);
   return scions
-    ? failure('branch-diverged', `Branch ${branch} holds commits scion did not write on top of its own (head ${at}); merge or delete them, or rerun with --force to overwrite them.`, { branch, head })
-    : failure('branch-diverged', `Branch ${branch} exists and was not written by scion for this recipe and job (head ${at}); scion never overwrites it, --force or not.`, { branch, head }, NOT_SCIONS_HINT);
+    ? failure(
+        'branch-diverged',
+        `Branch ${branch} holds commits scion did not write on top of its own (head ${at}); merge or delete them, or rerun with --force to overwrite them.`,
+        { branch, head },
+      )
+    : failure(
+        'branch-diverged',
+        `Branch ${branch} exists and was not written by scion for this recipe and job (head ${at}); scion never overwrites it, --force or not.`,
+        { branch, head },
+        NOT_SCIONS_HINT,
+      );
 }

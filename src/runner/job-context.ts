@@ -72,7 +72,14 @@ export function jobContext(input: JobContextInput, run: RunContext, ws: Workspac
   let usage: Usage = ZERO_USAGE;
 
   const stepContext = (b: Bounds): StepContext => ({
-    recipe, job, ws: fencedWorkspace(ws, b.signal), run, dryRun, selected, isDenied, schemaFor: input.schemaFor,
+    recipe,
+    job,
+    ws: fencedWorkspace(ws, b.signal),
+    run,
+    dryRun,
+    selected,
+    isDenied,
+    schemaFor: input.schemaFor,
     signal: b.signal,
     deadline: b.deadline,
     baseState,
@@ -97,7 +104,9 @@ export function jobContext(input: JobContextInput, run: RunContext, ws: Workspac
     const seconds = (limitMs ?? 0) / 1000;
     const f =
       ended === 'timeout'
-        ? failure('timeout', `The step ${label} ran past its timeout of ${seconds} s and was stopped; nothing it changed was kept.`, { timeoutSeconds: seconds })
+        ? failure('timeout', `The step ${label} ran past its timeout of ${seconds} s and was stopped; nothing it changed was kept.`, {
+            timeoutSeconds: seconds,
+          })
         : failure('interrupted', `The run was interrupted during the step ${label}; nothing it changed was kept.`);
     return { ended, failure: f, late: settled };
   }

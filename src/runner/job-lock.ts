@@ -101,7 +101,9 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
     }
     breakStale(path, text);
   }
-  return fail(failure('locked', `The lock ${path} of ${o.job} keeps changing hands; another scion run is starting this job. Run again when it is done.`, { lock: path }));
+  return fail(
+    failure('locked', `The lock ${path} of ${o.job} keeps changing hands; another scion run is starting this job. Run again when it is done.`, { lock: path }),
+  );
 }
 
 /**

@@ -78,7 +78,8 @@ export async function runSteps(jc: JobContext): Promise<StepsResult> {
       });
     }
     jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: own.length });
-    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted') return { errors, skipped, steps, stopped: true, reached, matches, refusals, estimates };
+    if ((failed && recipe.onError === 'stop') || ran.ended === 'interrupted')
+      return { errors, skipped, steps, stopped: true, reached, matches, refusals, estimates };
   }
   return { errors, skipped, steps, stopped: false, reached, matches, refusals, estimates };
 }
@@ -101,7 +102,12 @@ function changedBetween(before: Changes, after: Changes): number {
  * fix, the files it found matching, `foundIn`) must lie in [min, max]. A guard that finds too many
  * names the first files it found, so the message says where to look.
  */
-function expectationMiss(step: Step, label: string, c: { changed: number; alreadyApplied: number; found: number }, foundIn: readonly string[] | null): Failure | null {
+function expectationMiss(
+  step: Step,
+  label: string,
+  c: { changed: number; alreadyApplied: number; found: number },
+  foundIn: readonly string[] | null,
+): Failure | null {
   const e = step.expect;
   if (!e) return null;
   const n = c.changed + c.alreadyApplied + c.found;
@@ -109,13 +115,18 @@ function expectationMiss(step: Step, label: string, c: { changed: number; alread
   const range = e.min !== undefined && e.max !== undefined ? `${e.min} to ${e.max}` : e.min !== undefined ? `at least ${e.min}` : `at most ${e.max}`;
   const applied = c.alreadyApplied > 0 ? ` and found ${c.alreadyApplied} already applied` : '';
   const what = foundIn !== null ? `found matches in ${filesNamed(c.found, foundIn)}` : `changed ${plural(c.changed, 'file')}${applied}`;
-  return failure('expectation', `The step ${label} ${what}; its expect wants ${range}.`, {
-    changed: c.changed,
-    alreadyApplied: c.alreadyApplied,
-    ...(foundIn !== null ? { found: c.found } : {}),
-    ...(e.min === undefined ? {} : { min: e.min }),
-    ...(e.max === undefined ? {} : { max: e.max }),
-  }, foundIn !== null ? GUARD_HINT : undefined);
+  return failure(
+    'expectation',
+    `The step ${label} ${what}; its expect wants ${range}.`,
+    {
+      changed: c.changed,
+      alreadyApplied: c.alreadyApplied,
+      ...(foundIn !== null ? { found: c.found } : {}),
+      ...(e.min === undefined ? {} : { min: e.min }),
+      ...(e.max === undefined ? {} : { max: e.max }),
+    },
+    foundIn !== null ? GUARD_HINT : undefined,
+  );
 }
 
 const GUARD_HINT =

@@ -59,7 +59,14 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
 
   const disk = recipe.steps.some(needsDisk) || recipe.verify.length > 0;
   const making = await makeWorkspace(repo, {
-    base: input.base, entries: input.entries, needsDisk: disk, keep, dryRun, id: worktreeId(recipe.name, job.name), branch: job.branch, job: id,
+    base: input.base,
+    entries: input.entries,
+    needsDisk: disk,
+    keep,
+    dryRun,
+    id: worktreeId(recipe.name, job.name),
+    branch: job.branch,
+    job: id,
   });
   // Another live run holds this job (kind `locked`): this one leaves it alone.
   if (!making.ok) return end(unfinishedReport({ job, base: input.base, step: 0, started }, making.error));
@@ -88,8 +95,16 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     const files = withMatches(await fileReports(repo, input.entries, changes, groupMatcher(recipe)), steps.matches);
     const fixChanges = await changesBetween(beforeFix, changes, jc.baseState);
     const common = {
-      repo, recipe, base: input.base, baseTree: input.baseTree, sinks: input.sinks, identity: input.identity, dryRun,
-      force: options.force ?? false, worktree: worktree?.path ?? null, now: () => ctx.now?.() ?? new Date(),
+      repo,
+      recipe,
+      base: input.base,
+      baseTree: input.baseTree,
+      sinks: input.sinks,
+      identity: input.identity,
+      dryRun,
+      force: options.force ?? false,
+      worktree: worktree?.path ?? null,
+      now: () => ctx.now?.() ?? new Date(),
       ...(options.signal ? { signal: options.signal } : {}),
     };
     const whole = { job, files: null, owners: null, split: null };
@@ -97,7 +112,11 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     if (recipe.split) {
       const split = await commitPieces({ ...common, job, split: recipe.split, beforeFix, fixChanges, env: ctx.env });
       if (split.file === null && split.pieces.length > 0) {
-        ctx.onEvent?.({ type: 'log', job: id, message: `no CODEOWNERS file in the base commit (${split.dialect}'s locations): every changed file is in the piece \`unowned\`` });
+        ctx.onEvent?.({
+          type: 'log',
+          job: id,
+          message: `no CODEOWNERS file in the base commit (${split.dialect}'s locations): every changed file is in the piece \`unowned\``,
+        });
       }
       pieces.push(...split.pieces);
     } else {
@@ -112,7 +131,8 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     // A kept worktree ends at the branch head, clean under `git status`. A split job has no branch of
     // its own, and no one worktree could be clean at every piece's head: it keeps none, and says so.
     const kept = keep && !recipe.split;
-    if (keep && recipe.split) ctx.onEvent?.({ type: 'log', job: id, message: 'a job split by owner keeps no worktree: its change is on the branches of its pieces' });
+    if (keep && recipe.split)
+      ctx.onEvent?.({ type: 'log', job: id, message: 'a job split by owner keeps no worktree: its change is on the branches of its pieces' });
     if (kept) {
       closed = true;
       const head = pieces[0]!.committed.head;
@@ -127,29 +147,32 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
       // Skips of files in no piece, and the job's usage, are told once: on its first piece.
       const skipped = p.files === null ? steps.skipped : steps.skipped.filter((k) => mine(k.file) || (i === 0 && !pieces.some((q) => q.files?.has(k.file))));
       const jobErrors = [...errors, ...own];
-      return redactDeep({
-        recipe: recipe.name,
-        name: p.job.name,
-        ...(recipe.description ? { description: recipe.description } : {}),
-        base: input.base,
-        branch: p.job.branch,
-        status: jobErrors.length > 0 ? 'failed' : p.committed.outcome,
-        head: p.committed.head,
-        worktree: kept && worktree ? worktree.path : null,
-        commits: p.committed.commits,
-        files: files.filter((f) => mine(f.path)),
-        errors: jobErrors,
-        skipped,
-        steps: steps.steps,
-        usage: i === 0 ? jc.usage() : ZERO_USAGE,
-        ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
-        // The model's refusals and a plan's estimates, like the usage, are told once: on the first piece.
-        ...(i === 0 ? refusalsAndEstimates(steps, verified) : {}),
-        ...(unmatched.length > 0 ? { unmatched } : {}),
-        durationMs: Date.now() - started,
-        ...(p.owners !== null ? { owners: p.owners } : {}),
-        ...(p.split !== null ? { split: p.split } : {}),
-      } satisfies JobReport, ctx.redact);
+      return redactDeep(
+        {
+          recipe: recipe.name,
+          name: p.job.name,
+          ...(recipe.description ? { description: recipe.description } : {}),
+          base: input.base,
+          branch: p.job.branch,
+          status: jobErrors.length > 0 ? 'failed' : p.committed.outcome,
+          head: p.committed.head,
+          worktree: kept && worktree ? worktree.path : null,
+          commits: p.committed.commits,
+          files: files.filter((f) => mine(f.path)),
+          errors: jobErrors,
+          skipped,
+          steps: steps.steps,
+          usage: i === 0 ? jc.usage() : ZERO_USAGE,
+          ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+          // The model's refusals and a plan's estimates, like the usage, are told once: on the first piece.
+          ...(i === 0 ? refusalsAndEstimates(steps, verified) : {}),
+          ...(unmatched.length > 0 ? { unmatched } : {}),
+          durationMs: Date.now() - started,
+          ...(p.owners !== null ? { owners: p.owners } : {}),
+          ...(p.split !== null ? { split: p.split } : {}),
+        } satisfies JobReport,
+        ctx.redact,
+      );
     });
     return end(reports);
   } finally {
@@ -170,7 +193,13 @@ interface Committing {
 /** A split job as one line of progress: its pieces' files, commits and usage, failed when any piece failed. */
 function summaryOf(job: JobSpec, pieces: readonly JobReport[]): JobReport {
   const { owners: _owners, split: _split, ...first } = pieces[0]!;
-  const status = pieces.some((p) => p.status === 'failed') ? 'failed' : pieces.some((p) => p.status === 'changed') ? 'changed' : pieces.some((p) => p.status === 'unchanged') ? 'unchanged' : 'empty';
+  const status = pieces.some((p) => p.status === 'failed')
+    ? 'failed'
+    : pieces.some((p) => p.status === 'changed')
+      ? 'changed'
+      : pieces.some((p) => p.status === 'unchanged')
+        ? 'unchanged'
+        : 'empty';
   return {
     ...first,
     name: job.name,

@@ -85,7 +85,12 @@ export async function buildTrees(sinks: ObjectSinks, baseTree: string, plan: rea
 export async function writeCommits(
   repo: Repo,
   o: {
-    ref: string; base: string; commits: readonly PlannedTree[]; expectedOld: string | null; identity: Identity | Signatures; now: Date;
+    ref: string;
+    base: string;
+    commits: readonly PlannedTree[];
+    expectedOld: string | null;
+    identity: Identity | Signatures;
+    now: Date;
     /** The run's interrupt: looked at before anything is written, and under the ref's lock. */
     signal?: AbortSignal;
   },
@@ -96,7 +101,12 @@ export async function writeCommits(
   await yieldToSignals();
   if (o.signal?.aborted) return stopped();
   const seconds = Math.floor(o.now.getTime() / 1000);
-  const dated = (who: Identity): Identity => ({ name: who.name, email: who.email, timestamp: who.timestamp ?? seconds, timezoneOffset: who.timestamp === undefined ? 0 : (who.timezoneOffset ?? 0) });
+  const dated = (who: Identity): Identity => ({
+    name: who.name,
+    email: who.email,
+    timestamp: who.timestamp ?? seconds,
+    timezoneOffset: who.timestamp === undefined ? 0 : (who.timezoneOffset ?? 0),
+  });
   const author = dated(o.identity);
   const committer = 'committer' in o.identity ? dated(o.identity.committer) : author;
   const shas: string[] = [];
@@ -117,7 +127,10 @@ export async function writeCommits(
     if (isGitError(e, 'locked')) {
       // A lock nothing proves stale (native git's, or one a killed git left): the fix is the user's.
       const command = typeof e.data['command'] === 'string' ? e.data['command'] : null;
-      const hint = command === null ? undefined : `If no git process is running in this repository, the lock was left by one that was killed: remove it (\`${command}\`) and run again.`;
+      const hint =
+        command === null
+          ? undefined
+          : `If no git process is running in this repository, the lock was left by one that was killed: remove it (\`${command}\`) and run again.`;
       return fail(failure('locked', `Could not move ${branch}: ${e.message}`, { ref: o.ref, ...(e.data['lock'] ? { lock: e.data['lock'] } : {}) }, hint));
     }
     const why = e instanceof Error ? e.message : String(e);

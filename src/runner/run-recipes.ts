@@ -94,7 +94,8 @@ async function runIn(
   const identities = new Map<Recipe, Signatures>();
   let saidUnsigned = false;
   const identityOf = async (recipe: Recipe, job: string): Promise<Signatures> => {
-    if (!identities.has(recipe)) identities.set(recipe, commitSignatures(repo, { env: ctx.env, ...(recipe.author ? { author: recipe.author } : {}), fallback: FALLBACK_IDENTITY }));
+    if (!identities.has(recipe))
+      identities.set(recipe, commitSignatures(repo, { env: ctx.env, ...(recipe.author ? { author: recipe.author } : {}), fallback: FALLBACK_IDENTITY }));
     const sig = identities.get(recipe)!;
     if (sig.gpgSignIgnored && !saidUnsigned && !options.dryRun) {
       saidUnsigned = true;
@@ -113,20 +114,22 @@ async function runIn(
         // turn of the event loop first lets a signal sent during the previous (synchronous) job in.
         await yieldToSignals();
         if (options.signal?.aborted) return [interruptedReport({ job, base: base.sha, step: 0, started: Date.now() })];
-        return guardJob(repo, job, base.sha, ctx, async () => runJob({
-          repo,
-          recipe: job.recipe,
-          job,
-          base: base.sha,
-          baseTree: base.tree,
-          entries: base.entries,
-          identity: await identityOf(job.recipe, jobId(job)),
-          schemaFor: schemaLookup(job.recipe),
-          options,
-          ctx,
-          sinks,
-          structural,
-        }));
+        return guardJob(repo, job, base.sha, ctx, async () =>
+          runJob({
+            repo,
+            recipe: job.recipe,
+            job,
+            base: base.sha,
+            baseTree: base.tree,
+            entries: base.entries,
+            identity: await identityOf(job.recipe, jobId(job)),
+            schemaFor: schemaLookup(job.recipe),
+            options,
+            ctx,
+            sinks,
+            structural,
+          }),
+        );
       }),
     ),
   );

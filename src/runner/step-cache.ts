@@ -58,7 +58,10 @@ export function keyedEnv(env: Readonly<Record<string, string | undefined>>, step
 }
 
 export function stepKey(p: KeyParts): string {
-  const sorted = (o: Readonly<Record<string, string>>) => Object.keys(o).sort().map((k) => [k, o[k]]);
+  const sorted = (o: Readonly<Record<string, string>>) =>
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]);
   const inputs = [...p.inputs].sort(([a], [b]) => compareCodeUnits(a, b)).map(([path, f]) => [path, f === null ? null : [f.oid, f.mode]]);
   const material = JSON.stringify({ v: VERSION, kind: p.kind, command: p.command, env: sorted(p.env), base: p.baseTree, inputs });
   return createHash('sha256').update(material).digest('hex');

@@ -122,11 +122,15 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   const how = r.status === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.status}`;
   const after = result.rounds > 0 ? ` after ${plural(result.rounds, 'fix round')}` : '';
   const tail = r.output.trim().slice(-TAIL);
-  const failed = failure('command-failed', `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
-    command: v.run,
-    status: r.status,
-    diagnostics: result.diagnostics.length,
-  });
+  const failed = failure(
+    'command-failed',
+    `The verify command \`${v.run}\` ${how}${after}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`,
+    {
+      command: v.run,
+      status: r.status,
+      diagnostics: result.diagnostics.length,
+    },
+  );
   return { passed: false, diagnostics: result.diagnostics, errors: [...fixErrors, { file: null, failure: failed }], refusals, estimate };
 }
 

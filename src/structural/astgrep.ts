@@ -91,7 +91,11 @@ export function rewriteFile(program: AstgrepProgram, file: { readonly path: stri
       if (hasSyntaxError(originalRoot, out.edits)) return ok({ status: 'skipped', reason: 'syntax-error', matches: 0 });
       checked = true;
     }
-    regions = mergeRegions(original, regions, out.edits.map((e) => ({ start: e.start, oldLength: e.end - e.start, text: e.text })));
+    regions = mergeRegions(
+      original,
+      regions,
+      out.edits.map((e) => ({ start: e.start, oldLength: e.end - e.start, text: e.text })),
+    );
     text = applyEdits(text, out.edits);
   }
   const changes = toChanges(regions);

@@ -67,8 +67,7 @@ export async function loadAstgrep(source: AstgrepSource, opts: LoadOptions): Pro
     if (usable.size === 0) {
       const why = firstError ?? 'unknown reason';
       problems.push(p.problem(napiPath(why), `ast-grep rejects the rule${lang ? ` for ${lang}` : ''}: ${why}`));
-    }
-    else rules.push({ rule: p.rule, languages: usable });
+    } else rules.push({ rule: p.rule, languages: usable });
   }
   if (problems.length > 0) return { ok: false, problems };
   const extensions = new Map<string, string>();
@@ -84,7 +83,10 @@ export async function loadAstgrep(source: AstgrepSource, opts: LoadOptions): Pro
 function napiCheck(napi: Napi, rule: CompiledRule, language: string): string | null {
   const napiName = BUILTIN_LANGUAGES[language]?.napi ?? language;
   try {
-    napi.parse(napiName as never, '').root().findAll(rule.config as never);
+    napi
+      .parse(napiName as never, '')
+      .root()
+      .findAll(rule.config as never);
     return null;
   } catch (e) {
     // napi nests its reasons as "first.\n |->second\n |->third": one sentence reads better.

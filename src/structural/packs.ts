@@ -27,8 +27,29 @@ export type PackResolver = (packageName: string, fromDir: string) => PackExports
 
 /** The packs published under @ast-grep/lang-*, tried at the first registration. */
 const KNOWN_PACKS = [
-  'angular', 'bash', 'c', 'cpp', 'csharp', 'dart', 'elixir', 'go', 'haskell', 'java', 'json', 'kotlin', 'lua',
-  'markdown', 'php', 'python', 'ruby', 'rust', 'scala', 'sql', 'swift', 'toml', 'yaml',
+  'angular',
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'dart',
+  'elixir',
+  'go',
+  'haskell',
+  'java',
+  'json',
+  'kotlin',
+  'lua',
+  'markdown',
+  'php',
+  'python',
+  'ruby',
+  'rust',
+  'scala',
+  'sql',
+  'swift',
+  'toml',
+  'yaml',
 ] as const;
 
 export function packageFor(language: string): string {

@@ -115,11 +115,14 @@ export class StructuralPool {
     const head = slot.inflight[0];
     const ms = head?.limits.timeoutMs;
     if (!head || ms === undefined) return;
-    slot.timer = setTimeout(() => {
-      if (slot.inflight[0] !== head) return;
-      this.restart(slot, head);
-      head.settle(fail(timedOut(head.request.file.path, ms)));
-    }, Math.max(0, ms));
+    slot.timer = setTimeout(
+      () => {
+        if (slot.inflight[0] !== head) return;
+        this.restart(slot, head);
+        head.settle(fail(timedOut(head.request.file.path, ms)));
+      },
+      Math.max(0, ms),
+    );
   }
 
   /** An aborted request answers at once; its child is killed if it holds it (running or queued). */

@@ -111,13 +111,15 @@ class Rewriter {
     }
     const S1 = applyEdits(S0, inner);
     const toSource = sourceOffsets(inner);
-    const query = (fn: (from: SgNode, a: number, b: number) => boolean, unknown: boolean) => (a: number, b: number): boolean => {
-      const sa = toSource(a);
-      const sb = toSource(b);
-      // Text an inner rewrite wrote has no node in the tree.
-      if (sa === null || sb === null) return unknown;
-      return fn(this.around(e, sa, sb), e.start + sa, e.start + sb);
-    };
+    const query =
+      (fn: (from: SgNode, a: number, b: number) => boolean, unknown: boolean) =>
+      (a: number, b: number): boolean => {
+        const sa = toSource(a);
+        const sb = toSource(b);
+        // Text an inner rewrite wrote has no node in the tree.
+        if (sa === null || sb === null) return unknown;
+        return fn(this.around(e, sa, sb), e.start + sa, e.start + sb);
+      };
     const outer = mergeLayout(S1, F.text, F.marks, {
       lexicon: this.lexicon,
       insideLeaf: query(insideLeaf, true),
@@ -144,10 +146,14 @@ class Rewriter {
     const node = e.node;
     const transformed =
       this.rule.transforms.order.length > 0
-        ? computeTransforms(this.rule.transforms, (v) => {
-            const value = this.value(e, v, used);
-            return { text: value ? value.lines.text : null, rewritten: value?.rewritten ?? false };
-          }, (name) => node.getTransformed(name))
+        ? computeTransforms(
+            this.rule.transforms,
+            (v) => {
+              const value = this.value(e, v, used);
+              return { text: value ? value.lines.text : null, rewritten: value?.rewritten ?? false };
+            },
+            (name) => node.getTransformed(name),
+          )
         : new Map<string, string>();
     const parts: Lines[] = [];
     for (const piece of this.fix.template.pieces) {

@@ -2,8 +2,13 @@
 // that a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading apostrophe.
 import type { TrackRow } from './types.js';
 
-const HEAD = ['repo', 'recipe', 'job', 'branch', 'pull_request', 'url', 'state', 'checks', 'review', 'reviewers']
-  .concat(['last_activity', 'idle_days', 'behind', 'files', 'flags']);
+const HEAD = ['repo', 'recipe', 'job', 'branch', 'pull_request', 'url', 'state', 'checks', 'review', 'reviewers'].concat([
+  'last_activity',
+  'idle_days',
+  'behind',
+  'files',
+  'flags',
+]);
 
 function cell(v: string | number | null): string {
   if (v === null) return '';

@@ -70,7 +70,16 @@ export async function gatherPulls(report: RunReport, o: GatherOptions, visit?: (
     try {
       // A clone's `origin` is the URL it was cloned from; a local path's remote is the one asked for.
       const remote = ref.url !== null ? 'origin' : (o.remote ?? 'origin');
-      await readRepo(repo, remote, ref.branch ?? null, ref.id, wanted.filter((j) => j.repo === ref.id), o, rows, visit);
+      await readRepo(
+        repo,
+        remote,
+        ref.branch ?? null,
+        ref.id,
+        wanted.filter((j) => j.repo === ref.id),
+        o,
+        rows,
+        visit,
+      );
     } finally {
       closeRepo(repo);
     }

@@ -12,7 +12,11 @@ const BURNDOWN_LINES = 30;
 /** Left for the host's own counting and a margin: the body is kept this far under the limit. */
 const MARGIN = 512;
 
-const cell = (s: string) => s.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/@/g, '@\u200b');
+const cell = (s: string) =>
+  s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/@/g, '@\u200b');
 
 export function renderTrackIssue(history: readonly TrackSnapshot[], rows: readonly TrackRow[], recipe: string, limit: number): string {
   const head = headOf(history, recipe);

@@ -50,7 +50,11 @@ export async function trackReport(report: RunReport, o: TrackOptions): Promise<T
     kind ??= p.host?.kind ?? null;
   });
   if (cacheFile !== null) await reads.save(resolve(o.cwd, cacheFile));
-  const snapshot = snapshotOf(rows, report.jobs.map((j) => j.recipe), o.now);
+  const snapshot = snapshotOf(
+    rows,
+    report.jobs.map((j) => j.recipe),
+    o.now,
+  );
   let history: TrackSnapshot[] = [snapshot];
   if (o.history !== undefined) {
     const file = resolve(o.cwd, o.history);

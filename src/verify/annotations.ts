@@ -36,7 +36,9 @@ export function annotations(diagnostics: readonly Diagnostic[], opts: { readonly
 
 /** The annotations of a whole run: every job's diagnostics, titled with the job they failed. */
 export function runAnnotations(jobs: readonly { readonly recipe: string; readonly name: string; readonly diagnostics?: readonly Diagnostic[] }[]): string[] {
-  return jobs.flatMap((j) => (j.diagnostics ?? []).map((d) => annotation(d, { title: `scion ${j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`}: ${label(d)}` })));
+  return jobs.flatMap((j) =>
+    (j.diagnostics ?? []).map((d) => annotation(d, { title: `scion ${j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`}: ${label(d)}` })),
+  );
 }
 
 function label(d: Diagnostic): string {

@@ -53,7 +53,6 @@ export interface LoopResult {
 /** The commit group of the fix rounds' edits. */
 export const FIX_GROUP = 'fix';
 
-
 export const passed = (r: CommandRun): boolean => r.status === 0 && !r.aborted;
 
 export async function verifyWithFix(command: string, maxRounds: number, io: LoopIO): Promise<LoopResult> {

@@ -52,9 +52,16 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
       if (st === undefined) break;
       if (st.isDirectory()) continue;
       if (st.isSymbolicLink()) {
-        return failure('outside', `${path} lies under ${dir}, a symlink git does not track, which may point outside the repository; choose another path.`, { path, at: dir });
+        return failure('outside', `${path} lies under ${dir}, a symlink git does not track, which may point outside the repository; choose another path.`, {
+          path,
+          at: dir,
+        });
       }
-      return failure('file-exists', `${path} cannot be written: ${dir} is a file git does not track (ignored or untracked), and a folder there would replace it; choose another path.`, { path, at: dir });
+      return failure(
+        'file-exists',
+        `${path} cannot be written: ${dir} is a file git does not track (ignored or untracked), and a folder there would replace it; choose another path.`,
+        { path, at: dir },
+      );
     }
     return null;
   }

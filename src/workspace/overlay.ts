@@ -68,9 +68,16 @@ export abstract class OverlayWorkspace {
       const dir = parts.slice(0, i).join('/');
       const mode = this.mode(dir);
       if (mode === undefined) continue;
-      if (mode === '120000') return failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, { path, at: dir });
+      if (mode === '120000')
+        return failure('outside', `${path} lies under the symlink ${dir}, which may point outside the repository; edit the link's target instead.`, {
+          path,
+          at: dir,
+        });
       if (mode === '160000') return failure('unsupported', `${path} lies inside the submodule ${dir}; scion never writes into submodules.`, { path, at: dir });
-      return failure('file-exists', `${path} cannot be written: ${dir} is a file, and a folder there would replace it; choose another path.`, { path, at: dir });
+      return failure('file-exists', `${path} cannot be written: ${dir} is a file, and a folder there would replace it; choose another path.`, {
+        path,
+        at: dir,
+      });
     }
     return null;
   }

@@ -38,7 +38,9 @@ export async function createScratchWorkspace(repo: Repo, base: ReadonlyMap<strin
       const entry = base.get(path);
       if (entry && stats.get(path) === statKey(st)) continue;
       const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o111 ? '100755' : '100644';
-      const bytes = st.isSymbolicLink() ? new Uint8Array(Buffer.from(await readlink(file))) : clean(path, new Uint8Array(await readFile(file)), entry?.oid ?? null);
+      const bytes = st.isSymbolicLink()
+        ? new Uint8Array(Buffer.from(await readlink(file)))
+        : clean(path, new Uint8Array(await readFile(file)), entry?.oid ?? null);
       if (entry && entry.mode === mode && hashBlob(bytes) === entry.oid) continue;
       out.set(path, { bytes, mode });
     }

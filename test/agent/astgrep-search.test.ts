@@ -52,7 +52,7 @@ describe('astgrep_search', () => {
     expect(Object.keys((def?.input_schema as { properties: object }).properties)).toEqual(['pattern', 'language', 'glob']);
   });
 
-  it('finds calls by shape, in the language asked for, in the step\'s files only (never a denied one)', async () => {
+  it("finds calls by shape, in the language asked for, in the step's files only (never a denied one)", async () => {
     const { ctx } = context();
     const js = await astgrepSearch(ctx, { pattern: 'console.log($$$A)', language: 'javascript' });
     expect(js).toEqual({ content: 'src/b.js:1:16: console . log ( 1 )', isError: false });

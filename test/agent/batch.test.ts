@@ -13,7 +13,11 @@ const script = () =>
   scripted(
     {
       'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'foo', new_string: 'bar' })], done()],
-      'src/b.js': [[tool('edit_file', { file_path: 'src/b.js', old_string: 'nope', new_string: 'bar' })], [tool('edit_file', { file_path: 'src/b.js', old_string: 'foo', new_string: 'bar' })], done()],
+      'src/b.js': [
+        [tool('edit_file', { file_path: 'src/b.js', old_string: 'nope', new_string: 'bar' })],
+        [tool('edit_file', { file_path: 'src/b.js', old_string: 'foo', new_string: 'bar' })],
+        done(),
+      ],
     },
     USAGE,
   );
@@ -32,7 +36,15 @@ describe('Message Batches', () => {
     const creates = api.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches');
     // Round 1: both files; round 2: both (a finishes, b retries); round 3: b alone.
     expect(creates.map((c) => c.body.requests.map((r: any) => r.custom_id))).toEqual([['f0', 'f1'], ['f0', 'f1'], ['f1']]);
-    expect(creates[0]!.body.requests[0].params.tools.map((t: any) => t.name)).toEqual(['read_file', 'edit_file', 'write_file', 'notebook_edit', 'glob', 'grep', 'astgrep_search']);
+    expect(creates[0]!.body.requests[0].params.tools.map((t: any) => t.name)).toEqual([
+      'read_file',
+      'edit_file',
+      'write_file',
+      'notebook_edit',
+      'glob',
+      'grep',
+      'astgrep_search',
+    ]);
     const polls = api.requests.filter((r) => r.method === 'GET' && /^\/v1\/messages\/batches\/[^/]+$/.test(r.path));
     expect(polls.length).toBeGreaterThanOrEqual(6);
     expect(api.requests.filter((r) => r.path.endsWith('/results'))).toHaveLength(3);

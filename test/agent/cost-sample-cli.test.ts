@@ -98,7 +98,7 @@ steps:
       ['d', 'failed'],
     ]);
     expect(report.jobs[2].errors).toEqual([expect.objectContaining({ kind: 'budget', file: 'pkgs/c/x.ts' })]);
-    expect(report.jobs[2].errors[0].message).toContain("--max-cost of $5 was reached ($6.00 spent)");
+    expect(report.jobs[2].errors[0].message).toContain('--max-cost of $5 was reached ($6.00 spent)');
     expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 2 });
 
     // Again, with less: the answers already paid for replay for free whatever the budget; c costs $3,
@@ -166,7 +166,6 @@ verify:
     ]);
     expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 1 });
   });
-
 });
 
 describe('scion run --sample', () => {

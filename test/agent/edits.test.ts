@@ -8,7 +8,18 @@ import { fakeApisAfterEach } from '../support/servers.js';
 const fakeApi = fakeApisAfterEach();
 const testEnv = testEnvsAfterEach();
 
-const SRC = ['import fs from "fs";', '', 'function load(name) {', '  return fs.readFileSync(name, "utf8");', '}', '', 'export function foo() {', '  return load("a") + load("b");', '}', ''].join('\n');
+const SRC = [
+  'import fs from "fs";',
+  '',
+  'function load(name) {',
+  '  return fs.readFileSync(name, "utf8");',
+  '}',
+  '',
+  'export function foo() {',
+  '  return load("a") + load("b");',
+  '}',
+  '',
+].join('\n');
 
 describe('per: file edits', () => {
   it('answers a hallucinated old_string with an error showing the closest lines, then applies the corrected edit', async () => {
@@ -128,7 +139,9 @@ describe('per: file edits', () => {
   });
 
   it('accepts an absolute path inside the worktree root', async () => {
-    const api = await fakeApi(scripted({ 'src/a.js': [[tool('edit_file', { file_path: '/tmp/wt/src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }));
+    const api = await fakeApi(
+      scripted({ 'src/a.js': [[tool('edit_file', { file_path: '/tmp/wt/src/a.js', old_string: 'foo()', new_string: 'bar()' })], done()] }),
+    );
     const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC }, { root: '/tmp/wt' });
     const out = await runAgentStep(step(), files, env);
@@ -140,19 +153,27 @@ describe('per: file edits', () => {
 describe('notebooks', () => {
   it('refuses edit_file on a notebook with advice, and edits a cell with notebook_edit', async () => {
     const seen: any[] = [];
-    const nb = JSON.stringify(
-      {
-        cells: [
-          { cell_type: 'code', id: 'c1', metadata: {}, source: ['print(foo)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['1'] }], execution_count: 1 },
-          { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# foo'] },
-        ],
-        metadata: {},
-        nbformat: 4,
-        nbformat_minor: 5,
-      },
-      null,
-      1,
-    ) + '\n';
+    const nb =
+      JSON.stringify(
+        {
+          cells: [
+            {
+              cell_type: 'code',
+              id: 'c1',
+              metadata: {},
+              source: ['print(foo)'],
+              outputs: [{ output_type: 'stream', name: 'stdout', text: ['1'] }],
+              execution_count: 1,
+            },
+            { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# foo'] },
+          ],
+          metadata: {},
+          nbformat: 4,
+          nbformat_minor: 5,
+        },
+        null,
+        1,
+      ) + '\n';
     const api = await fakeApi(
       scripted({
         'nb/a.ipynb': [
@@ -237,7 +258,10 @@ describe('per: job read-before-edit', () => {
           [tool('glob', { pattern: 'src/**/*.js' }), tool('read_file', { file_path: 'src/a.js', offset: 3, limit: 2 })],
           (body) => {
             seen.push(toolResults(body));
-            return [tool('write_file', { file_path: 'src/a.js', content: 'gone\n' }), tool('edit_file', { file_path: 'src/a.js', old_string: 'line 4\n', new_string: 'line four\n' })];
+            return [
+              tool('write_file', { file_path: 'src/a.js', content: 'gone\n' }),
+              tool('edit_file', { file_path: 'src/a.js', old_string: 'line 4\n', new_string: 'line four\n' }),
+            ];
           },
           (body) => {
             seen.push(toolResults(body));

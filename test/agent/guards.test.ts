@@ -57,7 +57,7 @@ describe('guards', () => {
     expect(r).toMatchObject({ guard: 'testCount' });
     expect(r!.message).toContain('from 4 test cases to 3');
     // A call renamed in a comment or a string is not a test: the count is of calls.
-    const inString = JS_TEST.replace("it('adds', () => expect(1 + 1).toBe(2));", "const s = \"it('adds', () => 1)\";");
+    const inString = JS_TEST.replace("it('adds', () => expect(1 + 1).toBe(2));", 'const s = "it(\'adds\', () => 1)";');
     expect((await verdict(g, 'src/math.test.ts', JS_TEST, inString))?.guard).toBe('testCount');
     // Changing an assertion, or adding a test, keeps or raises the count.
     expect(await verdict(g, 'src/math.test.ts', JS_TEST, JS_TEST.replace('toBe(2)', 'toBe(2.0)'))).toBeNull();

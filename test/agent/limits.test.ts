@@ -30,7 +30,11 @@ describe('limits and failures', () => {
     const api = await fakeApi((body) => {
       calls++;
       if (calls === 1) {
-        return { status: 429, headers: { 'retry-after': '0', 'retry-after-ms': '5' }, json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } };
+        return {
+          status: 429,
+          headers: { 'retry-after': '0', 'retry-after-ms': '5' },
+          json: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+        };
       }
       return ok(body);
     });
@@ -43,7 +47,11 @@ describe('limits and failures', () => {
   });
 
   it('fails with kind agent when the API keeps refusing after the retries, without the key in the message', async () => {
-    const api = await fakeApi(() => ({ status: 529, headers: { 'retry-after-ms': '1' }, json: { type: 'error', error: { type: 'overloaded_error', message: `overloaded (key ${KEY})` } } }));
+    const api = await fakeApi(() => ({
+      status: 529,
+      headers: { 'retry-after-ms': '1' },
+      json: { type: 'error', error: { type: 'overloaded_error', message: `overloaded (key ${KEY})` } },
+    }));
     const env = await testEnv(api.url, { client: { maxRetries: 1 } });
     const out = await runAgentStep(step(), memFiles({ 'src/a.js': 'foo\n' }), env);
     expect(api.messages()).toHaveLength(2);

@@ -55,7 +55,8 @@ export function scripted(turns: Record<string, Turn[]>, usage: Usage = DEFAULT_U
     const who = conversationOf(body);
     const n = turnOf(body);
     const turn = turns[who]?.[n];
-    if (turn === undefined) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: `no scripted turn ${n} for ${who}` } } };
+    if (turn === undefined)
+      return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: `no scripted turn ${n} for ${who}` } } };
     const out = typeof turn === 'function' ? turn(body) : turn;
     return Array.isArray(out) ? message(out, usage) : out;
   };

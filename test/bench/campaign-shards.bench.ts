@@ -67,13 +67,37 @@ export default async function bench(): Promise<void> {
     const env = cleanEnv({ ...server.githubEnv(), HOME: '/nonexistent' });
     const bin = join(ROOT, 'bin/scion.js');
     const shard = (listFile: string, i: number, of: number, cache: string, report: string) =>
-      timedAsync([bin, 'run', recipe, '--repos', listFile, '--cache-dir', cache, '--dry-run', '--concurrency', String(CONCURRENCY), '--shard', `${i}/${of}`, '--report', report], work, env);
+      timedAsync(
+        [
+          bin,
+          'run',
+          recipe,
+          '--repos',
+          listFile,
+          '--cache-dir',
+          cache,
+          '--dry-run',
+          '--concurrency',
+          String(CONCURRENCY),
+          '--shard',
+          `${i}/${of}`,
+          '--report',
+          report,
+        ],
+        work,
+        env,
+      );
     const rows: string[][] = [];
     // A shard of a list a quarter as long: its peak RSS is the one to compare with.
     const quarter = Math.max(SHARDS, Math.round(N / 4));
     const small = await shard(list(quarter), 1, SHARDS, join(work, 'cache-small'), join(work, 'small.json'));
     if (small.code !== 0) throw new Error(`the small shard exited ${small.code}: ${small.stderr.slice(-1500)}`);
-    rows.push([`shard 1/${SHARDS} of ${quarter} repositories`, `${small.seconds.toFixed(1)} s`, `${((small.seconds / (quarter / SHARDS)) * 1000).toFixed(0)} ms`, mb(small.rssKB)]);
+    rows.push([
+      `shard 1/${SHARDS} of ${quarter} repositories`,
+      `${small.seconds.toFixed(1)} s`,
+      `${((small.seconds / (quarter / SHARDS)) * 1000).toFixed(0)} ms`,
+      mb(small.rssKB),
+    ]);
     const reports: string[] = [];
     let total = 0;
     for (let i = 1; i <= SHARDS; i++) {
@@ -82,7 +106,12 @@ export default async function bench(): Promise<void> {
       if (r.code !== 0) throw new Error(`shard ${i} exited ${r.code}: ${r.stderr.slice(-1500)}`);
       total += r.seconds;
       reports.push(report);
-      rows.push([`shard ${i}/${SHARDS} of ${N} repositories`, `${r.seconds.toFixed(1)} s`, `${((r.seconds / (N / SHARDS)) * 1000).toFixed(0)} ms`, mb(r.rssKB)]);
+      rows.push([
+        `shard ${i}/${SHARDS} of ${N} repositories`,
+        `${r.seconds.toFixed(1)} s`,
+        `${((r.seconds / (N / SHARDS)) * 1000).toFixed(0)} ms`,
+        mb(r.rssKB),
+      ]);
     }
     const merged = await timedAsync([bin, 'merge-reports', ...reports, '--report', join(work, 'merged.json')], work, env);
     const jobs = (JSON.parse(readFileSync(join(work, 'merged.json'), 'utf8')) as { jobs: { status: string }[] }).jobs;

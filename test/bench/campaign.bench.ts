@@ -79,8 +79,13 @@ async function nativeOne(server: GitServer, url: string, dest: string, k: number
   await run('git', [...server.authArgs(), 'clone', '-q', '--depth', '1', '--bare', url, dest], { cwd: tmpdir() });
   const g = async (args: string[], extra: NodeJS.ProcessEnv = {}, input?: string): Promise<string> =>
     (await run('git', args, { cwd: dest, env: cleanEnv(extra), ...(input !== undefined ? { input } : {}) })).toString('utf8').trimEnd();
-  const paths = (await g(['grep', '-l', '-z', '-F', '-e', OLD, 'HEAD'])).split('\0').filter(Boolean).map((p) => p.replace(/^HEAD:/, ''));
-  const contents = parseBatch(await run('git', ['cat-file', '--batch'], { cwd: dest, env: cleanEnv(), input: paths.map((p) => `HEAD:${p}`).join('\n') + '\n' }));
+  const paths = (await g(['grep', '-l', '-z', '-F', '-e', OLD, 'HEAD']))
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/^HEAD:/, ''));
+  const contents = parseBatch(
+    await run('git', ['cat-file', '--batch'], { cwd: dest, env: cleanEnv(), input: paths.map((p) => `HEAD:${p}`).join('\n') + '\n' }),
+  );
   const scratch = join(dest, 'bench-tmp');
   mkdirSync(scratch);
   const temp = contents.map((data, i) => {
@@ -127,10 +132,14 @@ async function scion(server: GitServer, list: string, cache: string, concurrency
   const t0 = performance.now();
   // SCION_BENCH_PROFILE=DIR: a CPU profile of each campaign process lands in DIR.
   const prof = process.env.SCION_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCION_BENCH_PROFILE] : [];
-  const out = await run(process.execPath, [...prof, '--input-type=module', '-e', CHILD, pathToFileURL(join(ROOT, 'dist')).href, list, cache, String(concurrency), recipe], {
-    cwd: tmpdir(),
-    env: cleanEnv({ ...server.githubEnv(), HOME: '/nonexistent' }),
-  });
+  const out = await run(
+    process.execPath,
+    [...prof, '--input-type=module', '-e', CHILD, pathToFileURL(join(ROOT, 'dist')).href, list, cache, String(concurrency), recipe],
+    {
+      cwd: tmpdir(),
+      env: cleanEnv({ ...server.githubEnv(), HOME: '/nonexistent' }),
+    },
+  );
   const seconds = (performance.now() - t0) / 1000;
   const r = JSON.parse(out.toString('utf8').trim().split('\n').pop()!) as { statuses: Record<string, number>; rssKB: number; failed: unknown };
   if (r.failed) throw new Error(`a campaign job failed: ${JSON.stringify(r.failed)}`);
@@ -165,7 +174,9 @@ export default async function bench(): Promise<void> {
   try {
     const t0 = performance.now();
     const urls = makeRepos(server, N);
-    console.log(`${N} repositories of ${FILES_PER_REPO} files from node_modules (${EDITED_PER_REPO} edited each), served at ${server.url} (${((performance.now() - t0) / 1000).toFixed(1)} s to make)`);
+    console.log(
+      `${N} repositories of ${FILES_PER_REPO} files from node_modules (${EDITED_PER_REPO} edited each), served at ${server.url} (${((performance.now() - t0) / 1000).toFixed(1)} s to make)`,
+    );
     const recipe = join(work, 'new-api.yaml');
     writeFileSync(recipe, `name: new-api\nsteps:\n  - replace: { old_string: "${OLD}", new_string: "${NEW}", replace_all: true }\n`);
     const list = (n: number): string => {
@@ -184,11 +195,23 @@ export default async function bench(): Promise<void> {
 
     const c1 = await scion(server, list(N), cache('c1'), 1, recipe);
     expectAll('cold c=1', c1.statuses, 'changed', N);
-    rows.push([`scion cold, --concurrency 1 (${N})`, `${c1.seconds.toFixed(1)} s`, `${(c1.seconds / native.seconds).toFixed(2)}×`, mb(c1.rssKB), '≤ 1× native']);
+    rows.push([
+      `scion cold, --concurrency 1 (${N})`,
+      `${c1.seconds.toFixed(1)} s`,
+      `${(c1.seconds / native.seconds).toFixed(2)}×`,
+      mb(c1.rssKB),
+      '≤ 1× native',
+    ]);
 
     const c4 = await scion(server, list(N), cache('c4'), 4, recipe);
     expectAll('cold c=4', c4.statuses, 'changed', N);
-    rows.push([`scion cold, --concurrency 4 (${N})`, `${c4.seconds.toFixed(1)} s`, `${(c4.seconds / native.seconds).toFixed(2)}×`, mb(c4.rssKB), '≤ 0.5× native, < 400 MB']);
+    rows.push([
+      `scion cold, --concurrency 4 (${N})`,
+      `${c4.seconds.toFixed(1)} s`,
+      `${(c4.seconds / native.seconds).toFixed(2)}×`,
+      mb(c4.rssKB),
+      '≤ 0.5× native, < 400 MB',
+    ]);
 
     const before = cacheObjects(cache('c4'));
     const requests = server.requests.length;
@@ -198,8 +221,16 @@ export default async function bench(): Promise<void> {
     const posts = server.requests.slice(requests).filter((r) => r.method === 'POST').length;
     // The jobs' branches already point at their commits, so the cache must hold exactly what it held.
     const same = before.packs === after.packs && before.packed === after.packed && before.loose === after.loose;
-    rows.push([`scion warm rerun, --concurrency 4 (${N}): all unchanged`, `${warm.seconds.toFixed(1)} s`, `${(warm.seconds / native.seconds).toFixed(2)}×`, mb(warm.rssKB), '< 15 s']);
-    console.log(`warm rerun: cache before ${JSON.stringify(before)}, after ${JSON.stringify(after)}; upload-pack POSTs (fetches) ${posts}; ${same && posts === 0 ? 'no object downloaded again' : 'OBJECTS WERE DOWNLOADED AGAIN'}`);
+    rows.push([
+      `scion warm rerun, --concurrency 4 (${N}): all unchanged`,
+      `${warm.seconds.toFixed(1)} s`,
+      `${(warm.seconds / native.seconds).toFixed(2)}×`,
+      mb(warm.rssKB),
+      '< 15 s',
+    ]);
+    console.log(
+      `warm rerun: cache before ${JSON.stringify(before)}, after ${JSON.stringify(after)}; upload-pack POSTs (fetches) ${posts}; ${same && posts === 0 ? 'no object downloaded again' : 'OBJECTS WERE DOWNLOADED AGAIN'}`,
+    );
 
     if (SMALL < N) {
       const small = await scion(server, list(SMALL), cache('small'), 4, recipe);

@@ -74,9 +74,27 @@ export default async function run(): Promise<void> {
 
   const ms = (x: number) => (x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(2)} ms`);
   const rows = [
-    ['1,000 edits, one applyEdits sequence', sequence.ms, sequence.ms / EDITS, plainPerEdit, `+ ${ms(seqPatch.ms)} to read its patch (${seqPatch.value?.hunks.length ?? 0} hunks)`],
-    ['1,000 single applyEdits calls, bytes in/out', singles.ms, singles.ms / EDITS, plainPerEdit, `${(singles.ms / EDITS / bytesPerEdit).toFixed(2)}x decode+split/join+encode (${ms(bytesPerEdit)}/edit)`],
-    ['replace_all, 100,000 occurrences (one call)', all.ms, all.ms, allPlain.ms, `+ ${ms(allPatch.ms)} to read its patch (+${allPatch.value?.added ?? 0} -${allPatch.value?.removed ?? 0} lines)`],
+    [
+      '1,000 edits, one applyEdits sequence',
+      sequence.ms,
+      sequence.ms / EDITS,
+      plainPerEdit,
+      `+ ${ms(seqPatch.ms)} to read its patch (${seqPatch.value?.hunks.length ?? 0} hunks)`,
+    ],
+    [
+      '1,000 single applyEdits calls, bytes in/out',
+      singles.ms,
+      singles.ms / EDITS,
+      plainPerEdit,
+      `${(singles.ms / EDITS / bytesPerEdit).toFixed(2)}x decode+split/join+encode (${ms(bytesPerEdit)}/edit)`,
+    ],
+    [
+      'replace_all, 100,000 occurrences (one call)',
+      all.ms,
+      all.ms,
+      allPlain.ms,
+      `+ ${ms(allPatch.ms)} to read its patch (+${allPatch.value?.added ?? 0} -${allPatch.value?.removed ?? 0} lines)`,
+    ],
   ] as const;
   console.log(`file: ${(bytes.length / 1e6).toFixed(1)} MB, ${LINES} lines; Node ${process.version}\n`);
   console.log('| case | engine total | engine per call/edit | split/join per edit | ratio | note |');

@@ -58,7 +58,11 @@ export function textFiles(root: string): { path: string; size: number }[] {
 /** The corpus repository (bare; callers clone it). */
 export function nodeModulesCorpus(source: string): { dir: string; files: number } {
   const files = textFiles(source);
-  const key = createHash('sha1').update(VERSION).update(files.map((f) => `${f.path}\0${f.size}`).join('\n')).digest('hex').slice(0, 12);
+  const key = createHash('sha1')
+    .update(VERSION)
+    .update(files.map((f) => `${f.path}\0${f.size}`).join('\n'))
+    .digest('hex')
+    .slice(0, 12);
   const root = join(tmpdir(), `scion-bench-corpus-${key}`);
   const dir = join(root, 'repo.git');
   if (existsSync(join(root, 'ready'))) return { dir, files: files.length };
@@ -81,7 +85,12 @@ export function nodeModulesCorpus(source: string): { dir: string; files: number 
   let mark = 0;
   let time = 1_700_000_000;
   const commit = (message: string, changes: Map<string, Buffer>): void => {
-    const head: string[] = [`commit refs/heads/main`, `mark :${++mark}`, `author Bench <bench@example.com> ${time} +0000`, `committer Bench <bench@example.com> ${time} +0000`];
+    const head: string[] = [
+      `commit refs/heads/main`,
+      `mark :${++mark}`,
+      `author Bench <bench@example.com> ${time} +0000`,
+      `committer Bench <bench@example.com> ${time} +0000`,
+    ];
     time += 3600;
     const msg = Buffer.from(message);
     chunks.push(Buffer.from(`${head.join('\n')}\ndata ${msg.length}\n`), msg, Buffer.from('\n'));

@@ -54,7 +54,28 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ['user', 'account', 'order', 'item', 'cart', 'price', 'logger', 'config', 'service', 'handler', 'request', 'response', 'cache', 'store', 'event', 'queue', 'token', 'session', 'report', 'widget'];
+const WORDS = [
+  'user',
+  'account',
+  'order',
+  'item',
+  'cart',
+  'price',
+  'logger',
+  'config',
+  'service',
+  'handler',
+  'request',
+  'response',
+  'cache',
+  'store',
+  'event',
+  'queue',
+  'token',
+  'session',
+  'report',
+  'widget',
+];
 
 function tsFile(n: number, rand: () => number): string {
   const w = (): string => WORDS[Math.floor(rand() * WORDS.length)] as string;
@@ -143,7 +164,10 @@ async function scionOp(op: string, dir: string, scratch: string): Promise<Record
     await job(`scion-${scratch.slice(-6)}-1`, editedPaths());
     const first = secs();
     const t1 = performance.now();
-    await job(`scion-${scratch.slice(-6)}-2`, editedPaths().map((p) => p.replace('file3', 'file4')));
+    await job(
+      `scion-${scratch.slice(-6)}-2`,
+      editedPaths().map((p) => p.replace('file3', 'file4')),
+    );
     return { seconds: first, warm: (performance.now() - t1) / 1000 };
   }
   if (op === 'checkout') {
@@ -156,11 +180,13 @@ async function scionOp(op: string, dir: string, scratch: string): Promise<Record
     // Set up natively (untimed), so this process's RSS is worktreeChanges' own.
     const wt = join(scratch, 'wt');
     native(dir, ['worktree', 'add', '-q', '--detach', wt, 'HEAD']);
-    const base = native(dir, ['ls-tree', '-r', 'HEAD']).out.split('\n').map((l) => {
-      const [meta, path] = l.split('\t') as [string, string];
-      const [mode, , oid] = meta.split(' ') as [string, string, string];
-      return { path, mode, oid };
-    });
+    const base = native(dir, ['ls-tree', '-r', 'HEAD'])
+      .out.split('\n')
+      .map((l) => {
+        const [meta, path] = l.split('\t') as [string, string];
+        const [mode, , oid] = meta.split(' ') as [string, string, string];
+        return { path, mode, oid };
+      });
     for (const p of editedPaths()) writeFileSync(join(wt, p), edit(readFileSync(join(wt, p), 'utf8'), 'changes'));
     const repo = await git.openRepo(wt);
     const t = performance.now();
@@ -203,7 +229,14 @@ function nativeOp(op: string, dir: string, scratch: string): Sample[] {
       // No checkout: a temporary index, new blobs from stdin, tree, commit, ref.
       const idx = { GIT_INDEX_FILE: join(scratch, 'index') };
       let rss = native(dir, ['read-tree', 'main'], idx).rssKB;
-      const batch = native(dir, ['cat-file', '--batch'], {}, editedPaths().map((p) => `main:${p}`).join('\n') + '\n');
+      const batch = native(
+        dir,
+        ['cat-file', '--batch'],
+        {},
+        editedPaths()
+          .map((p) => `main:${p}`)
+          .join('\n') + '\n',
+      );
       rss = Math.max(rss, batch.rssKB);
       const contents = parseBatch(batch.out);
       const files = editedPaths().map((p, k) => {
@@ -212,7 +245,10 @@ function nativeOp(op: string, dir: string, scratch: string): Sample[] {
         return f;
       });
       const h = native(dir, ['hash-object', '-w', '--stdin-paths'], {}, files.join('\n'));
-      const info = h.out.split('\n').map((oid, k) => `100644 ${oid}\t${editedPaths()[k]}`).join('\n');
+      const info = h.out
+        .split('\n')
+        .map((oid, k) => `100644 ${oid}\t${editedPaths()[k]}`)
+        .join('\n');
       rss = Math.max(rss, h.rssKB, native(dir, ['update-index', '--index-info'], idx, `${info}\n`).rssKB);
       const tree = native(dir, ['write-tree'], idx);
       const commit = native(dir, ['commit-tree', tree.out, '-p', 'main', '-m', `bench ${tag}`]);
@@ -270,7 +306,14 @@ export default async function run(): Promise<void> {
     const n = median(nat.map((s) => s.seconds));
     const o = median(ours.map((s) => s.seconds));
     const mb = (kb: number): string => (kb > 0 ? `${Math.round(kb / 1024)} MB` : '–');
-    rows.push([name, n.toFixed(3), o.toFixed(3), `${(o / n).toFixed(2)}×`, mb(Math.max(...nat.map((s) => s.rssKB))), mb(Math.max(...ours.map((s) => s.rssKB)))]);
+    rows.push([
+      name,
+      n.toFixed(3),
+      o.toFixed(3),
+      `${(o / n).toFixed(2)}×`,
+      mb(Math.max(...nat.map((s) => s.rssKB))),
+      mb(Math.max(...ours.map((s) => s.rssKB))),
+    ]);
   };
   const ops: [string, string][] = [
     ['list', 'list every path of HEAD'],
@@ -291,11 +334,27 @@ export default async function run(): Promise<void> {
     }
     const oursSamples = ours.map((o) => ({ seconds: o.seconds as number, rssKB: o.rssKB as number }));
     if (op === 'commit') {
-      add(`${name} (vs worktree + commit -a)`, nat.map((s) => s[0] as Sample), oursSamples);
-      add(`${name} (vs plumbing, temp index)`, nat.map((s) => s[1] as Sample), oursSamples);
-      add(`${name}: second job, same Repo`, nat.map((s) => s[1] as Sample), ours.map((o) => ({ seconds: o.warm as number, rssKB: o.rssKB as number })));
+      add(
+        `${name} (vs worktree + commit -a)`,
+        nat.map((s) => s[0] as Sample),
+        oursSamples,
+      );
+      add(
+        `${name} (vs plumbing, temp index)`,
+        nat.map((s) => s[1] as Sample),
+        oursSamples,
+      );
+      add(
+        `${name}: second job, same Repo`,
+        nat.map((s) => s[1] as Sample),
+        ours.map((o) => ({ seconds: o.warm as number, rssKB: o.rssKB as number })),
+      );
     } else {
-      add(name, nat.map((s) => s[0] as Sample), oursSamples);
+      add(
+        name,
+        nat.map((s) => s[0] as Sample),
+        oursSamples,
+      );
     }
   }
   console.log(`\nmedian of ${RUNS}; worktrees under ${tmpdir()}; scion RSS includes Node + tsx + modules (~80 MB)\n`);

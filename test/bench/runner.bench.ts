@@ -31,7 +31,10 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
 function timed(cmd: string, args: string[], cwd: string): { seconds: number; rssKB: number } {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(HAS_TIME ? '/usr/bin/time' : cmd, HAS_TIME ? ['-f', '@@rss %M', cmd, ...args] : args, {
-    cwd, env: cleanEnv(), encoding: 'utf8', maxBuffer: 1 << 28,
+    cwd,
+    env: cleanEnv(),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
   });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);

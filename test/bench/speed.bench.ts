@@ -69,7 +69,9 @@ function plan(repo: string): Plan {
     const file = code[(Math.floor(code.length / 2) + k * 7919) % code.length] as string;
     const text = git(repo, 'cat-file', 'blob', `HEAD:${file}`);
     const lines = text.split('\n');
-    const line = lines.find((l, i) => l.trim().length > 12 && !/[\r\t]/.test(l) && lines.indexOf(l) === i && lines.lastIndexOf(l) === i && text.split(l).length === 2);
+    const line = lines.find(
+      (l, i) => l.trim().length > 12 && !/[\r\t]/.test(l) && lines.indexOf(l) === i && lines.lastIndexOf(l) === i && text.split(l).length === 2,
+    );
     if (line) {
       const { token, tokenFiles } = pickToken(repo);
       return { file, line, token, tokenFiles, files: paths.length };
@@ -80,7 +82,27 @@ function plan(repo: string): Plan {
 
 /** An identifier-like string in 100–300 files (closest to 150), for the whole-tree replace. */
 function pickToken(repo: string): { token: string; tokenFiles: number } {
-  const candidates = ['markerA', 'hasOwnProperty', 'Object.defineProperty', 'module.exports', 'Symbol.iterator', 'process.env', 'Buffer.from', 'JSON.stringify', 'Array.isArray', 'Promise.resolve', 'new Error(', 'typeof window', 'Object.assign', 'readonly', 'async function', 'setTimeout', 'TODO', 'function', 'return'];
+  const candidates = [
+    'markerA',
+    'hasOwnProperty',
+    'Object.defineProperty',
+    'module.exports',
+    'Symbol.iterator',
+    'process.env',
+    'Buffer.from',
+    'JSON.stringify',
+    'Array.isArray',
+    'Promise.resolve',
+    'new Error(',
+    'typeof window',
+    'Object.assign',
+    'readonly',
+    'async function',
+    'setTimeout',
+    'TODO',
+    'function',
+    'return',
+  ];
   let best: { token: string; tokenFiles: number } | null = null;
   for (const token of candidates) {
     const n = sh(repo, `git grep -l -F -e '${token}' HEAD | wc -l`).trim();
@@ -134,7 +156,11 @@ function nativeOne(clone: string, scratch: string, tag: string, file: string, ed
 
 function nativeReplace(clone: string, scratch: string, tag: string, token: string): { sample: Sample; files: number } {
   const steps = new Steps();
-  const paths = steps.git(clone, ['grep', '-l', '-z', '-F', '-e', token, 'HEAD']).split('\0').filter(Boolean).map((p) => p.replace(/^HEAD:/, ''));
+  const paths = steps
+    .git(clone, ['grep', '-l', '-z', '-F', '-e', token, 'HEAD'])
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/^HEAD:/, ''));
   const batch = steps.run('git', ['cat-file', '--batch'], clone, { input: paths.map((p) => `HEAD:${p}`).join('\n') + '\n' });
   const contents = new Map<string, Buffer>();
   parseBatch(batch).forEach((data, k) => contents.set(paths[k] as string, Buffer.from(data.toString('utf8').split(token).join(REPLACEMENT(token)))));
@@ -156,7 +182,10 @@ function nativeWorktree(clone: string, scratch: string, tag: string): Sample {
 function fresh(work: string, corpus: Corpus, n: string): string {
   const clone = join(work, `clone-${n}`);
   // Hard links when the corpus is on the same file system, a copy when not (SCION_BENCH_REPO elsewhere).
-  sh(work, `git clone -q --bare --local '${corpus.dir}' '${clone}' 2>/dev/null || { rm -rf '${clone}'; git clone -q --bare --no-hardlinks '${corpus.dir}' '${clone}'; }`);
+  sh(
+    work,
+    `git clone -q --bare --local '${corpus.dir}' '${clone}' 2>/dev/null || { rm -rf '${clone}'; git clone -q --bare --no-hardlinks '${corpus.dir}' '${clone}'; }`,
+  );
   return clone;
 }
 
@@ -208,7 +237,9 @@ export default async function bench(): Promise<void> {
         if (want('replace')) {
           const nat = nativeReplace(clone, scratch, `replace${i}`, p.token);
           replace.native.push(nat.sample);
-          replace.scion.push(scionRun(scratch, clone, `replace${i}`, [{ replace: { old_string: p.token, new_string: REPLACEMENT(p.token), replace_all: true } }]));
+          replace.scion.push(
+            scionRun(scratch, clone, `replace${i}`, [{ replace: { old_string: p.token, new_string: REPLACEMENT(p.token), replace_all: true } }]),
+          );
           if (i === 0) {
             const ours = git(clone, 'diff', '--name-only', 'HEAD', `scion/replace${i}`).split('\n').filter(Boolean).length;
             console.log(`  replace: native changed ${nat.files} files, scion ${ours}`);
@@ -230,7 +261,16 @@ export default async function bench(): Promise<void> {
     .map((r) => {
       const a = median(r.scion.map((s) => s.seconds));
       const b = median(r.native.map((s) => s.seconds));
-      return [r.corpus, r.scenario, `${a.toFixed(2)} s`, `${b.toFixed(2)} s`, `${(a / b).toFixed(2)}×`, mb(Math.max(...r.scion.map((s) => s.rssKB))), mb(Math.max(...r.native.map((s) => s.rssKB))), r.target];
+      return [
+        r.corpus,
+        r.scenario,
+        `${a.toFixed(2)} s`,
+        `${b.toFixed(2)} s`,
+        `${(a / b).toFixed(2)}×`,
+        mb(Math.max(...r.scion.map((s) => s.rssKB))),
+        mb(Math.max(...r.native.map((s) => s.rssKB))),
+        r.target,
+      ];
     });
   console.log(table(['corpus', 'scenario', 'scion', 'native', 'ratio', 'scion RSS', 'native RSS', 'target'], out));
   console.log(`medians of ${RUNS} (start-up: of ${Math.max(RUNS, 5)}); native RSS is the largest git process's`);

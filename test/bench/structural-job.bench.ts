@@ -57,14 +57,15 @@ const TRANSFORM = `export default function rename(file, api) {
 }
 `;
 
-const git = (cwd: string, ...args: string[]): string =>
-  sh(cwd, `git ${args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ')}`).trimEnd();
+const git = (cwd: string, ...args: string[]): string => sh(cwd, `git ${args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ')}`).trimEnd();
 
 /** The repository every run clones, and the JavaScript paths in it. */
 function source(): { repo: string; name: string; files: string[]; cleanup: () => void } {
   const given = process.env.SCION_BENCH_REPO;
   if (given) {
-    const files = git(given, 'ls-files', '-z').split('\0').filter((p) => JS.test(p));
+    const files = git(given, 'ls-files', '-z')
+      .split('\0')
+      .filter((p) => JS.test(p));
     return { repo: given, name: given.split('/').filter(Boolean).pop() ?? given, files, cleanup: () => undefined };
   }
   const nm = join(ROOT, 'node_modules');
@@ -214,7 +215,8 @@ export default async function bench(): Promise<void> {
     console.log(`\nsamples (wall s): scion ${list(scion)}; CLI ${list(cli)}; jscodeshift ${list(jscs)}; load after ${load()}\n`);
 
     if (outputs) {
-      const raw = (p: string) => spawnSync('git', ['cat-file', 'blob', `HEAD:${p}`], { cwd: src.repo, env: cleanEnv(), maxBuffer: 1 << 28 }).stdout.toString('utf8');
+      const raw = (p: string) =>
+        spawnSync('git', ['cat-file', 'blob', `HEAD:${p}`], { cwd: src.repo, env: cleanEnv(), maxBuffer: 1 << 28 }).stdout.toString('utf8');
       const rows = (
         [
           ['scion', outputs.scion],

@@ -50,7 +50,18 @@ export default async function bench(): Promise<void> {
   console.log(
     table(
       ['scaled time', 'writes accepted', 'limit rejections', 'allowed (500/h)', 'budget used', 'most in one minute', 'waits', 'real seconds'],
-      [[`${HOURS} h (×${SCALE}), ${WORKERS} at once`, String(accepted), String(fake.secondary.rejected), String(allowed), `${(used * 100).toFixed(1)}%`, String(minuteMax), String(waits), ((Date.now() - start) / 1000).toFixed(1)]],
+      [
+        [
+          `${HOURS} h (×${SCALE}), ${WORKERS} at once`,
+          String(accepted),
+          String(fake.secondary.rejected),
+          String(allowed),
+          `${(used * 100).toFixed(1)}%`,
+          String(minuteMax),
+          String(waits),
+          ((Date.now() - start) / 1000).toFixed(1),
+        ],
+      ],
     ),
   );
   if (fake.secondary.rejected > 0) throw new Error(`the host refused ${fake.secondary.rejected} writes: the budget let too many through`);

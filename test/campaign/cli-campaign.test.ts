@@ -153,7 +153,7 @@ describe('scion run --repos: a campaign through the CLI', () => {
     expect(seen[1]).toEqual([id('beta')]);
   });
 
-  it('pushes each repository\'s branch to its own remote (--push)', async () => {
+  it("pushes each repository's branch to its own remote (--push)", async () => {
     const r = await run(['run', 'recipe.yaml', '--repos', 'good.txt', '--cache-dir', 'cache', '--push', '--report', 'pushed.json']);
     expect(r.code, r.stderr).toBe(0);
     const report = readReport('pushed.json');
@@ -204,12 +204,18 @@ describe('scion run --repos: a campaign through the CLI', () => {
 
     beforeAll(() => {
       // The organisation's list and the search, served where every other API path goes.
-      github.rest.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+      github.rest.orgs.set(
+        'acme',
+        NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)),
+      );
       github.rest.search = (q) => (q === 'org:acme language:typescript' ? NAMES.slice(0, 2).map((n) => fakeRepo(server.url, `acme/${n}`)) : []);
     });
 
-    it('opens one pull request on each repository\'s own host (--push --pr), then status and pr read the campaign report', async () => {
-      const r = await run(['run', 'recipe.yaml', '--repos', 'good.txt', '--cache-dir', 'cache', '--push', '--pr', '--pr-interval', '0', '--report', 'pr.json'], { GITHUB_API_URL: github.url });
+    it("opens one pull request on each repository's own host (--push --pr), then status and pr read the campaign report", async () => {
+      const r = await run(
+        ['run', 'recipe.yaml', '--repos', 'good.txt', '--cache-dir', 'cache', '--push', '--pr', '--pr-interval', '0', '--report', 'pr.json'],
+        { GITHUB_API_URL: github.url },
+      );
       expect(r.code, r.stderr).toBe(0);
       const report = readReport('pr.json');
       for (const [k, name] of NAMES.entries()) {
@@ -222,7 +228,13 @@ describe('scion run --repos: a campaign through the CLI', () => {
 
       const status = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: github.url });
       expect(status.code, status.stderr).toBe(0);
-      const rows = JSON.parse(status.stdout) as { repo: string; branch: string; pullRequest: { number: number } | null; state: string; behind: number | null }[];
+      const rows = JSON.parse(status.stdout) as {
+        repo: string;
+        branch: string;
+        pullRequest: { number: number } | null;
+        state: string;
+        behind: number | null;
+      }[];
       expect(rows.map((row) => [row.repo, row.branch, row.pullRequest?.number, row.state])).toEqual(NAMES.map((n) => [id(n), 'scion/new-log', 100, 'open']));
       const table = await run(['status', '--report', 'pr.json', '--cache-dir', 'cache'], { GITHUB_API_URL: github.url });
       expect(table.stdout.split('\n')[0]).toMatch(/^REPO\s+BRANCH/);
@@ -244,7 +256,9 @@ describe('scion run --repos: a campaign through the CLI', () => {
       expect(elsewhere.code, elsewhere.stderr).toBe(0);
       for (const name of NAMES) {
         expect(elsewhere.stdout).toContain(`${id(name)}: updated pull request #100 for scion/new-log`);
-        expect(runGit(clonePath(join(work, 'cache-pr-job'), { id: id(name), url: '', path: null, ref: null }), 'rev-parse', '--is-shallow-repository')).toBe('true');
+        expect(runGit(clonePath(join(work, 'cache-pr-job'), { id: id(name), url: '', path: null, ref: null }), 'rev-parse', '--is-shallow-repository')).toBe(
+          'true',
+        );
       }
 
       // alpha's pull request is merged: branches --prune on the report deletes its branch in alpha's
@@ -267,9 +281,12 @@ describe('scion run --repos: a campaign through the CLI', () => {
         [['--github-search', 'org:acme language:typescript'], 'search-log', NAMES.slice(0, 2)],
       ] as const) {
         writeFileSync(join(work, `${recipe}.yaml`), RECIPE.replace('name: new-log', `name: ${recipe}`));
-        const r = await run(['run', `${recipe}.yaml`, ...flags, '--cache-dir', `cache-${recipe}`, '--push', '--pr', '--pr-interval', '0', '--report', `${recipe}.json`], {
-          GITHUB_API_URL: github.url,
-        });
+        const r = await run(
+          ['run', `${recipe}.yaml`, ...flags, '--cache-dir', `cache-${recipe}`, '--push', '--pr', '--pr-interval', '0', '--report', `${recipe}.json`],
+          {
+            GITHUB_API_URL: github.url,
+          },
+        );
         expect(r.code, r.stderr).toBe(0);
         const report = readReport(`${recipe}.json`);
         expect(report.jobs.map((j) => [j.repo, j.status])).toEqual(names.map((n) => [id(n), 'changed']));
@@ -277,7 +294,9 @@ describe('scion run --repos: a campaign through the CLI', () => {
           // The branch is in the repository discovery named, and sound.
           expect(runGit(bare[name]!.dir, 'rev-parse', `scion/${recipe}`)).toBe(report.jobs[k]!.head);
           runGit(bare[name]!.dir, 'fsck', '--strict');
-          const created = github.fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls` && (q.body as { head: string }).head === `scion/${recipe}`);
+          const created = github.fakes[name]!.requests.filter(
+            (q) => q.method === 'POST' && q.path === `/repos/acme/${name}/pulls` && (q.body as { head: string }).head === `scion/${recipe}`,
+          );
           expect(created).toHaveLength(1);
           expect(report.jobs[k]!.pullRequest).toMatchObject({ action: 'created' });
         }
@@ -289,7 +308,10 @@ describe('scion run --repos: a campaign through the CLI', () => {
 
   it('runs over the repositories discovery finds (--github-org), and says in one sentence when the host refuses (exit 1)', async () => {
     const gh = await startFakeGitHub('acme', 'alpha');
-    gh.orgs.set('acme', NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)));
+    gh.orgs.set(
+      'acme',
+      NAMES.map((n) => fakeRepo(server.url, `acme/${n}`)),
+    );
     const r = await run(['plan', 'recipe.yaml', '--github-org', 'acme', '--cache-dir', 'cache', '--json'], { GITHUB_API_URL: gh.url });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as RunReport).jobs.map((j) => j.repo)).toEqual(NAMES.map(id));

@@ -109,7 +109,12 @@ describe('the clone cache', () => {
   });
 
   it('never shows URL credentials in a failure', async () => {
-    const withCreds: RepoTarget = { id: 'local/acme/creds', url: `${server.url.replace('://', '://someone:hunter2-pass@')}/acme/none.git`, path: null, ref: null };
+    const withCreds: RepoTarget = {
+      id: 'local/acme/creds',
+      url: `${server.url.replace('://', '://someone:hunter2-pass@')}/acme/none.git`,
+      path: null,
+      ref: null,
+    };
     const r = await ensureClone(withCreds, { cacheDir: cache, env: { HOME: '/nonexistent', MY_SECRET: 'hunter2-pass' } });
     expect(r.ok).toBe(false);
     if (r.ok) return;

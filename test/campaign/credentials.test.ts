@@ -53,7 +53,7 @@ describe('which server gets which credential', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('a campaign: the token only to GITHUB_SERVER_URL after its 401, nothing to another port, the URL\'s own credentials to their origin', async () => {
+  it("a campaign: the token only to GITHUB_SERVER_URL after its 401, nothing to another port, the URL's own credentials to their origin", async () => {
     const r = await scion(['run', 'recipe.yaml', '--repos', 'repos.txt', '--cache-dir', 'cache', '--push', '--report', 'r.json'], { cwd: work, env });
     expect(r.stderr).not.toContain('internal error');
     const report = JSON.parse(readFileSync(join(work, 'r.json'), 'utf8')) as RunReport;
@@ -83,17 +83,20 @@ describe('which server gets which credential', () => {
     expect(JSON.stringify(report) + r.stdout + r.stderr).not.toContain('url-token');
   });
 
-  it('the URL\'s credentials win over the token on GitHub\'s own server', async () => {
+  it("the URL's credentials win over the token on GitHub's own server", async () => {
     const before = own.requests.length;
     // `own` is GitHub's server now, with a token it does not know: the URL's credentials go instead.
-    const r = await scion(['run', 'recipe.yaml', '--repos', 'repos.txt', '--cache-dir', 'cache-2', '--json'], { cwd: work, env: { ...env, GITHUB_TOKEN: 'wrong-token', GITHUB_SERVER_URL: own.url } });
+    const r = await scion(['run', 'recipe.yaml', '--repos', 'repos.txt', '--cache-dir', 'cache-2', '--json'], {
+      cwd: work,
+      env: { ...env, GITHUB_TOKEN: 'wrong-token', GITHUB_SERVER_URL: own.url },
+    });
     expect(r.stderr).not.toContain('internal error');
     const report = JSON.parse(r.stdout) as RunReport;
     expect(report.jobs[2]!.status).toBe('changed');
     expect(new Set(own.requests.slice(before).map((q) => q.authorization))).toEqual(new Set([null, basic('x-access-token', 'url-token')]));
   });
 
-  it('a clone URL on the API\'s host but another port gets nothing: clone-failed naming GITHUB_SERVER_URL, the report written', async () => {
+  it("a clone URL on the API's host but another port gets nothing: clone-failed naming GITHUB_SERVER_URL, the report written", async () => {
     writeFileSync(join(work, 'one.txt'), `${github.url}/acme/shop.git\n`);
     const before = github.requests.length;
     const r = await scion(['run', 'recipe.yaml', '--repos', 'one.txt', '--cache-dir', 'cache-3', '--report', 'one.json'], {

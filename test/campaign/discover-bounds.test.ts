@@ -49,7 +49,9 @@ describe('a listing whose pages never end', () => {
 
   it('GitHub: a next page that comes back to a page already read stops at once', async () => {
     gh.intercept = (r) =>
-      r.path === '/orgs/acme/repos' ? { status: 200, headers: { link: `<${gh.url}/orgs/acme/repos?page=2>; rel="next"` }, body: [fakeRepo(GIT, 'acme/a')] } : undefined;
+      r.path === '/orgs/acme/repos'
+        ? { status: 200, headers: { link: `<${gh.url}/orgs/acme/repos?page=2>; rel="next"` }, body: [fakeRepo(GIT, 'acme/a')] }
+        : undefined;
     const r = await plan(['--github-org', 'acme'], ghEnv());
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('GitHub pointed its next page back at a page already read');

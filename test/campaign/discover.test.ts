@@ -35,7 +35,10 @@ async function discover(q: DiscoverQuery, env: Record<string, string | undefined
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(Error);
   return e as Error;
 }
@@ -43,7 +46,12 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 describe('discoverTargets: a GitHub organisation', () => {
   it('reads every page (250 repositories, 3 pages) and gives sorted targets with the default branch as ref', async () => {
     // Listed newest-name-first so the result's order is discovery's own sort, not the server's.
-    gh.orgs.set('acme', names(250).reverse().map((n, i) => fakeRepo(GIT, `acme/${n}`, i === 0 ? { default_branch: 'trunk' } : {})));
+    gh.orgs.set(
+      'acme',
+      names(250)
+        .reverse()
+        .map((n, i) => fakeRepo(GIT, `acme/${n}`, i === 0 ? { default_branch: 'trunk' } : {})),
+    );
     const { targets, lines } = await discover({ githubOrg: 'acme' }, ghEnv());
     expect(targets).toHaveLength(250);
     expect(targets[0]).toEqual({ id: '127.0.0.1:9418/acme/repo-000', url: `${GIT}/acme/repo-000.git`, path: null, ref: 'main' });
@@ -67,7 +75,9 @@ describe('discoverTargets: a GitHub organisation', () => {
     ]);
     const plain = await discover({ githubOrg: 'acme' }, ghEnv());
     expect(plain.targets.map((t) => t.id)).toEqual(['127.0.0.1:9418/acme/app']);
-    expect(plain.lines.join('\n')).toMatch(/acme: 1 of 4 repositories; left out 2 forks \(include them with --include-forks\), 1 archived \(include them with --include-archived\)/);
+    expect(plain.lines.join('\n')).toMatch(
+      /acme: 1 of 4 repositories; left out 2 forks \(include them with --include-forks\), 1 archived \(include them with --include-archived\)/,
+    );
     const forks = await discover({ githubOrg: 'acme', includeForks: true }, ghEnv());
     expect(forks.targets.map((t) => t.id)).toEqual(['127.0.0.1:9418/acme/app', '127.0.0.1:9418/acme/fork']);
     const all = await discover({ githubOrg: 'acme', includeForks: true, includeArchived: true }, ghEnv());
@@ -124,7 +134,9 @@ describe('discoverTargets: a GitHub organisation', () => {
     expect(said).not.toContain('leaked');
     expect(said).toMatch(/^acme\/ssh: left out: its clone URL is refused \(.*only http\(s\) URLs/m);
     expect(said).toMatch(/^acme\/file: left out: its clone URL is refused \(.*only http\(s\) URLs/m);
-    expect(said).toMatch(/^acme\/away: left out: its clone URL https:\/\/evil\.example\/acme\/away\.git is not on the server the API belongs to \(http:\/\/127\.0\.0\.1:9418\)/m);
+    expect(said).toMatch(
+      /^acme\/away: left out: its clone URL https:\/\/evil\.example\/acme\/away\.git is not on the server the API belongs to \(http:\/\/127\.0\.0\.1:9418\)/m,
+    );
     expect(said).toMatch(/^acme\/ref: left out: its clone URL .* is not a plain repository URL/m);
     expect(said).toMatch(/^acme\/none: left out: the server gave no clone URL/m);
     expect(said).toMatch(/^acme\/short: left out: its clone URL "acme\/short" is not an http\(s\) URL/m);
@@ -133,11 +145,18 @@ describe('discoverTargets: a GitHub organisation', () => {
   });
 
   it('retries a 403 secondary rate limit after its Retry-After (plugin-throttling) and still reads every page', async () => {
-    gh.orgs.set('acme', names(150).map((n) => fakeRepo(GIT, `acme/${n}`)));
+    gh.orgs.set(
+      'acme',
+      names(150).map((n) => fakeRepo(GIT, `acme/${n}`)),
+    );
     let limited = 0;
     gh.intercept = (r) =>
       r.query.get('page') === '2' && limited++ === 0
-        ? { status: 403, headers: { 'retry-after': '30' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? {
+            status: 403,
+            headers: { 'retry-after': '30' },
+            body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+          }
         : undefined;
     const { targets } = await discover({ githubOrg: 'acme' }, ghEnv());
     expect(targets).toHaveLength(150);
@@ -150,7 +169,9 @@ describe('discoverTargets: a GitHub organisation', () => {
     const e = await rejection(discover({ githubOrg: 'no-such-org' }, ghEnv()));
     expect(e).toBeInstanceOf(HostError);
     expect((e as HostError).status).toBe(404);
-    expect(e.message).toMatch(/^GitHub answered 404 while listing the repositories of the GitHub organisation "no-such-org": there is no organisation "no-such-org", or GITHUB_TOKEN cannot see it/);
+    expect(e.message).toMatch(
+      /^GitHub answered 404 while listing the repositories of the GitHub organisation "no-such-org": there is no organisation "no-such-org", or GITHUB_TOKEN cannot see it/,
+    );
     expect(e.message).not.toContain(TOKEN);
   });
 
@@ -158,13 +179,18 @@ describe('discoverTargets: a GitHub organisation', () => {
     gh.intercept = (r) => ({ status: 401, body: { message: `Bad credentials: ${String(r.headers['authorization'])}` } });
     const e = await rejection(discover({ githubOrg: 'acme' }, ghEnv()));
     expect(e).toBeInstanceOf(HostError);
-    expect(e.message).toMatch(/^GitHub rejected the token while listing the repositories of the GitHub organisation "acme" \(401 Bad credentials: Bearer \*\*\*\); set GITHUB_TOKEN/);
+    expect(e.message).toMatch(
+      /^GitHub rejected the token while listing the repositories of the GitHub organisation "acme" \(401 Bad credentials: Bearer \*\*\*\); set GITHUB_TOKEN/,
+    );
     expect(e.message).not.toContain(TOKEN);
   });
 
   it('does not follow a next page on another server', async () => {
     gh.orgs.set('acme', [fakeRepo(GIT, 'acme/app')]);
-    gh.intercept = (r) => (r.path === '/orgs/acme/repos' ? { status: 200, headers: { link: '<https://evil.example/orgs/acme/repos?page=2>; rel="next"' }, body: [fakeRepo(GIT, 'acme/app')] } : undefined);
+    gh.intercept = (r) =>
+      r.path === '/orgs/acme/repos'
+        ? { status: 200, headers: { link: '<https://evil.example/orgs/acme/repos?page=2>; rel="next"' }, body: [fakeRepo(GIT, 'acme/app')] }
+        : undefined;
     const e = await rejection(discover({ githubOrg: 'acme' }, ghEnv()));
     expect(e).toBeInstanceOf(HostError);
     expect(e.message).toMatch(/pointed its next page at another server \(https:\/\/evil\.example\)/);
@@ -205,15 +231,23 @@ describe('discoverTargets: a GitHub search', () => {
   });
 
   it('explains a query GitHub cannot run', async () => {
-    gh.intercept = (r) => (r.path === '/search/repositories' ? { status: 422, body: { message: 'Validation Failed', errors: [{ message: 'The search contains only logical operators' }] } } : undefined);
+    gh.intercept = (r) =>
+      r.path === '/search/repositories'
+        ? { status: 422, body: { message: 'Validation Failed', errors: [{ message: 'The search contains only logical operators' }] } }
+        : undefined;
     const e = await rejection(discover({ githubSearch: 'AND OR' }, ghEnv()));
-    expect(e.message).toMatch(/^GitHub could not run the search while searching GitHub repositories for "AND OR" \(422 Validation Failed: The search contains only logical operators\); check the query/);
+    expect(e.message).toMatch(
+      /^GitHub could not run the search while searching GitHub repositories for "AND OR" \(422 Validation Failed: The search contains only logical operators\); check the query/,
+    );
   });
 });
 
 describe('discoverTargets: a GitLab group', () => {
   it('reads the group and its subgroups over every page (x-next-page), leaving out forks and archived projects', async () => {
-    gl.groups.set('acme', names(120, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)));
+    gl.groups.set(
+      'acme',
+      names(120, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)),
+    );
     gl.groups.set('acme/platform', [
       ...names(100, 'lib').map((n) => fakeProject(GL_GIT, `acme/platform/${n}`)),
       fakeProject(GL_GIT, 'acme/platform/forked', { forked_from_project: { id: 1 } }),
@@ -223,7 +257,12 @@ describe('discoverTargets: a GitLab group', () => {
     gl.groups.set('acmeother', [fakeProject(GL_GIT, 'acmeother/x')]);
     const { targets, lines } = await discover({ gitlabGroup: 'acme' }, glEnv());
     expect(targets).toHaveLength(221);
-    expect(targets.find((t) => t.id === '127.0.0.1:8929/acme/platform/deep/core')).toEqual({ id: '127.0.0.1:8929/acme/platform/deep/core', url: `${GL_GIT}/acme/platform/deep/core.git`, path: null, ref: 'develop' });
+    expect(targets.find((t) => t.id === '127.0.0.1:8929/acme/platform/deep/core')).toEqual({
+      id: '127.0.0.1:8929/acme/platform/deep/core',
+      url: `${GL_GIT}/acme/platform/deep/core.git`,
+      path: null,
+      ref: 'develop',
+    });
     expect(targets.map((t) => t.id)).not.toContain('127.0.0.1:8929/acme/platform/forked');
     expect(targets.map((t) => t.id)).not.toContain('127.0.0.1:8929/acme/platform/old');
     const calls = gl.requests.filter((r) => r.path === '/api/v4/groups/acme/projects');
@@ -253,9 +292,15 @@ describe('discoverTargets: a GitLab group', () => {
   });
 
   it('waits out a 429 with Retry-After and goes on to the next page', async () => {
-    gl.groups.set('acme', names(150, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)));
+    gl.groups.set(
+      'acme',
+      names(150, 'svc').map((n) => fakeProject(GL_GIT, `acme/${n}`)),
+    );
     let limited = 0;
-    gl.intercept = (r) => (r.query.get('page') === '2' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '20' }, body: { message: '429 Too Many Requests' } } : undefined);
+    gl.intercept = (r) =>
+      r.query.get('page') === '2' && limited++ === 0
+        ? { status: 429, headers: { 'retry-after': '20' }, body: { message: '429 Too Many Requests' } }
+        : undefined;
     const { targets } = await discover({ gitlabGroup: 'acme' }, glEnv());
     expect(targets).toHaveLength(150);
     expect(gl.requests.filter((r) => r.query.get('page') === '2')).toHaveLength(2);
@@ -263,7 +308,11 @@ describe('discoverTargets: a GitLab group', () => {
   });
 
   it('keeps only projects with the topic', async () => {
-    gl.groups.set('acme', [fakeProject(GL_GIT, 'acme/a', { topics: ['codemod'] }), fakeProject(GL_GIT, 'acme/b'), fakeProject(GL_GIT, 'acme/c', { topics: undefined, tag_list: ['codemod'] })]);
+    gl.groups.set('acme', [
+      fakeProject(GL_GIT, 'acme/a', { topics: ['codemod'] }),
+      fakeProject(GL_GIT, 'acme/b'),
+      fakeProject(GL_GIT, 'acme/c', { topics: undefined, tag_list: ['codemod'] }),
+    ]);
     const { targets } = await discover({ gitlabGroup: 'acme', topic: 'codemod' }, glEnv());
     expect(targets.map((t) => t.id)).toEqual(['127.0.0.1:8929/acme/a', '127.0.0.1:8929/acme/c']);
   });
@@ -271,7 +320,9 @@ describe('discoverTargets: a GitLab group', () => {
   it('says in one sentence that the group was not found, without the token', async () => {
     const e = await rejection(discover({ gitlabGroup: 'nowhere' }, glEnv()));
     expect(e).toBeInstanceOf(HostError);
-    expect(e.message).toMatch(/^GitLab answered 404 while listing the projects of the GitLab group "nowhere": there is no group "nowhere", or GITLAB_TOKEN cannot see it/);
+    expect(e.message).toMatch(
+      /^GitLab answered 404 while listing the projects of the GitLab group "nowhere": there is no group "nowhere", or GITLAB_TOKEN cannot see it/,
+    );
     expect(e.message).not.toContain(GL_TOKEN);
   });
 
@@ -280,7 +331,9 @@ describe('discoverTargets: a GitLab group', () => {
     gl.groups.set('acme', [fakeProject(server, 'acme/a'), fakeProject(GL_GIT, 'acme/b')]);
     const { targets, lines } = await discover({ gitlabGroup: 'acme' }, { GITLAB_TOKEN: GL_TOKEN, CI_SERVER_URL: server });
     expect(targets.map((t) => t.id)).toEqual([`${new URL(server).host}/acme/a`]);
-    expect(lines).toContain(`acme/b: left out: its clone URL ${GL_GIT}/acme/b.git is not on the server the API belongs to (${server}); set CI_SERVER_URL (or GITLAB_API_URL) if ${GL_GIT} is your server.`);
+    expect(lines).toContain(
+      `acme/b: left out: its clone URL ${GL_GIT}/acme/b.git is not on the server the API belongs to (${server}); set CI_SERVER_URL (or GITLAB_API_URL) if ${GL_GIT} is your server.`,
+    );
   });
 });
 
@@ -314,10 +367,14 @@ describe('discoverTargets: before any request', () => {
       sent++;
       return new Response('[]');
     };
-    const e = await rejection(discoverTargets({ githubOrg: 'acme' }, { env: { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: 'http://ghe.example/api/v3' }, fetch: spy }));
+    const e = await rejection(
+      discoverTargets({ githubOrg: 'acme' }, { env: { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: 'http://ghe.example/api/v3' }, fetch: spy }),
+    );
     expect(e).toBeInstanceOf(UsageError);
     expect(e.message).toMatch(/GITHUB_API_URL is http:\/\/ghe\.example\/api\/v3, and scion sends GITHUB_TOKEN only over HTTPS/);
-    const g = await rejection(discoverTargets({ gitlabGroup: 'acme' }, { env: { GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: 'http://gitlab.example/api/v4' }, fetch: spy }));
+    const g = await rejection(
+      discoverTargets({ gitlabGroup: 'acme' }, { env: { GITLAB_TOKEN: GL_TOKEN, GITLAB_API_URL: 'http://gitlab.example/api/v4' }, fetch: spy }),
+    );
     expect(g).toBeInstanceOf(UsageError);
     expect(sent).toBe(0);
   });

@@ -52,7 +52,9 @@ describe('campaign faults', () => {
   it('a repository larger than the clone limit fails alone with clone-failed naming the limit; nothing of it is left in the cache', async () => {
     const big = await repo({ 'blob.bin': randomBytes(3 << 20) });
     const small = await repo();
-    const r = await run(['run', 'recipe.yaml', '--repos', list('big.txt', big, small), '--cache-dir', 'cache-big', '--report', 'big.json'], { SCION_CLONE_MAX_BYTES: '1M' });
+    const r = await run(['run', 'recipe.yaml', '--repos', list('big.txt', big, small), '--cache-dir', 'cache-big', '--report', 'big.json'], {
+      SCION_CLONE_MAX_BYTES: '1M',
+    });
     expect(r.stderr).not.toContain('internal error');
     expect(r.code).toBe(1);
     const rep = report('big.json');
@@ -68,17 +70,22 @@ describe('campaign faults', () => {
     const raised = await run(['run', 'recipe.yaml', '--repos', 'big.txt', '--cache-dir', 'cache-big', '--json'], { SCION_CLONE_MAX_BYTES: '64M' });
     expect(raised.code, raised.stderr).toBe(0);
     // A limit scion cannot read is bad usage: exit 2, nothing cloned.
-    const bad = await run(['run', 'recipe.yaml', '--repos', 'big.txt', '--cache-dir', 'cache-never', '--report', 'never.json'], { SCION_CLONE_MAX_BYTES: 'lots' });
+    const bad = await run(['run', 'recipe.yaml', '--repos', 'big.txt', '--cache-dir', 'cache-never', '--report', 'never.json'], {
+      SCION_CLONE_MAX_BYTES: 'lots',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('SCION_CLONE_MAX_BYTES');
     expect(existsSync(join(work, 'cache-never'))).toBe(false);
   });
 
   it.each([
-    ['a pack cut short', (dir: string) => {
-      const packs = join(dir, 'objects', 'pack');
-      for (const f of readdirSync(packs)) if (f.endsWith('.pack')) truncateSync(join(packs, f), 100);
-    }],
+    [
+      'a pack cut short',
+      (dir: string) => {
+        const packs = join(dir, 'objects', 'pack');
+        for (const f of readdirSync(packs)) if (f.endsWith('.pack')) truncateSync(join(packs, f), 100);
+      },
+    ],
     ['no objects at all', (dir: string) => rmSync(join(dir, 'objects'), { recursive: true })],
     ['no HEAD', (dir: string) => rmSync(join(dir, 'HEAD'))],
     ['a HEAD that names nothing', (dir: string) => writeFileSync(join(dir, 'HEAD'), 'garbage\n')],

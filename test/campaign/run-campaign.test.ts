@@ -56,7 +56,10 @@ describe('runCampaign', () => {
     expect(report.jobs[2]!.errors).toEqual([expect.objectContaining({ kind: 'clone-failed' })]);
     expect(repos.map((r) => r.target.id)).toEqual(targets.filter((t) => !t.id.endsWith('gone')).map((t) => t.id));
     for (const name of NAMES) {
-      const dir = clonePath(cache, targets.find((t) => t.id.endsWith(name))!);
+      const dir = clonePath(
+        cache,
+        targets.find((t) => t.id.endsWith(name))!,
+      );
       expect(runGit(dir, 'show', 'scion/new-log:src/log.ts')).toBe(`export const ${name} = log('${name}');`);
       runGit(dir, 'fsck', '--strict', '--no-dangling');
     }

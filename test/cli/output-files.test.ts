@@ -33,7 +33,10 @@ describe('output files', () => {
     const r = await repo({ 'a.txt': 'v1\n' });
     const dir = mkdtempSync(join(tmpdir(), 'scion-out-'));
     writeFileSync(join(dir, 'report.json'), 'old');
-    const res = await scion(['plan', RECIPE, '--repo', r.dir, '--report', join(dir, 'report.json'), '--pr-body', join(dir, 'sub/pr.md'), '--html', join(dir, 'r.html')], { cwd: r.dir });
+    const res = await scion(
+      ['plan', RECIPE, '--repo', r.dir, '--report', join(dir, 'report.json'), '--pr-body', join(dir, 'sub/pr.md'), '--html', join(dir, 'r.html')],
+      { cwd: r.dir },
+    );
     expect(res.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ version: 1 });
     expect(readdirSync(dir).sort()).toEqual(['r.html', 'report.json', 'sub']);

@@ -107,7 +107,9 @@ describe('plan --patch', () => {
 describe('step numbers people read', () => {
   it('are 1-based in the terminal summary, 0-based in the JSON report', async () => {
     const r = await repo({ 'a.txt': 'x x\n' });
-    const recipe = recipeFile('name: two\nsteps:\n  - replace: { old_string: "nothing", new_string: "y", replace_all: true }\n  - replace: { old_string: "x", new_string: "y" }\n');
+    const recipe = recipeFile(
+      'name: two\nsteps:\n  - replace: { old_string: "nothing", new_string: "y", replace_all: true }\n  - replace: { old_string: "x", new_string: "y" }\n',
+    );
     const report = join(recipe, '..', 'r.json');
     const res = await scion(['plan', recipe, '--repo', r.dir, '--report', report], { cwd: r.dir });
     expect(res.code).toBe(1);

@@ -83,7 +83,7 @@ describe('usage mistakes stop the run before it starts', () => {
     expect(r.git('show', 'scion/bump:a.txt')).toBe('v2');
   });
 
-  it('the real process: a typo\'d flag leaves refs and objects byte-identical, exit 2', async () => {
+  it("the real process: a typo'd flag leaves refs and objects byte-identical, exit 2", async () => {
     const r = await repo({ 'a.txt': 'v1\n' });
     const before = snapshot(join(r.dir, '.git'));
     const res = await spawnScion(['run', RECIPE, '--dryrun'], { cwd: r.dir }).done;

@@ -20,14 +20,20 @@ describe('one edit', () => {
   });
 
   it("fails 'not-unique' (9) with the count when old_string occurs more than once", () => {
-    const f = expectFailure(applyEdits(file('a.ts', 'return null;\nreturn null;\nreturn null;\n'), [{ old_string: 'return null;', new_string: 'return 0;' }]), 'not-unique', 9);
+    const f = expectFailure(
+      applyEdits(file('a.ts', 'return null;\nreturn null;\nreturn null;\n'), [{ old_string: 'return null;', new_string: 'return 0;' }]),
+      'not-unique',
+      9,
+    );
     expect(f.data?.count).toBe(3);
     expect(f.message).toContain('3 matches');
     expect(f.message).toContain('add more context to identify one occurrence, or set replace_all');
   });
 
   it('replace_all replaces every occurrence', () => {
-    const c = changed(applyEdits(file('a.ts', 'legacyLog(1);\nlegacyLog(2);\nx.legacyLog(3);\n'), [{ old_string: 'legacyLog(', new_string: 'log(', replace_all: true }]));
+    const c = changed(
+      applyEdits(file('a.ts', 'legacyLog(1);\nlegacyLog(2);\nx.legacyLog(3);\n'), [{ old_string: 'legacyLog(', new_string: 'log(', replace_all: true }]),
+    );
     expect(text(c.after)).toBe('log(1);\nlog(2);\nx.log(3);\n');
     expect(c.patch).toMatchObject({ added: 3, removed: 3 });
   });
@@ -59,7 +65,7 @@ describe('deletion', () => {
     expect(text(c.after)).toBe('a\n\nc\n');
   });
 
-  it('with replace_all, takes each deleted line\'s newline', () => {
+  it("with replace_all, takes each deleted line's newline", () => {
     const c = changed(applyEdits(file('a.ts', 'debugger\nrun()\ndebugger\nend()\n'), [{ old_string: 'debugger', new_string: '', replace_all: true }]));
     expect(text(c.after)).toBe('run()\nend()\n');
   });

@@ -35,9 +35,39 @@ describe('parseGitConfig', () => {
   it('reads exactly what git config reads, and fails exactly where it fails', () => {
     // Pieces of config syntax, right and wrong, glued together at random.
     const piece = fc.constantFrom(
-      '[submodule "a"]', '[submodule "a\\"b\\\\c"]', '[Sub.Name]', '[s "x" ]', '[s "x"', '[]', '[ s]', '[s x]', '[a.b "c"]',
-      'url = x', 'URL=y', 'path = "a ; b"', 'k = a \\\n b', 'k = "q', 'k = \\t\\n\\b\\\\\\"', 'k = \\q', 'k', 'k-2 =', 'k2= a  b  ',
-      '#c', '; c', '  ', '\t', '=x', '1k = 2', 'k = a # c', 'k = "a # c"', 'k\t=\tv', 'k ; c', 'k x', '\r', '"', '\\',
+      '[submodule "a"]',
+      '[submodule "a\\"b\\\\c"]',
+      '[Sub.Name]',
+      '[s "x" ]',
+      '[s "x"',
+      '[]',
+      '[ s]',
+      '[s x]',
+      '[a.b "c"]',
+      'url = x',
+      'URL=y',
+      'path = "a ; b"',
+      'k = a \\\n b',
+      'k = "q',
+      'k = \\t\\n\\b\\\\\\"',
+      'k = \\q',
+      'k',
+      'k-2 =',
+      'k2= a  b  ',
+      '#c',
+      '; c',
+      '  ',
+      '\t',
+      '=x',
+      '1k = 2',
+      'k = a # c',
+      'k = "a # c"',
+      'k\t=\tv',
+      'k ; c',
+      'k x',
+      '\r',
+      '"',
+      '\\',
     );
     const text = fc.array(fc.tuple(piece, fc.constantFrom('\n', '\r\n', '', ' ')), { maxLength: 6 }).map((parts) => parts.map(([p, end]) => p + end).join(''));
     fc.assert(
@@ -60,9 +90,22 @@ describe('parseGitConfig', () => {
 describe('submoduleUrlProblem', () => {
   it('accepts the URLs submodules use', () => {
     for (const url of [
-      'https://example.com/a.git', 'https://user:pw@example.com:8443/a.git?x=1#y', 'http://[::1]:8080/x', 'ftp://example.com/x',
-      'http::https://example.com/a.git', 'git@github.com:acme/a.git', 'ssh://git@example.com/a', 'git://example.com/a.git',
-      '../a.git', './a', '../../x/y', 'file:///srv/a.git', '/srv/a.git', 'C:/a', 'https://example.com/a/../b.git', 'https://example.com/%41',
+      'https://example.com/a.git',
+      'https://user:pw@example.com:8443/a.git?x=1#y',
+      'http://[::1]:8080/x',
+      'ftp://example.com/x',
+      'http::https://example.com/a.git',
+      'git@github.com:acme/a.git',
+      'ssh://git@example.com/a',
+      'git://example.com/a.git',
+      '../a.git',
+      './a',
+      '../../x/y',
+      'file:///srv/a.git',
+      '/srv/a.git',
+      'C:/a',
+      'https://example.com/a/../b.git',
+      'https://example.com/%41',
     ]) {
       expect(submoduleUrlProblem(url), url).toBeNull();
     }
@@ -120,8 +163,20 @@ describe('gitmodulesProblem', () => {
 
   it('agrees with git fsck --strict on each url, file by file', () => {
     const urls = [
-      'https://example.com/a.git', '../a.git', 'git@github.com:a/b.git', '-x', './a%0a', '../:x', 'https:///x', 'http::x/y', 'https://x%0a/y',
-      'https://u%0a@x/y', 'ftp://x/%0a', 'git://x/%0a', 'ssh://host/x', 'https://[::1]/x',
+      'https://example.com/a.git',
+      '../a.git',
+      'git@github.com:a/b.git',
+      '-x',
+      './a%0a',
+      '../:x',
+      'https:///x',
+      'http::x/y',
+      'https://x%0a/y',
+      'https://u%0a@x/y',
+      'ftp://x/%0a',
+      'git://x/%0a',
+      'ssh://host/x',
+      'https://[::1]/x',
     ];
     const repo = mkdtempSync(join(dir, 'fsck-'));
     git(['init', '-q'], repo);

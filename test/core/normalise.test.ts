@@ -39,7 +39,7 @@ describe('API desanitisation', () => {
     ['intro\n\nH: hi', 'intro\n\nHuman: hi'],
     ['intro\n\nA: hi', 'intro\n\nAssistant: hi'],
   ];
-  it.each(cases)('matches the short form %j against the file\'s %j and writes the long form', (short, long) => {
+  it.each(cases)("matches the short form %j against the file's %j and writes the long form", (short, long) => {
     const c = changed(applyEdits(file('prompt.txt', `before ${long} after\n`), [{ old_string: short, new_string: `${short}!` }]));
     expect(text(c.after)).toBe(`before ${long}! after\n`);
   });
@@ -51,7 +51,7 @@ describe('API desanitisation', () => {
 });
 
 describe('curly quotes', () => {
-  it('findActualString matches exactly first, then through curly quotes, returning the file\'s text', () => {
+  it("findActualString matches exactly first, then through curly quotes, returning the file's text", () => {
     expect(findActualString('say "hi"', 'say "hi"')).toBe('say "hi"');
     expect(findActualString('say \u201Chi\u201D and don\u2019t', 'say "hi" and don\'t')).toBe('say \u201Chi\u201D and don\u2019t');
     expect(findActualString('nothing here', '"hi"')).toBeNull();

@@ -49,7 +49,12 @@ describe('properties', () => {
   });
 
   it('in a file with mixed line endings, lines outside the edit keep their own endings', () => {
-    const line = fc.tuple(filler.map((t) => t.replaceAll('\n', '')), fc.constantFrom('\n', '\r\n')).map(([t, eol]) => t + eol);
+    const line = fc
+      .tuple(
+        filler.map((t) => t.replaceAll('\n', '')),
+        fc.constantFrom('\n', '\r\n'),
+      )
+      .map(([t, eol]) => t + eol);
     const rawLines = fc.array(line, { maxLength: 8 }).map((ls) => ls.join(''));
     fc.assert(
       fc.property(rawLines, oldPart, newPart, rawLines, encoding, (pre, oldS, newS, post, enc) => {
@@ -67,12 +72,17 @@ describe('properties', () => {
   });
 
   it('replace_all leaves no occurrence behind unless new_string contains it', () => {
-    const newString = fc.oneof(newPart, fc.tuple(newPart, filler).map(([a, b]) => [a, b] as const));
+    const newString = fc.oneof(
+      newPart,
+      fc.tuple(newPart, filler).map(([a, b]) => [a, b] as const),
+    );
     fc.assert(
       fc.property(fc.array(filler, { minLength: 2, maxLength: 6 }), oldPart, newString, (pieces, oldS, spec) => {
         const newS = typeof spec === 'string' ? spec : spec[0] + oldS + spec[1];
         const content = pieces.join(oldS);
-        const after = changed(applyEdits({ path: PATH, bytes: encodeText(content, 'utf8', 'LF') }, [{ old_string: oldS, new_string: newS, replace_all: true }]));
+        const after = changed(
+          applyEdits({ path: PATH, bytes: encodeText(content, 'utf8', 'LF') }, [{ old_string: oldS, new_string: newS, replace_all: true }]),
+        );
         expect(text(after.after)).toBe(content.split(oldS).join(newS));
         if (!newS.includes(oldS)) expect(text(after.after).includes(oldS)).toBe(false);
       }),
@@ -85,7 +95,9 @@ describe('properties', () => {
     fc.assert(
       fc.property(abc(0), abc(1), abc(1), (content, oldS, newS) => {
         fc.pre(oldS !== newS && content.includes(oldS));
-        const after = changed(applyEdits({ path: 'a.txt', bytes: encodeText(content, 'utf8', 'LF') }, [{ old_string: oldS, new_string: newS, replace_all: true }]));
+        const after = changed(
+          applyEdits({ path: 'a.txt', bytes: encodeText(content, 'utf8', 'LF') }, [{ old_string: oldS, new_string: newS, replace_all: true }]),
+        );
         expect(text(after.after)).toBe(content.split(oldS).join(newS));
       }),
       RUNS,

@@ -154,7 +154,14 @@ describe('already applied (skipAlreadyApplied)', () => {
 
   it('applies the rest and lists the skipped indexes', () => {
     const c = changed(
-      applyEdits(file('a.ts', 'new1\nold2\n'), [{ old_string: 'old1', new_string: 'new1' }, { old_string: 'old2', new_string: 'new2' }], opts),
+      applyEdits(
+        file('a.ts', 'new1\nold2\n'),
+        [
+          { old_string: 'old1', new_string: 'new1' },
+          { old_string: 'old2', new_string: 'new2' },
+        ],
+        opts,
+      ),
     );
     expect(text(c.after)).toBe('new1\nnew2\n');
     expect(c.skipped).toEqual([0]);

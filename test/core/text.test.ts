@@ -40,7 +40,7 @@ describe('decodeText', () => {
     expect(f.kind).toBe('encoding');
   });
 
-  it("refuses invalid UTF-16: odd length and lone surrogates", () => {
+  it('refuses invalid UTF-16: odd length and lone surrogates', () => {
     expect(failed(decodeText(new Uint8Array([0xff, 0xfe, 0x61, 0x00, 0x62]))).kind).toBe('encoding');
     expect(failed(decodeText(new Uint8Array([0xff, 0xfe, 0x00, 0xd8, 0x61, 0x00]))).kind).toBe('encoding');
   });

@@ -153,9 +153,12 @@ describe('environment errors end a job, not the run', () => {
 
   for (const [name, before] of [
     ['a repository scion never ran in', () => undefined],
-    ['one scion ran in before (its lock folders are there)', (dir: string) => {
-      for (const d of ['locks', 'ref-locks']) mkdirSync(join(dir, '.git', 'scion', d), { recursive: true });
-    }],
+    [
+      'one scion ran in before (its lock folders are there)',
+      (dir: string) => {
+        for (const d of ['locks', 'ref-locks']) mkdirSync(join(dir, '.git', 'scion', d), { recursive: true });
+      },
+    ],
   ] as const) {
     it(`a read-only .git (a bind mount remounted read-only, unshare -m), ${name}: kind environment naming .git, report written`, async () => {
       const parent = tempDir();
@@ -222,12 +225,18 @@ describe('environment errors end a job, not the run', () => {
     const global = join(tempDir(), 'gitconfig');
     for (const value of [dir, '*']) {
       writeFileSync(global, `[safe]\n\tdirectory = ${value}\n`);
-      const ok = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--dry-run'], { cwd: dir, env: { GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: '1' } });
+      const ok = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--dry-run'], {
+        cwd: dir,
+        env: { GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: '1' },
+      });
       expect(ok.code, ok.stderr).toBe(0);
     }
     // An empty value resets the list, as in git.
     writeFileSync(global, `[safe]\n\tdirectory = *\n\tdirectory =\n`);
-    const reset = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--dry-run'], { cwd: dir, env: { GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: '1' } });
+    const reset = await scion(['run', recipeFile(RECIPE), '--repo', dir, '--dry-run'], {
+      cwd: dir,
+      env: { GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: '1' },
+    });
     expect(reset.code).toBe(1);
   });
 

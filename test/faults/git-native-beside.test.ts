@@ -16,7 +16,11 @@ const repo = reposAfterEach();
 
 /** Runs `script` in a shell loop until stopped; resolves with how many rounds it completed. */
 function loop(cwd: string, script: string): { stop: () => Promise<number> } {
-  const child = spawn('sh', ['-c', `n=0; trap 'echo $n; exit 0' TERM; while :; do ${script}; n=$((n+1)); done`], { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn('sh', ['-c', `n=0; trap 'echo $n; exit 0' TERM; while :; do ${script}; n=$((n+1)); done`], {
+    cwd,
+    env: gitEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   const done = new Promise<void>((res) => child.on('exit', () => res()));

@@ -52,7 +52,10 @@ export default {
 }
 
 function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '').sort();
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
 }
 
 describe('SIGINT during a run of many object-level jobs', () => {

@@ -38,7 +38,9 @@ function leftovers(dir: string): string[] {
   const git = join(dir, '.git');
   const locks = join(git, 'scion', 'locks');
   const records = join(git, 'scion', 'ref-locks');
-  const refLocks = readdirSync(join(git, 'refs'), { recursive: true }).map(String).filter((f) => f.endsWith('.lock'));
+  const refLocks = readdirSync(join(git, 'refs'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.lock'));
   return [...(existsSync(locks) ? readdirSync(locks) : []), ...(existsSync(records) ? readdirSync(records) : []), ...refLocks];
 }
 

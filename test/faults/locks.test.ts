@@ -73,24 +73,28 @@ describe('kill -9 at several moments of a worktree job, then a rerun converges',
     },
   };
   for (const [name, m] of Object.entries(moments)) {
-    it(name, async () => {
-      const { r, dir } = await setup(m.files);
-      const recipe = recipeFile(`name: killed\n${m.recipe(dir)}`);
-      const child = spawnScion(['run', recipe, '--repo', r.dir], r.dir);
-      try {
-        await m.when(r, dir);
-      } finally {
-        child.kill('SIGKILL');
-      }
-      expect(await exited(child)).toBe('SIGKILL');
-      // kill -9 cannot end the command's own process group; a real user's shell would leave it too.
-      if (existsSync(join(dir, 'sh.pid'))) {
-        const [sh] = await pidsIn(dir, ['sh.pid']);
-        killGroup(sh!);
-        await waitFor(() => !isAlive(sh!));
-      }
-      await converges(r, recipe, dir, 'scion/killed');
-    }, 90_000);
+    it(
+      name,
+      async () => {
+        const { r, dir } = await setup(m.files);
+        const recipe = recipeFile(`name: killed\n${m.recipe(dir)}`);
+        const child = spawnScion(['run', recipe, '--repo', r.dir], r.dir);
+        try {
+          await m.when(r, dir);
+        } finally {
+          child.kill('SIGKILL');
+        }
+        expect(await exited(child)).toBe('SIGKILL');
+        // kill -9 cannot end the command's own process group; a real user's shell would leave it too.
+        if (existsSync(join(dir, 'sh.pid'))) {
+          const [sh] = await pidsIn(dir, ['sh.pid']);
+          killGroup(sh!);
+          await waitFor(() => !isAlive(sh!));
+        }
+        await converges(r, recipe, dir, 'scion/killed');
+      },
+      90_000,
+    );
   }
 
   it('scion worktrees shows a dead job as stale, not running; --prune clears its worktree and lock', async () => {

@@ -14,18 +14,21 @@ const FILES = {
   'a-b.txt': 'dash\n',
   'a/b/c.txt': 'nested\n',
   'x.sh': { content: '#!/bin/sh\n', mode: 'exec' as const },
-  'ln': { content: 'a.txt', mode: 'symlink' as const },
+  ln: { content: 'a.txt', mode: 'symlink' as const },
   [`long/${'n'.repeat(120)}/file.txt`]: 'long path\n',
   'caf\u00e9.txt': 'unicode\n',
 };
 
 /** "mode oid path" lines as `git ls-files -s` prints them (stage 0 only). */
 function lsFiles(r: TestRepo): string[] {
-  return r.git('-c', 'core.quotePath=false', 'ls-files', '-s').split('\n').map((l) => {
-    const [meta, path] = l.split('\t') as [string, string];
-    const [mode, oid] = meta.split(' ');
-    return `${mode} ${oid} ${path}`;
-  });
+  return r
+    .git('-c', 'core.quotePath=false', 'ls-files', '-s')
+    .split('\n')
+    .map((l) => {
+      const [meta, path] = l.split('\t') as [string, string];
+      const [mode, oid] = meta.split(' ');
+      return `${mode} ${oid} ${path}`;
+    });
 }
 
 describe('index file', () => {

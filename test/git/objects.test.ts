@@ -61,7 +61,13 @@ describe('readBlob', () => {
     r.git('gc', '-q', '--aggressive');
     expect(readdirSync(join(r.dir, '.git/objects/pack')).some((f) => f.endsWith('.pack'))).toBe(true);
     // The pack must really hold deltas, or this test would not test delta resolution.
-    const verify = r.git('verify-pack', '-v', ...readdirSync(join(r.dir, '.git/objects/pack')).filter((f) => f.endsWith('.idx')).map((f) => `.git/objects/pack/${f}`));
+    const verify = r.git(
+      'verify-pack',
+      '-v',
+      ...readdirSync(join(r.dir, '.git/objects/pack'))
+        .filter((f) => f.endsWith('.idx'))
+        .map((f) => `.git/objects/pack/${f}`),
+    );
     expect(verify).toMatch(/chain length = [2-9]/);
     const g = await openRepo(r.dir);
     const blobs = allBlobs(r);
@@ -140,7 +146,7 @@ describe('readBlob', () => {
 });
 
 describe('ObjectBatch', () => {
-  it('writes a job\'s objects as one kept pack that git reads and fsck accepts; release drops the .keep', async () => {
+  it("writes a job's objects as one kept pack that git reads and fsck accepts; release drops the .keep", async () => {
     const r = await repo({ 'a.txt': 'a\n', 'd/b.txt': 'b\n' }, { packed: true });
     const g = await openRepo(r.dir);
     const batch = new ObjectBatch(g);

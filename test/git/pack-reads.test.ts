@@ -47,7 +47,12 @@ function blobs(r: TestRepo): string[] {
     .map((l) => l.slice(0, 40));
 }
 
-const idxOf = (r: TestRepo): string => join(r.dir, '.git/objects/pack', readdirSync(join(r.dir, '.git/objects/pack')).find((n) => n.endsWith('.idx'))!);
+const idxOf = (r: TestRepo): string =>
+  join(
+    r.dir,
+    '.git/objects/pack',
+    readdirSync(join(r.dir, '.git/objects/pack')).find((n) => n.endsWith('.idx'))!,
+  );
 
 describe('positional pack reads', () => {
   it('reads every blob of a deltified pack at offsets, without loading the pack, as git cat-file does', async () => {
@@ -79,7 +84,9 @@ describe('positional pack reads', () => {
     header.writeUInt32BE(1, 8);
     const packNoTrailer = Buffer.concat([header, head, body]);
     const sha = createHash('sha1').update(packNoTrailer).digest();
-    const oid = createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target])).digest('hex');
+    const oid = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
+      .digest('hex');
     const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
     const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
     writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));

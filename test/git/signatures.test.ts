@@ -76,7 +76,9 @@ describe('scion run and git identities', () => {
     const r = await repo({ 'src/a.txt': 'old\n' });
     r.git('config', 'author.name', 'Config Author');
     r.git('config', 'committer.email', 'committer@config');
-    expect((await scion(['run', recipeFile(RECIPE), '--repo', r.dir], { cwd: r.dir, env: { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } })).code).toBe(0);
+    expect(
+      (await scion(['run', recipeFile(RECIPE), '--repo', r.dir], { cwd: r.dir, env: { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } })).code,
+    ).toBe(0);
     expect(r.git('log', '-1', '--format=%an|%ae|%cn|%ce', 'scion/sig')).toBe('Config Author|test@example.com|Test User|committer@config');
     // A changed recipe rewrites the branch: a second entry, the first kept.
     const second = RECIPE.replace('"new"', '"newer"');

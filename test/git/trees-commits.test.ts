@@ -21,11 +21,13 @@ const repo = reposAfterEach();
 /** `git ls-tree -r` as "mode path oid" lines, in git's index order. */
 function lsTree(r: TestRepo, tree: string): string[] {
   const out = r.git('ls-tree', '-r', tree);
-  return out === '' ? [] : out.split('\n').map((l) => {
-    const [meta, path] = l.split('\t') as [string, string];
-    const [mode, , oid] = meta.split(' ');
-    return `${mode} ${path} ${oid}`;
-  });
+  return out === ''
+    ? []
+    : out.split('\n').map((l) => {
+        const [meta, path] = l.split('\t') as [string, string];
+        const [mode, , oid] = meta.split(' ');
+        return `${mode} ${path} ${oid}`;
+      });
 }
 
 const FILES = {
@@ -53,7 +55,11 @@ describe('listTree', () => {
     expect(tree).toBe(r.git('rev-parse', 'HEAD^{tree}'));
     const ours = (await listTree(g, tree)).map((e) => `${e.mode} ${e.path} ${e.oid}`);
     // core.quotePath would escape the non-ASCII path; compare on raw names.
-    expect(ours).toEqual(lsTree(r, tree).map((l) => l.replace(/"(.*)"/, (_, p: string) => p)).map(unquoteOctal));
+    expect(ours).toEqual(
+      lsTree(r, tree)
+        .map((l) => l.replace(/"(.*)"/, (_, p: string) => p))
+        .map(unquoteOctal),
+    );
     expect(ours).toContain(`160000 vendor/lib ${sub}`);
     expect(ours.find((l) => l.includes('bin/run.sh'))).toMatch(/^100755 /);
     expect(ours.find((l) => l.includes('link-to-readme'))).toMatch(/^120000 /);
@@ -117,11 +123,15 @@ describe('writeTreeWith', () => {
     const r = await repo(FILES);
     const g = await openRepo(r.dir);
     const base = await treeOfCommit(g, r.head());
-    const tree = await writeTreeWith(g, base, new Map<string, TreeChange>([
-      ['bin/run.sh', { oid: await writeBlob(g, Buffer.from('#!/bin/sh\necho changed\n')), mode: '100755' }],
-      ['README.md', { oid: r.git('rev-parse', 'HEAD:README.md'), mode: '100755' }],
-      ['link-to-readme', { oid: await writeBlob(g, Buffer.from('src/a.ts')), mode: '120000' }],
-    ]));
+    const tree = await writeTreeWith(
+      g,
+      base,
+      new Map<string, TreeChange>([
+        ['bin/run.sh', { oid: await writeBlob(g, Buffer.from('#!/bin/sh\necho changed\n')), mode: '100755' }],
+        ['README.md', { oid: r.git('rev-parse', 'HEAD:README.md'), mode: '100755' }],
+        ['link-to-readme', { oid: await writeBlob(g, Buffer.from('src/a.ts')), mode: '120000' }],
+      ]),
+    );
     expect(r.git('ls-tree', tree, 'bin/run.sh')).toMatch(/^100755 /);
     expect(r.git('ls-tree', tree, 'README.md')).toMatch(/^100755 /);
     expect(r.git('ls-tree', tree, 'link-to-readme')).toMatch(/^120000 /);
@@ -132,9 +142,11 @@ describe('writeTreeWith', () => {
     const r = await repo({ 'p/a/x': '1\n' });
     const g = await openRepo(r.dir);
     const oid = await writeBlob(g, Buffer.from('n\n'));
-    const tree = await writeTreeWith(g, await treeOfCommit(g, r.head()), new Map<string, TreeChange>(
-      ['p/a.b', 'p/a-b', 'p/a0', 'p/a', 'p/a/y', 'p/ab'].filter((p) => p !== 'p/a').map((p) => [p, { oid, mode: '100644' }]),
-    ));
+    const tree = await writeTreeWith(
+      g,
+      await treeOfCommit(g, r.head()),
+      new Map<string, TreeChange>(['p/a.b', 'p/a-b', 'p/a0', 'p/a', 'p/a/y', 'p/ab'].filter((p) => p !== 'p/a').map((p) => [p, { oid, mode: '100644' }])),
+    );
     r.git('fsck', '--strict', tree);
     expect(r.git('ls-tree', '--name-only', `${tree}:p`).split('\n')).toEqual(['a-b', 'a.b', 'a', 'a0', 'ab']);
   });
@@ -143,12 +155,16 @@ describe('writeTreeWith', () => {
     const r = await repo({ 'x/y.txt': 'in folder\n', 'f.txt': 'a file\n' });
     const g = await openRepo(r.dir);
     const oid = await writeBlob(g, Buffer.from('z\n'));
-    const tree = await writeTreeWith(g, await treeOfCommit(g, r.head()), new Map<string, TreeChange>([
-      ['f.txt', null],
-      ['f.txt/inside.txt', { oid, mode: '100644' }],
-      ['x', { oid, mode: '100644' }],
-      ['x/y.txt', null],
-    ]));
+    const tree = await writeTreeWith(
+      g,
+      await treeOfCommit(g, r.head()),
+      new Map<string, TreeChange>([
+        ['f.txt', null],
+        ['f.txt/inside.txt', { oid, mode: '100644' }],
+        ['x', { oid, mode: '100644' }],
+        ['x/y.txt', null],
+      ]),
+    );
     expect(lsTree(r, tree)).toEqual([`100644 f.txt/inside.txt ${oid}`, `100644 x ${oid}`]);
     r.git('fsck', '--strict', tree);
   });
@@ -233,7 +249,12 @@ describe('writeCommit / readCommit', () => {
   it('commitBytes + hashObject give the oid writeCommit will write, without writing (dry run)', async () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const g = await openRepo(r.dir);
-    const c = { tree: await treeOfCommit(g, r.head()), parents: [r.head()], message: 'planned', author: { name: 'a', email: 'a@b', timestamp: 1, timezoneOffset: 0 } };
+    const c = {
+      tree: await treeOfCommit(g, r.head()),
+      parents: [r.head()],
+      message: 'planned',
+      author: { name: 'a', email: 'a@b', timestamp: 1, timezoneOffset: 0 },
+    };
     const planned = hashObject('commit', commitBytes(c));
     const objectsBefore = r.git('count-objects', '-v');
     expect(() => r.git('cat-file', '-e', planned)).toThrow();
@@ -246,6 +267,8 @@ describe('writeCommit / readCommit', () => {
     const g = await openRepo(r.dir);
     const who = { name: 'a', email: 'a@b' };
     await expect(writeCommit(g, { tree: 'a'.repeat(40), parents: [], message: 'm', author: who })).rejects.toMatchObject({ kind: 'missing-object' });
-    await expect(writeCommit(g, { tree: await treeOfCommit(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({ kind: 'missing-object' });
+    await expect(writeCommit(g, { tree: await treeOfCommit(g, r.head()), parents: ['b'.repeat(40)], message: 'm', author: who })).rejects.toMatchObject({
+      kind: 'missing-object',
+    });
   });
 });

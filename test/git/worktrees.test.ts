@@ -1,4 +1,19 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -255,7 +270,10 @@ describe('worktreeChanges', () => {
       'sub/top-only.txt': '100644 not at top\n',
     });
     // The same set native git reports (nested-repo shows as one untracked entry there, and is not ours to commit).
-    const native = status(wt.path).split('\n').map((l) => l.slice(3)).filter((p) => p !== 'nested-repo/');
+    const native = status(wt.path)
+      .split('\n')
+      .map((l) => l.slice(3))
+      .filter((p) => p !== 'nested-repo/');
     expect(native.sort()).toEqual([...changes.keys()].sort());
   });
 
@@ -301,12 +319,16 @@ describe('setWorktreeHead', () => {
   it('brings onto disk what an object-level commit changed, and removes what it deleted', async () => {
     const r = await repo(FILES);
     const { g, wt, commit } = await checkout(r);
-    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map<string, TreeChange>([
-      ['src/a.ts', { oid: await writeBlob(g, Buffer.from('edited in objects\n')), mode: '100755' }],
-      ['src/nested/c.ts', null],
-      ['brand/new.ts', { oid: await writeBlob(g, Buffer.from('new\n')), mode: '100644' }],
-      ['README.md', { oid: await writeBlob(g, Buffer.from('src')), mode: '120000' }],
-    ]));
+    const tree = await writeTreeWith(
+      g,
+      await treeOfCommit(g, commit),
+      new Map<string, TreeChange>([
+        ['src/a.ts', { oid: await writeBlob(g, Buffer.from('edited in objects\n')), mode: '100755' }],
+        ['src/nested/c.ts', null],
+        ['brand/new.ts', { oid: await writeBlob(g, Buffer.from('new\n')), mode: '100644' }],
+        ['README.md', { oid: await writeBlob(g, Buffer.from('src')), mode: '120000' }],
+      ]),
+    );
     const sha = await writeCommit(g, { tree, parents: [commit], message: 'objects', author: { name: 'scion', email: 's@l' } });
     await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
     expect(readFileSync(join(wt.path, 'src/a.ts'), 'utf8')).toBe('edited in objects\n');
@@ -338,10 +360,14 @@ describe('setWorktreeHead', () => {
     writeFileSync(join(wt.path, 'docs/guide.md'), 'edited\n');
     // An index older than every file: its stat data can no longer vouch for any of them.
     utimesSync(join(wt.adminDir, 'index'), 1_000_000, 1_000_000);
-    const tree = await writeTreeWith(g, await treeOfCommit(g, commit), new Map<string, TreeChange>([
-      ['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }],
-      ['docs/guide.md', null],
-    ]));
+    const tree = await writeTreeWith(
+      g,
+      await treeOfCommit(g, commit),
+      new Map<string, TreeChange>([
+        ['src/a.ts', { oid: await writeBlob(g, Buffer.from('x\n')), mode: '100644' }],
+        ['docs/guide.md', null],
+      ]),
+    );
     const sha = await writeCommit(g, { tree, parents: [commit], message: 'm', author: { name: 'a', email: 'a@b' } });
     await setWorktreeHead(g, wt, { commit: sha, entries: await listTree(g, tree) });
     expect(readFileSync(join(wt.path, 'src/b.ts'), 'utf8')).toBe('export const b = 2;\n');

@@ -55,7 +55,10 @@ describe('recipes/ci/campaign-large.yml', () => {
     const caller = await loadWorkflow(CALLER);
     // Shrunk: 2 groups of 2 shards.
     const shards = caller.jobs['shards']!;
-    const small: Workflow = { ...caller, jobs: { ...caller.jobs, shards: { ...shards, strategy: { matrix: { group: [0, 1] } }, with: { ...shards.with, 'per-group': 2, total: 4 } } } };
+    const small: Workflow = {
+      ...caller,
+      jobs: { ...caller.jobs, shards: { ...shards, strategy: { matrix: { group: [0, 1] } }, with: { ...shards.with, 'per-group': 2, total: 4 } } },
+    };
     const calledWorkflow = async (uses: string): Promise<Workflow> => {
       expect(uses).toBe('./.github/workflows/campaign-shard.yml');
       const wf = await loadWorkflow(CALLED);
@@ -85,8 +88,14 @@ describe('recipes/ci/campaign-large.yml', () => {
       root: join(dir, 'run'),
       calledWorkflow,
     });
-    const failures = run.steps.filter((s) => s.outcome === 'failure').map((s) => `${s.job} / ${s.step}:\n${s.stdout}\n${s.stderr}`).join('\n---\n');
-    expect(run.jobs.map((j) => [j.job, j.matrix['index'] ?? null, j.result]), failures).toEqual([
+    const failures = run.steps
+      .filter((s) => s.outcome === 'failure')
+      .map((s) => `${s.job} / ${s.step}:\n${s.stdout}\n${s.stderr}`)
+      .join('\n---\n');
+    expect(
+      run.jobs.map((j) => [j.job, j.matrix['index'] ?? null, j.result]),
+      failures,
+    ).toEqual([
       ['shards/shard', '1', 'success'],
       ['shards/shard', '2', 'success'],
       ['shards/shard', '1', 'success'],
@@ -95,7 +104,12 @@ describe('recipes/ci/campaign-large.yml', () => {
     ]);
     // Shard n (SCION_SHARD = group × 2 + index) ran job n - 1 of the list: repository n - 1.
     const reports = await Promise.all(
-      [['0', '1'], ['0', '2'], ['1', '1'], ['1', '2']].map(async ([g, i]) => {
+      [
+        ['0', '1'],
+        ['0', '2'],
+        ['1', '1'],
+        ['1', '2'],
+      ].map(async ([g, i]) => {
         const folder = run.artifacts.get(`scion-report-${g}-${i}`)!;
         return JSON.parse(await readFile(join(folder, `report-${g}-${i}.json`), 'utf8')) as RunReport;
       }),

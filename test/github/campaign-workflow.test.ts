@@ -19,7 +19,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { gitAsync } from '../push/setup.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
-import { cacheStore, listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type ActionsCache, type Workflow, type WorkflowRun } from './workflow-runner.js';
+import {
+  cacheStore,
+  listFiles,
+  loadWorkflow,
+  runnerTools as tools,
+  runWorkflow,
+  type ActionsCache,
+  type Workflow,
+  type WorkflowRun,
+} from './workflow-runner.js';
 import { useFakeGitHubs, useGitServer } from '../support/servers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -28,7 +37,6 @@ const NAMES = ['alpha', 'beta', 'gamma'];
 const GONE = 'http://127.0.0.1:9/acme/gone.git';
 const RECIPE = 'name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n';
 const BRANCH = 'scion/new-log';
-
 
 describe('recipes/ci/campaign.yml', () => {
   let wf: Workflow;
@@ -60,7 +68,10 @@ describe('recipes/ci/campaign.yml', () => {
     await mkdir(join(seed.dir, recipePath, '..'), { recursive: true });
     await writeFile(join(seed.dir, recipePath), RECIPE);
     // Repository k (from 0) is job k: shard k mod 4 + 1, so the unreachable one is shard 3's.
-    await writeFile(join(seed.dir, wf.env!['REPOS']!), `# the campaign\n${bare['alpha']!.url}\n${bare['beta']!.url}\n${GONE}   # nothing answers\n${bare['gamma']!.url}\n`);
+    await writeFile(
+      join(seed.dir, wf.env!['REPOS']!),
+      `# the campaign\n${bare['alpha']!.url}\n${bare['beta']!.url}\n${GONE}   # nothing answers\n${bare['gamma']!.url}\n`,
+    );
     seed.git('add', '-A');
     seed.git('commit', '-q', '-m', 'the campaign');
     await gitAsync(seed.dir, ...server.authArgs(), 'push', '-q', home.url, 'main');
@@ -97,7 +108,10 @@ describe('recipes/ci/campaign.yml', () => {
       .join('\n---\n');
 
   it('runs every shard; only the shard holding the unreachable repository ends red (clone-failed)', async () => {
-    expect(first.jobs.map((j) => [j.job, j.matrix['shard'] ?? null, j.result]), failureLog(first)).toEqual([
+    expect(
+      first.jobs.map((j) => [j.job, j.matrix['shard'] ?? null, j.result]),
+      failureLog(first),
+    ).toEqual([
       ['run', '1', 'success'],
       ['run', '2', 'success'],
       ['run', '3', 'failure'],
@@ -107,22 +121,35 @@ describe('recipes/ci/campaign.yml', () => {
     const scion = step(first, 'run', 'scion run');
     expect(scion.map((s) => s.exitCode)).toEqual([0, 0, 1, 0]);
     // Every shard cloned its repository (no cache yet) and uploaded its report, the red one too.
-    expect(step(first, 'run', 'restore the clone cache').map((s) => [s.outcome, s.stdout.trim()])).toEqual([1, 2, 3, 4].map((n) => ['success', `Cache not found for input keys: scion-clones-${n}-${first.runId}, scion-clones-${n}-`]));
-    for (const [s, name] of [[0, 'alpha'], [1, 'beta'], [3, 'gamma']] as const) expect(scion[s]!.stderr).toContain(`cloning ${id(name)}`);
-    expect([...first.artifacts.keys()].filter((k) => k.startsWith('scion-report-')).sort()).toEqual(['scion-report-1', 'scion-report-2', 'scion-report-3', 'scion-report-4']);
+    expect(step(first, 'run', 'restore the clone cache').map((s) => [s.outcome, s.stdout.trim()])).toEqual(
+      [1, 2, 3, 4].map((n) => ['success', `Cache not found for input keys: scion-clones-${n}-${first.runId}, scion-clones-${n}-`]),
+    );
+    for (const [s, name] of [
+      [0, 'alpha'],
+      [1, 'beta'],
+      [3, 'gamma'],
+    ] as const)
+      expect(scion[s]!.stderr).toContain(`cloning ${id(name)}`);
+    expect([...first.artifacts.keys()].filter((k) => k.startsWith('scion-report-')).sort()).toEqual([
+      'scion-report-1',
+      'scion-report-2',
+      'scion-report-3',
+      'scion-report-4',
+    ]);
     const red = JSON.parse(await readFile(join(first.artifacts.get('scion-report-3')!, 'report-3.json'), 'utf8')) as RunReport;
     expect(red.jobs.map((j) => [j.repo, j.status])).toEqual([['127.0.0.1:9/acme/gone', 'failed']]);
     expect(red.jobs[0]!.errors).toEqual([expect.objectContaining({ kind: 'clone-failed' })]);
   });
 
-  it('saves each shard\'s clone cache under this run\'s key, the red shard\'s too (actions/cache@v4 would not: it saves only after a green job)', () => {
-    expect(step(first, 'run', 'save the clone cache').map((s) => [s.outcome, s.stdout.trim()]), failureLog(first)).toEqual(
-      [1, 2, 3, 4].map((n) => ['success', `Cache saved with key: scion-clones-${n}-${first.runId}`]),
-    );
+  it("saves each shard's clone cache under this run's key, the red shard's too (actions/cache@v4 would not: it saves only after a green job)", () => {
+    expect(
+      step(first, 'run', 'save the clone cache').map((s) => [s.outcome, s.stdout.trim()]),
+      failureLog(first),
+    ).toEqual([1, 2, 3, 4].map((n) => ['success', `Cache saved with key: scion-clones-${n}-${first.runId}`]));
     expect(cache.entries.map((e) => [e.key, e.path])).toEqual([1, 2, 3, 4].map((n) => [`scion-clones-${n}-${first.runId}`, '.scion-cache']));
   });
 
-  it('pushes each reachable repository\'s branch to that repository', async () => {
+  it("pushes each reachable repository's branch to that repository", async () => {
     const merged = JSON.parse(await readFile(join(first.artifacts.get('scion-report')!, 'out.json'), 'utf8')) as RunReport;
     for (const name of NAMES) {
       const job = merged.jobs.find((j) => j.repo === id(name))!;
@@ -134,7 +161,7 @@ describe('recipes/ci/campaign.yml', () => {
     }
   });
 
-  it('merges the four reports (exit 1), and still opens one pull request per changed job on each repository\'s own host', async () => {
+  it("merges the four reports (exit 1), and still opens one pull request per changed job on each repository's own host", async () => {
     const steps = Object.fromEntries(first.steps.filter((s) => s.job === 'pull-requests').map((s) => [s.step, s]));
     expect(steps["merge the shards' reports"]!.exitCode, failureLog(first)).toBe(1);
     expect(steps['scion pr']!.outcome, failureLog(first)).toBe('success');
@@ -145,7 +172,9 @@ describe('recipes/ci/campaign.yml', () => {
     expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual([...NAMES.map((n) => [id(n), 'changed']), ['127.0.0.1:9/acme/gone', 'failed']].sort());
     for (const name of NAMES) {
       const created = github.fakes[name]!.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/pulls'));
-      expect(created.map((q) => [q.path, (q.body as { head: string }).head, (q.body as { base: string }).base])).toEqual([[`/repos/acme/${name}/pulls`, BRANCH, 'main']]);
+      expect(created.map((q) => [q.path, (q.body as { head: string }).head, (q.body as { base: string }).base])).toEqual([
+        [`/repos/acme/${name}/pulls`, BRANCH, 'main'],
+      ]);
       expect(created[0]!.headers.authorization).toBe(`Bearer ${server.token}`);
       expect(github.fakes[name]!.pulls.map((p) => [p.head, p.base, p.labels])).toEqual([[BRANCH, 'main', ['codemod']]]);
       expect(steps['scion pr']!.stdout).toContain(`${id(name)}: created pull request #100 for ${BRANCH}`);
@@ -161,14 +190,21 @@ describe('recipes/ci/campaign.yml', () => {
     const served = server.requests.length;
     const again = await runAgain();
     expect(again.runId).not.toBe(first.runId);
-    expect(again.jobs.map((j) => j.result), failureLog(again)).toEqual(['success', 'success', 'failure', 'success', 'failure']);
+    expect(
+      again.jobs.map((j) => j.result),
+      failureLog(again),
+    ).toEqual(['success', 'success', 'failure', 'success', 'failure']);
 
     // Each shard got the newest entry of its own prefix: the first run's.
     expect(step(again, 'run', 'restore the clone cache').map((s) => [s.stdout.trim(), s.outputs['cache-hit']])).toEqual(
       [1, 2, 3, 4].map((n) => [`Cache restored from key: scion-clones-${n}-${first.runId}`, 'false']),
     );
     const scion = step(again, 'run', 'scion run');
-    for (const [s, name] of [[0, 'alpha'], [1, 'beta'], [3, 'gamma']] as const) {
+    for (const [s, name] of [
+      [0, 'alpha'],
+      [1, 'beta'],
+      [3, 'gamma'],
+    ] as const) {
       expect(scion[s]!.stderr).toContain(`fetching ${id(name)}`);
       expect(scion[s]!.stderr).not.toContain('cloning');
     }
@@ -183,7 +219,9 @@ describe('recipes/ci/campaign.yml', () => {
     expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual([...NAMES.map((n) => [id(n), 'unchanged']), ['127.0.0.1:9/acme/gone', 'failed']].sort());
     expect(NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'))).toEqual(heads);
     for (const [k, name] of NAMES.entries()) {
-      const later = github.fakes[name]!.requests.slice(before[k]).filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path}`);
+      const later = github.fakes[name]!.requests.slice(before[k])
+        .filter((q) => q.method !== 'GET')
+        .map((q) => `${q.method} ${q.path}`);
       expect(later.filter((c) => c.startsWith('POST') && c.endsWith('/pulls'))).toEqual([]);
       expect(later.filter((c) => c.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/${name}/pulls/100`]);
       expect(github.fakes[name]!.pulls).toHaveLength(1);

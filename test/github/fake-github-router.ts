@@ -35,7 +35,8 @@ export async function startFakeGitHubRouter(owner: string, fakes: Readonly<Recor
           const back: Record<string, string> = {};
           reply.headers.forEach((v, k) => {
             // A Link names the repository's own fake: the router's URL stands for it.
-            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'date') back[k] = v.split(fake.url).join(own);
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive' && k !== 'date')
+              back[k] = v.split(fake.url).join(own);
           });
           res.writeHead(reply.status, back);
           res.end(Buffer.from(await reply.arrayBuffer()));

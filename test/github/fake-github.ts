@@ -113,7 +113,11 @@ function paged(r: Recorded, base: string, all: readonly unknown[], cap = Infinit
     q.set('page', String(n));
     return `<${base}${r.path}?${q}>`;
   };
-  const links = [page < last ? `${at(page + 1)}; rel="next"` : '', page < last ? `${at(last)}; rel="last"` : '', page > 1 ? `${at(1)}; rel="first"` : ''].filter((l) => l !== '');
+  const links = [
+    page < last ? `${at(page + 1)}; rel="next"` : '',
+    page < last ? `${at(last)}; rel="last"` : '',
+    page > 1 ? `${at(1)}; rel="first"` : '',
+  ].filter((l) => l !== '');
   return { items: all.slice((page - 1) * per, Math.min(page * per, reachable)), headers: links.length > 0 ? { link: links.join(', ') } : {} };
 }
 
@@ -132,7 +136,11 @@ function limited(l: SecondaryLimits | undefined, r: Recorded): Reply | undefined
   }
   l.rejected++;
   const after = String(Math.max(1, Math.ceil((free - now) / 1000)));
-  return { status: 403, headers: { 'retry-after': after }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } };
+  return {
+    status: 403,
+    headers: { 'retry-after': after },
+    body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+  };
 }
 
 export async function startFakeGitHub(owner: string, repo: string): Promise<FakeGitHub> {
@@ -155,7 +163,13 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     requested_teams: p.teamReviewers.map((slug) => ({ slug })),
     updated_at: p.updatedAt ?? '2026-01-01T00:00:00Z',
   });
-  const issueJson = (i: FakeIssue) => ({ number: i.number, title: i.title, body: i.body, state: i.state, html_url: `https://github.example/${owner}/${repo}/issues/${i.number}` });
+  const issueJson = (i: FakeIssue) => ({
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    state: i.state,
+    html_url: `https://github.example/${owner}/${repo}/issues/${i.number}`,
+  });
   const byNumber = (n: string | undefined) => pulls.find((x) => x.number === Number(n));
   const notFound: Reply = { status: 404, body: { message: 'Not Found' } };
 
@@ -195,10 +209,23 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
 
   /** The repository's issues: list (paged, pull requests left out here), create, read, edit; bodies past 65,536 characters refused. */
   function issues(r: Recorded): Reply | undefined {
-    const tooLong: Reply = { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] } };
+    const tooLong: Reply = {
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }],
+      },
+    };
     if (r.path === `${prefix}/issues` && r.method === 'GET') {
       const state = r.query.get('state') ?? 'open';
-      const { items, headers } = paged(r, fake.url, fake.issues.filter((i) => state === 'all' || i.state === state).reverse().map(issueJson));
+      const { items, headers } = paged(
+        r,
+        fake.url,
+        fake.issues
+          .filter((i) => state === 'all' || i.state === state)
+          .reverse()
+          .map(issueJson),
+      );
       return { status: 200, headers, body: items };
     }
     if (r.path === `${prefix}/issues` && r.method === 'POST') {
@@ -236,8 +263,24 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
         return { status: 422, body: { message: 'Validation Failed', errors: [{ message: `A pull request already exists for ${owner}:${b.head}.` }] } };
       }
       const p: FakePull = {
-        number: 100 + pulls.length, head: b.head, base: b.base, title: b.title, body: b.body, draft: b.draft === true, state: 'open', merged: false,
-        labels: [], reviewers: [], teamReviewers: [], assignees: [], comments: [], autoMerge: null, headSha: null, checkRuns: [], statuses: [], reviews: [],
+        number: 100 + pulls.length,
+        head: b.head,
+        base: b.base,
+        title: b.title,
+        body: b.body,
+        draft: b.draft === true,
+        state: 'open',
+        merged: false,
+        labels: [],
+        reviewers: [],
+        teamReviewers: [],
+        assignees: [],
+        comments: [],
+        autoMerge: null,
+        headSha: null,
+        checkRuns: [],
+        statuses: [],
+        reviews: [],
       };
       pulls.push(p);
       return { status: 201, body: json(p) };
@@ -275,7 +318,11 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     if (m && r.method === 'GET') {
       const p = byNumber(m[1]);
       if (!p) return notFound;
-      const { items, headers } = paged(r, fake.url, p.comments.map((body, i) => ({ id: i + 1, body })));
+      const { items, headers } = paged(
+        r,
+        fake.url,
+        p.comments.map((body, i) => ({ id: i + 1, body })),
+      );
       return { status: 200, headers, body: items };
     }
     m = new RegExp(`^${prefix}/issues/(\\d+)/(labels|assignees|comments)$`).exec(r.path);
@@ -321,7 +368,14 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://127.0.0.1');
       const raw = Buffer.concat(chunks).toString('utf8');
-      const r: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body: raw === '' ? undefined : JSON.parse(raw), at: Date.now() };
+      const r: Recorded = {
+        method: req.method ?? 'GET',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body: raw === '' ? undefined : JSON.parse(raw),
+        at: Date.now(),
+      };
       requests.push(r);
       const reply = fake.intercept?.(r) ?? limited(fake.secondary, r) ?? route(r);
       if (fake.stall?.(r) === true) return;

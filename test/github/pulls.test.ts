@@ -19,7 +19,10 @@ function recordedSleep(): { sleep: (ms: number) => Promise<void>; waits: { ms: n
 const spec = { branch: 'scion/rename-logger', base: 'main', title: 'Move to the new logger', body: 'body 1', draft: false };
 
 async function failure(p: Promise<unknown>): Promise<HostError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(HostError);
   return e as HostError;
 }
@@ -76,7 +79,8 @@ describe('GitHubHost', () => {
 
   it('waits out a 429 with Retry-After, then retries', async () => {
     let limited = 0;
-    gh.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '7' }, body: { message: 'Too many requests' } } : undefined);
+    gh.intercept = (r) =>
+      r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '7' }, body: { message: 'Too many requests' } } : undefined;
     const { sleep, waits } = recordedSleep();
     await host({ sleep }).createPull(spec);
     expect(gh.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
@@ -89,7 +93,11 @@ describe('GitHubHost', () => {
     let limited = 0;
     gh.intercept = (r) =>
       r.method === 'POST' && limited++ === 0
-        ? { status: 403, headers: { 'retry-after': '5' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? {
+            status: 403,
+            headers: { 'retry-after': '5' },
+            body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+          }
         : undefined;
     const { sleep, waits } = recordedSleep();
     await host({ sleep }).createPull(spec);
@@ -102,7 +110,11 @@ describe('GitHubHost', () => {
     let limited = 0;
     gh.intercept = (r) =>
       r.method === 'POST' && limited++ < 6
-        ? { status: 403, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? {
+            status: 403,
+            headers: { 'retry-after': '60' },
+            body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+          }
         : undefined;
     // The host's wait holds the token's write budget too: on a clock that moves on at once.
     const waits: number[] = [];
@@ -122,7 +134,9 @@ describe('GitHubHost', () => {
     // The quota comes back a minute from now (whole seconds, as GitHub says it).
     const reset = Math.floor(Date.now() / 1000) + 60;
     gh.intercept = () =>
-      limited++ === 0 ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } } : undefined;
+      limited++ === 0
+        ? { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, body: { message: 'API rate limit exceeded' } }
+        : undefined;
     const { sleep, waits } = recordedSleep();
     expect(await host({ sleep }).findPull(spec.branch)).toBeNull();
     expect(gh.requests).toHaveLength(2);
@@ -154,12 +168,22 @@ describe('GitHubHost', () => {
   it('names the permission on a 403', async () => {
     gh.intercept = (r) => (r.method === 'POST' ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined);
     const err = await failure(host().createPull(spec));
-    expect(err.message).toMatch(/^GitHub refused the request while creating the pull request for scion\/rename-logger into main \(403 Resource not accessible by integration\); give the token pull-request write permission/);
+    expect(err.message).toMatch(
+      /^GitHub refused the request while creating the pull request for scion\/rename-logger into main \(403 Resource not accessible by integration\); give the token pull-request write permission/,
+    );
   });
 
   it("passes on GitHub's validation message when creation is refused", async () => {
     gh.intercept = (r) =>
-      r.method === 'POST' ? { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: 'No commits between main and scion/rename-logger' }] } } : undefined;
+      r.method === 'POST'
+        ? {
+            status: 422,
+            body: {
+              message: 'Validation Failed',
+              errors: [{ resource: 'PullRequest', code: 'custom', message: 'No commits between main and scion/rename-logger' }],
+            },
+          }
+        : undefined;
     const err = await failure(host().createPull(spec));
     expect(err.message).toContain('Validation Failed: No commits between main and scion/rename-logger');
     expect(err.message).toContain('check that the branch was pushed');

@@ -16,7 +16,6 @@ import { gitEnv } from '../support/git-repo.js';
 import { gitAsync } from '../push/setup.js';
 import { SCION_COMMAND } from '../support/spawn-cli.js';
 
-
 export interface Step {
   readonly name?: string;
   readonly id?: string;
@@ -210,7 +209,10 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
     if (step.uses !== undefined) {
       result = await useAction(step, subst(step.with ?? {}, ctx), workspace, o, run, files.output, (fn) => post.unshift({ label: `Post ${label}`, ...fn }));
     } else if (step.run !== undefined) {
-      const addedPath = (await readFile(pathFile, 'utf8')).split('\n').filter((l) => l !== '').reverse();
+      const addedPath = (await readFile(pathFile, 'utf8'))
+        .split('\n')
+        .filter((l) => l !== '')
+        .reverse();
       const env: Record<string, string> = {
         ...baseEnv(),
         ...o.env,
@@ -255,7 +257,16 @@ async function runJob(wf: Workflow, id: string, job: Job, matrix: Record<string,
     }
     const result = await p.fn();
     if (result.code !== 0) failed = true;
-    run.steps.push({ job: id, step: p.label, outcome: result.code === 0 ? 'success' : 'failure', exitCode: result.code, stdout: result.stdout, stderr: result.stderr, outputs: {}, summary: '' });
+    run.steps.push({
+      job: id,
+      step: p.label,
+      outcome: result.code === 0 ? 'success' : 'failure',
+      exitCode: result.code,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      outputs: {},
+      summary: '',
+    });
   }
   return { job: id, matrix, result: failed ? 'failure' : 'success', workspace };
 }
@@ -268,12 +279,22 @@ type PostStep = { if: (failed: boolean) => boolean; fn: () => Promise<{ code: nu
  * it saves `path` under `key` unless the key matched exactly. actions/cache/restore@v4 and
  * actions/cache/save@v4 are the two halves as steps of their own (the save obeys its step's `if:`).
  */
-async function actionsCache(w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun, outputFile: string, addPost: (p: PostStep) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+async function actionsCache(
+  w: Record<string, unknown>,
+  workspace: string,
+  o: RunnerOptions,
+  run: WorkflowRun,
+  outputFile: string,
+  addPost: (p: PostStep) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const restored = await cacheRestore(w, workspace, o, outputFile);
   if (restored.code === 0) {
     addPost({
       if: (failed) => !failed,
-      fn: async () => (restored.exact ? { code: 0, stdout: `Cache hit occurred on the primary key ${String(w['key'])}, not saving cache.\n`, stderr: '' } : cacheSave(w, workspace, o, run)),
+      fn: async () =>
+        restored.exact
+          ? { code: 0, stdout: `Cache hit occurred on the primary key ${String(w['key'])}, not saving cache.\n`, stderr: '' }
+          : cacheSave(w, workspace, o, run),
     });
   }
   return restored;
@@ -296,11 +317,19 @@ function cacheInputs(w: Record<string, unknown>, o: RunnerOptions, allowed: stri
  * `path` matches); `cache-hit` is true on an exact match only (actions/cache/restore also sets
  * cache-primary-key and cache-matched-key).
  */
-async function cacheRestore(w: Record<string, unknown>, workspace: string, o: RunnerOptions, outputFile: string): Promise<{ code: number; stdout: string; stderr: string; exact: boolean }> {
+async function cacheRestore(
+  w: Record<string, unknown>,
+  workspace: string,
+  o: RunnerOptions,
+  outputFile: string,
+): Promise<{ code: number; stdout: string; stderr: string; exact: boolean }> {
   const inputs = cacheInputs(w, o, ['restore-keys']);
   if ('error' in inputs) return { code: 1, stdout: '', stderr: inputs.error, exact: false };
   const { store, key, path } = inputs;
-  const restoreKeys = String(w['restore-keys'] ?? '').split('\n').map((k) => k.trim()).filter((k) => k !== '');
+  const restoreKeys = String(w['restore-keys'] ?? '')
+    .split('\n')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   const same = store.entries.filter((e) => e.path === path);
   const newest = (pick: (k: string) => boolean) => same.filter((e) => pick(e.key)).at(-1);
   let hit = newest((k) => k === key);
@@ -319,15 +348,25 @@ async function cacheRestore(w: Record<string, unknown>, workspace: string, o: Ru
 }
 
 /** The save: `path` under `key`, unless an entry of that key exists (entries are immutable) or `path` does not. Never fails the job. */
-async function cacheSave(w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cacheSave(
+  w: Record<string, unknown>,
+  workspace: string,
+  o: RunnerOptions,
+  run: WorkflowRun,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const inputs = cacheInputs(w, o, ['restore-keys']);
   if ('error' in inputs) return { code: 1, stdout: '', stderr: inputs.error };
   const { store, key, path } = inputs;
-  if (store.entries.some((e) => e.key === key && e.path === path)) return { code: 0, stdout: `Failed to save: Unable to reserve cache with key ${key}, another job may be creating this cache.\n`, stderr: '' };
+  if (store.entries.some((e) => e.key === key && e.path === path))
+    return { code: 0, stdout: `Failed to save: Unable to reserve cache with key ${key}, another job may be creating this cache.\n`, stderr: '' };
   try {
     await stat(join(workspace, path));
   } catch {
-    return { code: 0, stdout: 'Warning: Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.\n', stderr: '' };
+    return {
+      code: 0,
+      stdout: 'Warning: Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.\n',
+      stderr: '',
+    };
   }
   const dir = join(store.dir, `entry-${store.entries.length + 1}`);
   await cp(join(workspace, path), dir, { recursive: true });
@@ -335,7 +374,15 @@ async function cacheSave(w: Record<string, unknown>, workspace: string, o: Runne
   return { code: 0, stdout: `Cache saved with key: ${key}\n`, stderr: '' };
 }
 
-async function useAction(step: Step, w: Record<string, unknown>, workspace: string, o: RunnerOptions, run: WorkflowRun, outputFile: string, addPost: (p: PostStep) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+async function useAction(
+  step: Step,
+  w: Record<string, unknown>,
+  workspace: string,
+  o: RunnerOptions,
+  run: WorkflowRun,
+  outputFile: string,
+  addPost: (p: PostStep) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const [action] = (step.uses ?? '').split('@');
   const ok = (stdout = '') => ({ code: 0, stdout, stderr: '' });
   switch (action) {
@@ -370,7 +417,10 @@ async function useAction(step: Step, w: Record<string, unknown>, workspace: stri
       const name = String(w['name'] ?? 'artifact');
       const dest = join(o.root, 'artifacts', name);
       await mkdir(dest, { recursive: true });
-      const paths = String(w['path'] ?? '').split('\n').map((p) => p.trim()).filter((p) => p !== '');
+      const paths = String(w['path'] ?? '')
+        .split('\n')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
       let found = 0;
       for (const p of paths) {
         try {
@@ -380,7 +430,8 @@ async function useAction(step: Step, w: Record<string, unknown>, workspace: stri
           // A missing path: counted below against if-no-files-found.
         }
       }
-      if (found === 0 && w['if-no-files-found'] === 'error') return { code: 1, stdout: '', stderr: `No files were found with the provided path: ${paths.join(', ')}` };
+      if (found === 0 && w['if-no-files-found'] === 'error')
+        return { code: 1, stdout: '', stderr: `No files were found with the provided path: ${paths.join(', ')}` };
       run.artifacts.set(name, dest);
       return ok();
     }
@@ -401,7 +452,10 @@ async function useAction(step: Step, w: Record<string, unknown>, workspace: stri
 /** The `if:` conditions the example uses; anything else throws rather than being guessed. */
 function condition(expr: string | undefined, s: { failed: boolean; success: boolean }): boolean {
   if (expr === undefined) return s.success;
-  const e = expr.trim().replace(/^\$\{\{\s*([^]*?)\s*\}\}$/, '$1').replace(/\s+/g, '');
+  const e = expr
+    .trim()
+    .replace(/^\$\{\{\s*([^]*?)\s*\}\}$/, '$1')
+    .replace(/\s+/g, '');
   const known: Record<string, boolean> = {
     'success()': s.success,
     'failure()': s.failed,

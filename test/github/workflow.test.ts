@@ -30,7 +30,6 @@ steps:
   - replace: { old_string: "legacyLog(", new_string: "log(" }
 `;
 
-
 describe('recipes/ci/scheduled-codemod.yml', () => {
   let wf: Workflow;
   const server = useGitServer();
@@ -90,14 +89,22 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
 
   it('runs every shard; only the shard holding the failed job ends red', () => {
     const shards = run.jobs.filter((j) => j.job === 'run');
-    expect(shards.map((j) => [j.matrix['shard'], j.result]), failureLog()).toEqual([
+    expect(
+      shards.map((j) => [j.matrix['shard'], j.result]),
+      failureLog(),
+    ).toEqual([
       ['1', 'success'],
       ['2', 'success'],
       ['3', 'failure'],
       ['4', 'success'],
     ]);
     // Each shard still uploaded its reports (`if: !cancelled()`), the failed one included.
-    expect([...run.artifacts.keys()].filter((k) => k.startsWith('scion-report-')).sort()).toEqual(['scion-report-1', 'scion-report-2', 'scion-report-3', 'scion-report-4']);
+    expect([...run.artifacts.keys()].filter((k) => k.startsWith('scion-report-')).sort()).toEqual([
+      'scion-report-1',
+      'scion-report-2',
+      'scion-report-3',
+      'scion-report-4',
+    ]);
     // scion came from the project's node_modules, put on PATH through GITHUB_PATH.
     const scionSteps = stepsOf('run').filter((s) => s.step === 'scion run');
     expect(scionSteps.map((s) => s.outcome)).toEqual(['success', 'success', 'failure', 'success']);
@@ -105,7 +112,7 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     expect(scionSteps[0]!.outputs).toMatchObject({ failed: 'false', changed: 'true', branches: 'scion/rename-logger/api' });
   });
 
-  it('writes each shard\'s step summary: changed files, or the failure and its fix', () => {
+  it("writes each shard's step summary: changed files, or the failure and its fix", () => {
     const [api, , web] = stepsOf('run').filter((s) => s.step === 'scion run');
     expect(api!.summary).toContain('#### Changed files');
     expect(api!.summary).toContain('- `packages/api/src/server.ts` +1 −1');
@@ -176,7 +183,10 @@ describe('recipes/ci/scheduled-codemod.yml', () => {
     expect(again.jobs.map((j) => j.result)).toEqual(['success', 'success', 'failure', 'success', 'failure']);
     expect(server.requests.filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length).toBe(pushesBefore);
     expect(runGit(bare, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads')).toBe(heads);
-    const calls = github.requests.slice(requestsBefore).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+    const calls = github.requests
+      .slice(requestsBefore)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`);
     expect(calls.filter((c) => c.startsWith('POST /repos/acme/widgets/pulls'))).toEqual([]);
     expect(calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /repos/acme/widgets/pulls/100', 'PATCH /repos/acme/widgets/pulls/101']);
     expect(github.pulls).toHaveLength(2);

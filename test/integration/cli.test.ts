@@ -72,10 +72,12 @@ describe('cli', () => {
 
   it('plan --help lists only what plan honours', async () => {
     const plan = await scion(['plan', '--help'], { cwd: tmpdir() });
-    for (const f of ['--repo', '--base', '--job', '--concurrency', '--shard', '--report', '--pr-body', '--html', '--json', '--patch', '--stat']) expect(plan.stdout).toContain(f);
+    for (const f of ['--repo', '--base', '--job', '--concurrency', '--shard', '--report', '--pr-body', '--html', '--json', '--patch', '--stat'])
+      expect(plan.stdout).toContain(f);
     const listed = (text: string) => [...text.matchAll(/^ +(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]);
     expect(listed(plan.stdout)).not.toEqual(expect.arrayContaining(['--push']));
-    for (const f of ['--push', '--push-failed', '--pr', '--draft', '--label', '--pr-base', '--keep-worktrees', '--dry-run']) expect(listed(plan.stdout)).not.toContain(f);
+    for (const f of ['--push', '--push-failed', '--pr', '--draft', '--label', '--pr-base', '--keep-worktrees', '--dry-run'])
+      expect(listed(plan.stdout)).not.toContain(f);
     const run = await scion(['run', '--help'], { cwd: tmpdir() });
     for (const f of ['--push', '--draft', '--label', '--pr-base', '--keep-worktrees', '--dry-run', '--job']) expect(run.stdout).toContain(f);
     for (const f of ['--patch', '--stat']) expect(listed(run.stdout)).not.toContain(f);

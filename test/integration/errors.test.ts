@@ -32,7 +32,10 @@ const STEPS: [string, string][] = [
   ['notebook', '  - edit: { file: src/nb.ipynb, edits: [{ old_string: "cells", new_string: "cellz" }] }'],
   ['not-found', '  - edit: { file: src/a.ts, edits: [{ old_string: "function handleError()", new_string: "function processError()" }] }'],
   ['not-unique', '  - edit: { file: src/a.ts, edits: [{ old_string: "dup", new_string: "twin" }] }'],
-  ['cascade', '  - edit: { file: src/a.ts, edits: [{ old_string: "const a = 1;", new_string: "const a = 1; // was b()" }, { old_string: "b()", new_string: "c()" }] }'],
+  [
+    'cascade',
+    '  - edit: { file: src/a.ts, edits: [{ old_string: "const a = 1;", new_string: "const a = 1; // was b()" }, { old_string: "b()", new_string: "c()" }] }',
+  ],
   ['invalid-result', '  - edit: { file: src/config.json, edits: [{ old_string: "\\"version\\": 1", new_string: "\\"version\\": 1," }] }'],
   ['unsupported', '  - edit: { file: src/link.ts, edits: [{ old_string: "a", new_string: "b" }] }'],
   ['command-failed', '  - run: "echo broken >&2; exit 7"'],

@@ -71,7 +71,10 @@ steps:
   it('a glob that cannot be bounded is a recipe problem: validate and run exit 2 naming it', async () => {
     const r = await repo({ 'a.ts': 'x\n' });
     const recipe = recipeFile('name: backref\nfiles: { include: ["(a)\\\\1"] }\nsteps:\n  - replace: { old_string: "x", new_string: "y" }\n');
-    for (const args of [['validate', recipe], ['run', recipe, '--repo', r.dir]]) {
+    for (const args of [
+      ['validate', recipe],
+      ['run', recipe, '--repo', r.dir],
+    ]) {
       const command = args[0];
       const res = await scion(args, { cwd: r.dir });
       expect(res.code, command).toBe(2);

@@ -33,7 +33,7 @@ describe('--job', () => {
   it('applies --shard to the full list first, then picks', async () => {
     const { r, recipes } = await setup();
     // Expanded order: api, cli, docs, web. Shard 1/2 holds api and docs.
-    const report = await runRecipes(recipes, { repo: r.dir, shard: { index: 1, count: 2 }, jobs: ['docs', 'web'] }, { env: {}, });
+    const report = await runRecipes(recipes, { repo: r.dir, shard: { index: 1, count: 2 }, jobs: ['docs', 'web'] }, { env: {} });
     expect(report.jobs.map((j) => j.name)).toEqual(['docs']);
   });
 

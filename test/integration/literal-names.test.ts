@@ -33,7 +33,12 @@ describe('literal names', () => {
 
   it('each over Next.js route folders ([id], [...slug], [[...slug]]) makes one job each, on a valid branch, with its own files', async () => {
     const names = ['(marketing)', '[...slug]', '[[...slug]]', '[id]', 'id', 'plain', '{x,y}'];
-    const files = Object.fromEntries(names.flatMap((n) => [[`app/${n}/page.ts`, `old(${n});\n`], [`app/${n}/notes.md`, 'old(md);\n']]));
+    const files = Object.fromEntries(
+      names.flatMap((n) => [
+        [`app/${n}/page.ts`, `old(${n});\n`],
+        [`app/${n}/notes.md`, 'old(md);\n'],
+      ]),
+    );
     const r = await gitRepo(files);
     cleanups.push(r.cleanup);
     // The job's own files select page.ts only: the glob built under each directory must read its name literally.

@@ -44,10 +44,10 @@ onError: continue
 steps:
   - replace: { old_string: "legacyLog(", new_string: "log(" }
 `);
-    const res = await scion(
-      ['run', recipe, '--repo', r.dir, '--report', join(out, 'r.json'), '--pr-body', join(out, 'pr.md'), '--html', join(out, 'r.html')],
-      { cwd: r.dir, env: { GITHUB_OUTPUT: ghOutput, GITHUB_STEP_SUMMARY: ghSummary } },
-    );
+    const res = await scion(['run', recipe, '--repo', r.dir, '--report', join(out, 'r.json'), '--pr-body', join(out, 'pr.md'), '--html', join(out, 'r.html')], {
+      cwd: r.dir,
+      env: { GITHUB_OUTPUT: ghOutput, GITHUB_STEP_SUMMARY: ghSummary },
+    });
     // b.ts has two matches and replace_all is false: the job fails but a.ts is still committed.
     expect(res.code).toBe(1);
     const report = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8')) as RunReport;

@@ -9,7 +9,8 @@ import { recipeFile } from '../support/recipe-file.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 
 const cleanups = cleanupAfterEach();
-const LFS = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n# legacyLog(\n';
+const LFS =
+  'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n# legacyLog(\n';
 
 async function setup() {
   const r = await gitRepo({

@@ -56,7 +56,12 @@ describe('scion run', () => {
     expect(res.code).toBe(0);
 
     // The checkout, its index and HEAD are byte-identical.
-    expect(diffDigests(before, digestTree(r.dir, (p) => p.startsWith('.git/') && p !== '.git/index' && p !== '.git/HEAD'))).toEqual([]);
+    expect(
+      diffDigests(
+        before,
+        digestTree(r.dir, (p) => p.startsWith('.git/') && p !== '.git/index' && p !== '.git/HEAD'),
+      ),
+    ).toEqual([]);
     expect(r.git('status', '--porcelain')).toBe(statusBefore);
     expect(r.git('rev-parse', 'main')).toBe(base);
 
@@ -65,7 +70,9 @@ describe('scion run', () => {
     const groups = r.git('log', '--reverse', '--format=%(trailers:key=Scion-Group,valueonly)', `${base}..scion/rename-logger`).split('\n').filter(Boolean);
     expect(groups).toEqual(['core', 'ui', 'rest']);
     const first = r.git('rev-list', '--reverse', `${base}..scion/rename-logger`).split('\n')[0]!;
-    expect(r.git('show', '--format=%(trailers:key=Scion-Recipe,valueonly)%(trailers:key=Scion-Job,valueonly)', '-s', first)).toBe('rename-logger\nrename-logger');
+    expect(r.git('show', '--format=%(trailers:key=Scion-Recipe,valueonly)%(trailers:key=Scion-Job,valueonly)', '-s', first)).toBe(
+      'rename-logger\nrename-logger',
+    );
     expect(r.git('rev-parse', `${first}^`)).toBe(base);
     expect(r.git('show', '--name-only', '--format=', first)).toBe('src/core/a.ts');
     expect(r.git('show', 'scion/rename-logger:src/ui/b.ts')).toBe("import { legacyLog } from '../core/legacy';\nlog('b');");
@@ -79,8 +86,16 @@ describe('scion run', () => {
     const job = rep.jobs[0]!;
     expect(job).toMatchObject({ recipe: 'rename-logger', name: 'rename-logger', base, branch: 'scion/rename-logger', status: 'changed', worktree: null });
     expect(job.head).toBe(r.git('rev-parse', 'scion/rename-logger'));
-    expect(job.commits.map((c) => [c.group, c.files])).toEqual([['core', ['src/core/a.ts']], ['ui', ['src/ui/b.ts']], ['rest', ['lib/c.ts']]]);
-    expect(job.files.map((f) => [f.path, f.added, f.removed])).toEqual([['lib/c.ts', 1, 1], ['src/core/a.ts', 1, 1], ['src/ui/b.ts', 1, 1]]);
+    expect(job.commits.map((c) => [c.group, c.files])).toEqual([
+      ['core', ['src/core/a.ts']],
+      ['ui', ['src/ui/b.ts']],
+      ['rest', ['lib/c.ts']],
+    ]);
+    expect(job.files.map((f) => [f.path, f.added, f.removed])).toEqual([
+      ['lib/c.ts', 1, 1],
+      ['src/core/a.ts', 1, 1],
+      ['src/ui/b.ts', 1, 1],
+    ]);
   });
 
   it('plan writes nothing: .git stays byte-identical, the diff is printed', async () => {
@@ -103,7 +118,9 @@ describe('scion run', () => {
 
   it('keeps file modes: an executable stays executable', async () => {
     const r = await repo({ 'bin/tool.sh': { content: '#!/bin/sh\nlegacyLog x\n', mode: 'exec' }, 'a.txt': 'legacyLog y\n' });
-    const res = await scion(['run', recipeFile('name: modes\nsteps:\n  - replace: { old_string: legacyLog, new_string: log }\n'), '--repo', r.dir], { cwd: r.dir });
+    const res = await scion(['run', recipeFile('name: modes\nsteps:\n  - replace: { old_string: legacyLog, new_string: log }\n'), '--repo', r.dir], {
+      cwd: r.dir,
+    });
     expect(res.code).toBe(0);
     expect(r.git('ls-tree', 'scion/modes', 'bin/tool.sh').split(/\s/)[0]).toBe('100755');
     expect(r.git('ls-tree', 'scion/modes', 'a.txt').split(/\s/)[0]).toBe('100644');
@@ -132,7 +149,7 @@ describe('scion run', () => {
     expect(r.git('show', 'scion/rename-logger:lib/d.ts')).toBe("log('d');");
   });
 
-  it('runs from a folder inside a linked worktree, starting at that worktree\'s HEAD', async () => {
+  it("runs from a folder inside a linked worktree, starting at that worktree's HEAD", async () => {
     const r = await repo(SOURCES);
     const wt = `${r.dir}-linked`;
     cleanups.push(async () => {

@@ -214,8 +214,14 @@ verify:
     r.git('worktree', 'add', '-q', '--detach', native, 'main');
     execFileSync('/bin/sh', ['-c', command], { cwd: native });
     r.git('-C', native, 'add', '-A');
-    const staged = r.git('-C', native, 'ls-files', '-s').split('\n').map((l) => l.replace(/^(\d+) (\w+) \d+\t/, '$1 $2 '));
-    const committed = r.git('ls-tree', '-r', 'scion/crlf').split('\n').map((l) => l.replace(/^(\d+) blob (\w+)\t/, '$1 $2 '));
+    const staged = r
+      .git('-C', native, 'ls-files', '-s')
+      .split('\n')
+      .map((l) => l.replace(/^(\d+) (\w+) \d+\t/, '$1 $2 '));
+    const committed = r
+      .git('ls-tree', '-r', 'scion/crlf')
+      .split('\n')
+      .map((l) => l.replace(/^(\d+) blob (\w+)\t/, '$1 $2 '));
     expect(committed).toEqual(staged);
     // Spot checks of the rules themselves.
     const blob = (spec: string) => execFileSync('git', ['cat-file', '-p', spec], { cwd: r.dir, env: gitEnv(), encoding: 'latin1' });

@@ -8,8 +8,7 @@
 // Ruby: File.fnmatch (dir.c), which GitLab names as its matcher.
 
 export const GITHUB = {
-  location:
-    'If CODEOWNERS files exist in more than one of those locations, GitHub will search for them in that order and use the first one it finds.',
+  location: 'If CODEOWNERS files exist in more than one of those locations, GitHub will search for them in that order and use the first one it finds.',
   size: 'CODEOWNERS files must be under 3 MB in size. A CODEOWNERS file over this limit will not be loaded',
   gitignore: 'A CODEOWNERS file uses a pattern that follows most of the same rules used in gitignore files.',
   ownerFormat: 'The pattern is followed by one or more GitHub usernames or team names using the standard @username or @org/team-name format.',
@@ -30,8 +29,7 @@ export const GITHUB = {
   exampleTeam: 'Teams can be specified as code owners as well. Teams should be identified in the format @org/team-name.',
   exampleBuildLogs: 'In this example, @doctocat owns any files in the build/logs directory at the root of the repository and any of its subdirectories.',
   exampleDocsStar:
-    'The `docs/*` pattern will match files like `docs/getting-started.md` but not further nested files like ' +
-    '`docs/build-app/troubleshooting.md`.',
+    'The `docs/*` pattern will match files like `docs/getting-started.md` but not further nested files like ' + '`docs/build-app/troubleshooting.md`.',
   exampleApps: 'In this example, @octocat owns any file in an apps directory anywhere in your repository.',
   exampleRootDocs: 'In this example, @doctocat owns any file in the `/docs` directory in the root of your repository and any of its subdirectories.',
   exampleScripts: 'In this example, any change inside the `/scripts` directory will require approval from @doctocat or @octocat.',
@@ -72,7 +70,8 @@ export const GIT = {
     'A slash followed by two consecutive asterisks then a slash matches zero or more directories. For example, ' +
     '"a/**/b" matches "a/b", "a/x/b", "a/x/y/b" and so on.',
   otherStars: 'Other consecutive asterisks are considered regular asterisks and will match according to the previous rules.',
-  hello: 'If one wants to restrict this only to the directory and not in its subdirectories, one can prepend the pattern with a slash, i.e. /hello.*; ' +
+  hello:
+    'If one wants to restrict this only to the directory and not in its subdirectories, one can prepend the pattern with a slash, i.e. /hello.*; ' +
     'the pattern now matches hello.txt, hello.c but not a/hello.java.',
   sameEffect: 'The pattern doc/frotz and /doc/frotz have the same effect in any .gitignore file.',
 } as const;
@@ -85,12 +84,12 @@ export const GITLAB = {
   sectionsSeparate: 'In a CODEOWNERS file, sections are named areas that are analyzed separately, and always enforced.',
   unnamedSection: 'GitLab treats entries without sections, including rules defined before the first section header, as if they were another, unnamed section.',
   onePerSection: 'Only one Code Owner pattern per section is matched to a file path.',
-  readmeExample: 'Both lines in [README Owners] match this file\'s name, but only the last line in the section is kept.',
+  readmeExample: "Both lines in [README Owners] match this file's name, but only the last line in the section is kept.",
   duplicateEntry: 'If an entry is duplicated in a section, the last entry is used.',
   sectionNames: 'Section names are case-insensitive, and sections with duplicate names are combined.',
   duplicateSections: 'The entries defined under the sections Documentation and DOCUMENTATION are combined, using the case of the first section.',
   optional: 'To treat the entire section as optional, prepend the section name with the caret ^ character.',
-  optionalConflict: 'If a section is duplicated in the file, and one of them is marked as optional and the other isn\'t, the section is required.',
+  optionalConflict: "If a section is duplicated in the file, and one of them is marked as optional and the other isn't, the section is required.",
   approvals: 'Append the section name with a number n in brackets, for example, [2] or [3]. This requires n approvals from the Code Owners in this section.',
   minimumApprovals: 'Setting the number of approvals to 0 results in GitLab requiring one approval.',
   defaultOwners:

@@ -181,7 +181,7 @@ describe('GitLab: path matching', () => {
     expect(ownersOf(co, 'src/docs/a.md')).toEqual([]);
   });
 
-  it('a path without a trailing `/` and without wildcards names a file, not a folder\'s contents (fnmatch matches the whole path)', () => {
+  it("a path without a trailing `/` and without wildcards names a file, not a folder's contents (fnmatch matches the whole path)", () => {
     const co = gitlab(file('/docs @docs'));
     expect(ownersOf(co, 'docs')).toEqual(['@docs']);
     expect(ownersOf(co, 'docs/a.md')).toEqual([]);
@@ -260,9 +260,7 @@ describe(`GitLab's matcher is Ruby's File.fnmatch (${GITLAB.fnmatch})`, () => {
 });
 
 describe('GitLab: exclusions', () => {
-  const co = gitlab(
-    file('* @username', '', '!pom.xml', '', '[Ruby]', '*.rb @ruby-team', '', '!/config/**/*.rb', '/config/routes.rb @ops'),
-  );
+  const co = gitlab(file('* @username', '', '!pom.xml', '', '[Ruby]', '*.rb @ruby-team', '', '!/config/**/*.rb', '/config/routes.rb @ops'));
 
   it(GITLAB.exclusions, () => {
     expect(ownersOf(co, 'pom.xml')).toEqual([]);
@@ -322,7 +320,7 @@ describe('GitLab: owners', () => {
     expect(ownersOf(co, 'docs/x/a.md')).toEqual(['@markdown-docs', '@alice']);
   });
 
-  it('owner names compare case-insensitively when a path\'s owners are merged across sections', () => {
+  it("owner names compare case-insensitively when a path's owners are merged across sections", () => {
     const co = gitlab(file('* @Alice', '[Docs]', '*.md @alice @bob'));
     expect(ownersOf(co, 'a.md')).toEqual(['@Alice', '@bob']);
   });

@@ -99,7 +99,11 @@ describe('pieces', () => {
   it('a folder with more files directly in it than maxFiles is cut in path order', () => {
     const all = github(file('* @team'));
     const paths = ['d/5', 'd/1', 'd/4', 'd/2', 'd/3'];
-    expect(splitByOwners(paths, all, { maxFiles: 2 }).map((p) => p.files).sort()).toEqual([['d/1', 'd/2'], ['d/3', 'd/4'], ['d/5']]);
+    expect(
+      splitByOwners(paths, all, { maxFiles: 2 })
+        .map((p) => p.files)
+        .sort(),
+    ).toEqual([['d/1', 'd/2'], ['d/3', 'd/4'], ['d/5']]);
   });
 
   it('maxFiles must be a whole number of at least 1', () => {

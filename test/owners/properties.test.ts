@@ -44,9 +44,9 @@ describe('pieces: properties', () => {
   });
 
   it('the pieces are the same whatever the order of the paths (and repeats)', () => {
-    const shuffled = fc.array(path, { maxLength: 30 }).chain((paths) =>
-      fc.tuple(fc.constant(paths), fc.shuffledSubarray(paths, { minLength: paths.length, maxLength: paths.length }), fc.subarray(paths)),
-    );
+    const shuffled = fc
+      .array(path, { maxLength: 30 })
+      .chain((paths) => fc.tuple(fc.constant(paths), fc.shuffledSubarray(paths, { minLength: paths.length, maxLength: paths.length }), fc.subarray(paths)));
     fc.assert(
       fc.property(engine, shuffled, maxFiles, (co, [paths, permuted, repeats], max) => {
         expect(split([...permuted, ...repeats], co, max)).toEqual(split(paths, co, max));

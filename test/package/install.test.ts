@@ -46,10 +46,7 @@ async function useInstalled(project: string): Promise<void> {
 
   const repo = join(project, 'repo');
   await targetRepo(repo);
-  await writeFile(
-    join(project, 'rename.yaml'),
-    'name: rename\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n',
-  );
+  await writeFile(join(project, 'rename.yaml'), 'name: rename\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
   await writeFile(
     join(project, 'header.ts'),
     `import { defineRecipe } from '${PKG.name}';\nexport default defineRecipe({ name: 'header', steps: [{ transform: ({ content }) => '// header\\n' + content }] });\n`,
@@ -71,7 +68,10 @@ async function besideAWorkspace(project: string): Promise<void> {
   const mono = join(work, 'yarn-workspace');
   await mkdir(join(mono, 'packages', 'utils', 'src'), { recursive: true });
   await writeFile(join(mono, 'package.json'), JSON.stringify({ name: 'mono', private: true, packageManager: 'yarn@4.5.0', workspaces: ['packages/*'] }));
-  await writeFile(join(mono, 'packages', 'utils', 'package.json'), JSON.stringify({ name: '$repo-utils', version: '0.0.0', dependencies: { '$repo-core': 'workspace:*' } }));
+  await writeFile(
+    join(mono, 'packages', 'utils', 'package.json'),
+    JSON.stringify({ name: '$repo-utils', version: '0.0.0', dependencies: { '$repo-core': 'workspace:*' } }),
+  );
   await writeFile(join(mono, 'packages', 'utils', 'src', 'a.ts'), "legacyLog('x');\n");
   const git = (...args: string[]) => run('git', args, { cwd: mono, env: gitEnv() });
   await git('init', '-q', '-b', 'main');

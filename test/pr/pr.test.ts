@@ -46,10 +46,12 @@ describe('scion pr', () => {
     expect(first.code).toBe(0);
     const posted = creates(s.github);
     expect(posted.map((r) => r.body)).toEqual(
-      report.jobs.filter((j) => j.status === 'changed').map((j) => {
-        const text = describeJob(report, j, DEFAULT_PR_SETTINGS);
-        return { title: text.title, head: j.branch, base: 'main', body: text.body };
-      }),
+      report.jobs
+        .filter((j) => j.status === 'changed')
+        .map((j) => {
+          const text = describeJob(report, j, DEFAULT_PR_SETTINGS);
+          return { title: text.title, head: j.branch, base: 'main', body: text.body };
+        }),
     );
     expect(posted.map((r) => (r.body as { head: string }).head)).toEqual(['scion/two/a', 'scion/two/b']);
     expect((posted[0]!.body as { body: string }).body).toContain('a.txt');
@@ -71,7 +73,10 @@ describe('scion pr', () => {
   it('passes --draft and every --label', async () => {
     const s = await setup();
     await pushRun(s);
-    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json', '--draft', '--label', 'codemod', '--label', 'scion'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json', '--draft', '--label', 'codemod', '--label', 'scion'], {
+      cwd: s.work.dir,
+      env: s.env,
+    });
     expect(res.code).toBe(0);
     expect(creates(s.github).map((r) => (r.body as { draft?: boolean }).draft)).toEqual([true, true]);
     expect(s.github.pulls.map((p) => [p.draft, p.labels])).toEqual([
@@ -93,7 +98,8 @@ describe('scion pr', () => {
     const s = await setup();
     await pushRun(s);
     s.work.git('symbolic-ref', '--delete', 'refs/remotes/origin/HEAD');
-    s.github.intercept = (r) => (r.method === 'GET' && r.path === `/repos/${s.owner}/${s.repo}` ? { status: 200, body: { default_branch: 'trunk' } } : undefined);
+    s.github.intercept = (r) =>
+      r.method === 'GET' && r.path === `/repos/${s.owner}/${s.repo}` ? { status: 200, body: { default_branch: 'trunk' } } : undefined;
     expect((await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env })).code).toBe(0);
     expect(creates(s.github).map((r) => (r.body as { base: string }).base)).toEqual(['trunk', 'trunk']);
 
@@ -110,7 +116,9 @@ describe('scion pr', () => {
     await pushRun(s);
     let posts = 0;
     s.github.intercept = (r) =>
-      r.method === 'POST' && r.path.endsWith('/pulls') && ++posts === 2 ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined;
+      r.method === 'POST' && r.path.endsWith('/pulls') && ++posts === 2
+        ? { status: 403, body: { message: 'Resource not accessible by integration' } }
+        : undefined;
     const res = await scion(['pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('created pull request #100 for scion/two/a');
@@ -158,10 +166,15 @@ describe('scion pr', () => {
 describe('run --push --pr', () => {
   it('pushes, opens the pull requests and records them in the report', async () => {
     const s = await setup();
-    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--label', 'codemod', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--label', 'codemod', '--report', 'r.json'], {
+      cwd: s.work.dir,
+      env: s.env,
+    });
     expect(res.stderr).not.toMatch(/error|records no push/);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\ncreated pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /);
+    expect(res.stdout).toMatch(
+      /pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\ncreated pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /,
+    );
     const report = JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
     expect(report.jobs.map((j) => j.pullRequest?.number ?? null)).toEqual([100, 101, null]);
     expect(report.jobs[0]!.pullRequest).toEqual({ number: 100, url: `https://github.example/${s.owner}/${s.repo}/pull/100`, action: 'created' });
@@ -173,7 +186,10 @@ describe('run --push --pr', () => {
 
   it('creates on a later run the pull request a failed call left out, though nothing new is pushed', async () => {
     const s = await setup();
-    s.github.intercept = (r) => (r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } } : undefined);
+    s.github.intercept = (r) =>
+      r.method === 'POST' && r.path.endsWith('/pulls')
+        ? { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } }
+        : undefined;
     const first = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr'], { cwd: s.work.dir, env: s.env });
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('GitHub Actions is not permitted to create or approve pull requests.');
@@ -196,7 +212,10 @@ describe('run --push --pr', () => {
       r.method === 'POST' && r.path.endsWith('/pulls') && (r.body as { head: string }).head === 'scion/two/a'
         ? { status: 422, body: { message: 'Validation Failed', errors: [{ message: 'No commits between main and scion/two/a' }] } }
         : undefined;
-    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], {
+      cwd: s.work.dir,
+      env: s.env,
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('No commits between main and scion/two/a');
     const report = JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
@@ -214,7 +233,8 @@ describe('run --push --pr', () => {
 
   it('a host that refuses every request (403) stops publishing: the job it failed on and those not reached are pr-failed', async () => {
     const s = await setup();
-    s.github.intercept = (r) => (r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined);
+    s.github.intercept = (r) =>
+      r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined;
     const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: s.work.dir, env: s.env });
     expect(res.code).toBe(1);
     const report = JSON.parse(res.stdout) as RunReport;

@@ -24,7 +24,10 @@ const cases: [string, (r: Recorded) => Garbage | undefined][] = [
   ['an HTML page for every request', () => ({ status: 200, headers: { 'content-type': 'text/html' }, raw: HTML })],
   ['an HTML error page with a 404', () => ({ status: 404, headers: { 'content-type': 'text/html' }, raw: HTML })],
   ['JSON cut short', () => ({ status: 200, raw: '{"number": 1, "html_url": "https://gith' })],
-  ['JSON of the wrong shape for the pull-request list', (r) => (r.method === 'GET' && r.path.endsWith('/pulls') ? { status: 200, raw: '{"message":"ok"}' } : undefined)],
+  [
+    'JSON of the wrong shape for the pull-request list',
+    (r) => (r.method === 'GET' && r.path.endsWith('/pulls') ? { status: 200, raw: '{"message":"ok"}' } : undefined),
+  ],
   ['a created pull request without a number', (r) => (r.method === 'POST' && r.path.endsWith('/pulls') ? { status: 201, raw: '{"html_url": 7}' } : undefined)],
 ];
 

@@ -82,14 +82,26 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     updated_at: m.updatedAt ?? '2026-01-01T00:00:00Z',
     reviewers: m.reviewerIds.map((id) => ({ id, username: Object.keys(USERS).find((u) => USERS[u] === id) ?? `user${id}` })),
   });
-  const issueJson = (i: FakeGitLabIssue) => ({ iid: i.iid, title: i.title, description: i.description, state: i.state, web_url: `https://gitlab.example/${project}/-/issues/${i.iid}` });
+  const issueJson = (i: FakeGitLabIssue) => ({
+    iid: i.iid,
+    title: i.title,
+    description: i.description,
+    state: i.state,
+    web_url: `https://gitlab.example/${project}/-/issues/${i.iid}`,
+  });
 
   /** The project's issues: search in descriptions, create, read, edit; descriptions past 1,048,576 characters refused. */
   function issues(rest: string, r: Recorded): Reply | undefined {
     const tooLong: Reply = { status: 400, body: { message: { description: ['is too long (maximum is 1048576 characters)'] } } };
     if (rest === '/issues' && r.method === 'GET') {
       const q = r.query.get('search') ?? '';
-      return { status: 200, body: fake.issues.filter((i) => i.description.includes(q)).reverse().map(issueJson) };
+      return {
+        status: 200,
+        body: fake.issues
+          .filter((i) => i.description.includes(q))
+          .reverse()
+          .map(issueJson),
+      };
     }
     const b = (r.body ?? {}) as { title?: string; description?: string };
     if ((b.description ?? '').length > 1_048_576) return tooLong;
@@ -120,7 +132,13 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     const per = Math.min(100, Number(r.query.get('per_page') ?? 20));
     const page = Math.max(1, Number(r.query.get('page') ?? 1));
     const pages = Math.max(1, Math.ceil(all.length / per));
-    const headers: Record<string, string> = { 'x-page': String(page), 'x-per-page': String(per), 'x-total': String(all.length), 'x-total-pages': String(pages), 'x-next-page': page < pages ? String(page + 1) : '' };
+    const headers: Record<string, string> = {
+      'x-page': String(page),
+      'x-per-page': String(per),
+      'x-total': String(all.length),
+      'x-total-pages': String(pages),
+      'x-next-page': page < pages ? String(page + 1) : '',
+    };
     if (fake.paging === 'link' && page < pages) {
       const q = new URLSearchParams(r.query);
       q.set('page', String(page + 1));
@@ -149,7 +167,20 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     }
     if (r.method === 'POST' && rest === '/merge_requests') {
       const b = r.body as { source_branch: string; target_branch: string; title: string; description: string };
-      const m: FakeMr = { iid: mrs.length + 1, source: b.source_branch, target: b.target_branch, title: b.title, description: b.description, state: 'opened', labels: [], reviewerIds: [], notes: [], autoMerge: false, squash: false, pipeline: null };
+      const m: FakeMr = {
+        iid: mrs.length + 1,
+        source: b.source_branch,
+        target: b.target_branch,
+        title: b.title,
+        description: b.description,
+        state: 'opened',
+        labels: [],
+        reviewerIds: [],
+        notes: [],
+        autoMerge: false,
+        squash: false,
+        pipeline: null,
+      };
       mrs.push(m);
       return { status: 201, body: json(m) };
     }
@@ -173,7 +204,8 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
       m.squash = b['squash'] === true;
       return { status: 200, body: json(m) };
     }
-    if (one[2] === '/approvals') return { status: 200, body: { approvals_left: m.approvalsLeft ?? 0, approved_by: (m.approvedBy ?? []).map((username) => ({ user: { username } })) } };
+    if (one[2] === '/approvals')
+      return { status: 200, body: { approvals_left: m.approvalsLeft ?? 0, approved_by: (m.approvedBy ?? []).map((username) => ({ user: { username } })) } };
     if (r.method === 'PUT') {
       if (typeof b['title'] === 'string') m.title = b['title'];
       if (typeof b['description'] === 'string') m.description = b['description'];
@@ -184,14 +216,30 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     return { status: 200, body: json(m) };
   }
 
-  const fake: FakeGitLab = { apiUrl: '', requests, mrs, intercept: undefined, groups: new Map(), paging: 'headers', issues: [], close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const fake: FakeGitLab = {
+    apiUrl: '',
+    requests,
+    mrs,
+    intercept: undefined,
+    groups: new Map(),
+    paging: 'headers',
+    issues: [],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://127.0.0.1');
       const raw = Buffer.concat(chunks).toString('utf8');
-      const r: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body: raw === '' ? undefined : JSON.parse(raw), at: Date.now() };
+      const r: Recorded = {
+        method: req.method ?? 'GET',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body: raw === '' ? undefined : JSON.parse(raw),
+        at: Date.now(),
+      };
       requests.push(r);
       const reply = fake.intercept?.(r) ?? route(r);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });

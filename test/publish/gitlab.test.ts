@@ -37,7 +37,15 @@ describe('GitLab', () => {
     const first = await runIt();
     expect(first.jobs[0]!.pullRequest).toEqual({ number: 1, url: `https://gitlab.example/${project}/-/merge_requests/1`, action: 'created' });
     expect(remote.git('rev-parse', 'scion/bump')).toBe(first.jobs[0]!.head);
-    expect(gitlab.mrs[0]).toMatchObject({ source: 'scion/bump', target: 'main', title: 'Move to v2', labels: ['codemod'], reviewerIds: [7], autoMerge: true, squash: true });
+    expect(gitlab.mrs[0]).toMatchObject({
+      source: 'scion/bump',
+      target: 'main',
+      title: 'Move to v2',
+      labels: ['codemod'],
+      reviewerIds: [7],
+      autoMerge: true,
+      squash: true,
+    });
     for (const r of gitlab.requests) {
       expect(r.headers['private-token']).toBe(server.token);
       expect(JSON.stringify(r.headers)).not.toContain('ghp_not_for_gitlab');
@@ -67,7 +75,8 @@ describe('GitLab', () => {
   it('waits out a 429 with Retry-After (through the sleep it is given, recorded here), then creates the merge request', async () => {
     const gitlab = await startFakeGitLab('acme/app');
     let limited = 0;
-    gitlab.intercept = (r) => (r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '9' }, body: { message: 'Retry later' } } : undefined);
+    gitlab.intercept = (r) =>
+      r.method === 'POST' && limited++ === 0 ? { status: 429, headers: { 'retry-after': '9' }, body: { message: 'Retry later' } } : undefined;
     const waits: { ms: number; requests: number }[] = [];
     const sleep = async (ms: number) => void waits.push({ ms, requests: gitlab.requests.length });
     const host = new GitLabHost({ apiUrl: gitlab.apiUrl, token: 'glpat-test-token', project: 'acme/app', sleep });
@@ -82,7 +91,8 @@ describe('GitLab', () => {
   it('waits out a 429 answered again and again (more than the retries a server error gets)', async () => {
     const gitlab = await startFakeGitLab('acme/app');
     let limited = 0;
-    gitlab.intercept = (r) => (r.method === 'POST' && limited++ < 5 ? { status: 429, headers: { 'retry-after': '30' }, body: { message: 'Retry later' } } : undefined);
+    gitlab.intercept = (r) =>
+      r.method === 'POST' && limited++ < 5 ? { status: 429, headers: { 'retry-after': '30' }, body: { message: 'Retry later' } } : undefined;
     const waits: number[] = [];
     // The host's wait holds the token's write budget too: on a clock that moves on at once.
     let now = 0;

@@ -23,14 +23,26 @@ describe('the library API', () => {
     expect(bad.ok).toBe(false);
     expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toEqual(['name', 'steps']);
     const step: StepInput = { replace: { old_string: 'v1', new_string: 'v2' } };
-    await expect(runRecipes([{ recipe: { name: 'x', steps: [step] } }, { recipe: { name: 'x', steps: [step] } }], { repo: r.dir }, { env: {} })).rejects.toThrow(
-      'are both named "x"',
-    );
+    await expect(
+      runRecipes([{ recipe: { name: 'x', steps: [step] } }, { recipe: { name: 'x', steps: [step] } }], { repo: r.dir }, { env: {} }),
+    ).rejects.toThrow('are both named "x"');
     expect(r.git('branch', '--list', 'scion/*')).toBe('');
   });
 
   it('exports publishing, the report helpers and the recipe helpers', () => {
-    for (const name of ['publishRun', 'publishPullRequests', 'pushReport', 'pullRequestStatus', 'pruneBranches', 'GitHubHost', 'GitLabHost', 'mergeReports', 'parseRunReport', 'parseRecipe', 'formatProblem']) {
+    for (const name of [
+      'publishRun',
+      'publishPullRequests',
+      'pushReport',
+      'pullRequestStatus',
+      'pruneBranches',
+      'GitHubHost',
+      'GitLabHost',
+      'mergeReports',
+      'parseRunReport',
+      'parseRecipe',
+      'formatProblem',
+    ]) {
       expect(typeof (scion as Record<string, unknown>)[name]).toBe('function');
     }
   });

@@ -16,7 +16,8 @@ const PR_BLOCK =
   'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: [hubot]\n  autoMerge: squash\n';
 const RECIPE = recipeFile(
   'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
-    'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n' + PR_BLOCK,
+    'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n' +
+    PR_BLOCK,
 );
 const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n' };
 
@@ -160,7 +161,10 @@ describe("a person's decision", () => {
 describe('scion status', () => {
   it('prints a row per job from the host: state, checks, review, commits behind the base', async () => {
     const s = await setup();
-    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
+    const res = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json'], {
+      cwd: s.work.dir,
+      env: s.env,
+    });
     expect(res.code).toBe(0);
     const [a, b] = s.github.pulls as [(typeof s.github.pulls)[number], (typeof s.github.pulls)[number]];
     a.draft = false;
@@ -176,10 +180,23 @@ describe('scion status', () => {
     const json = await scion(['status', '--report', 'r.json', '--repo', s.work.dir, '--json'], { cwd: s.work.dir, env: s.env });
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
-    const url = (n: number) => `https://github.example/${s.remote.url.split('/').slice(-2).join('/').replace(/\.git$/, '')}/pull/${n}`;
+    const url = (n: number) =>
+      `https://github.example/${s.remote.url
+        .split('/')
+        .slice(-2)
+        .join('/')
+        .replace(/\.git$/, '')}/pull/${n}`;
     expect(JSON.parse(json.stdout)).toEqual([
       { repo: s.work.dir, branch: 'scion/two/a', pullRequest: { number: 100, url: url(100) }, state: 'open', checks: 'success', review: 'approved', behind: 2 },
-      { repo: s.work.dir, branch: 'scion/two/b', pullRequest: { number: 101, url: url(101) }, state: 'draft', checks: 'failure', review: 'required', behind: 2 },
+      {
+        repo: s.work.dir,
+        branch: 'scion/two/b',
+        pullRequest: { number: 101, url: url(101) },
+        state: 'draft',
+        checks: 'failure',
+        review: 'required',
+        behind: 2,
+      },
     ]);
     // The same rows from the recipe itself: each branch's base is read from its commits.
     const fromRecipe = await scion(['status', RECIPE, '--repo', s.work.dir, '--json'], { cwd: s.work.dir, env: s.env });

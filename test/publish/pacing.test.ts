@@ -28,7 +28,10 @@ describe('publishPullRequests', () => {
   });
 
   it('stops at the first failure, keeping what was done and saying what failed', async () => {
-    gh.intercept = (r) => ((r.body as { head?: string } | undefined)?.head === 'scion/rename-logger/b' ? { status: 403, body: { message: 'Resource not accessible by integration' } } : undefined);
+    gh.intercept = (r) =>
+      (r.body as { head?: string } | undefined)?.head === 'scion/rename-logger/b'
+        ? { status: 403, body: { message: 'Resource not accessible by integration' } }
+        : undefined;
     const done = await publishPullRequests(report(), { host: host(), base: 'main', intervalMs: 0 });
     expect(done.report.jobs.map((j) => j.pullRequest?.action ?? null)).toEqual(['created', null, null]);
     expect(done.error).toMatch(/^GitHub refused the request while creating the pull request for scion\/rename-logger\/b into main/);

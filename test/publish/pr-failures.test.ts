@@ -13,9 +13,20 @@ const gh = useFakeGitHub('acme', 'app');
 const SHA = 'a'.repeat(40);
 function job(name: string, over: Partial<JobReport> = {}): JobReport {
   return {
-    recipe: 'r', name, base: 'b'.repeat(40), branch: `scion/r/${name}`, status: 'changed', head: SHA, worktree: null,
-    commits: [{ sha: SHA, group: 'default', message: 'm', files: ['a.txt'] }], files: [{ path: 'a.txt', group: 'default', added: 1, removed: 1 }],
-    errors: [], skipped: [], steps: [{ step: 0, kind: 'replace', changed: 1, alreadyApplied: 0 }], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, durationMs: 1,
+    recipe: 'r',
+    name,
+    base: 'b'.repeat(40),
+    branch: `scion/r/${name}`,
+    status: 'changed',
+    head: SHA,
+    worktree: null,
+    commits: [{ sha: SHA, group: 'default', message: 'm', files: ['a.txt'] }],
+    files: [{ path: 'a.txt', group: 'default', added: 1, removed: 1 }],
+    errors: [],
+    skipped: [],
+    steps: [{ step: 0, kind: 'replace', changed: 1, alreadyApplied: 0 }],
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    durationMs: 1,
     pushed: { remote: 'origin', ref: `refs/heads/scion/r/${name}`, sha: SHA, previous: null, sent: true },
     ...over,
   };
@@ -27,7 +38,10 @@ describe('pull-request failures in the report', () => {
   it('a 500 (after retries) fails the job with kind pr-failed and stops publishing; the token never appears', async () => {
     gh.intercept = (r) => (r.method === 'POST' ? { status: 500, body: { message: 'Server Error ghs_secretToken123' } } : undefined);
     const done = await publishPullRequests(report([job('a'), job('b'), job('c', { status: 'empty', head: null, pushed: undefined })]), {
-      host: host(), base: 'main', intervalMs: 0, redact: (t) => t.split('ghs_secretToken123').join('***'),
+      host: host(),
+      base: 'main',
+      intervalMs: 0,
+      redact: (t) => t.split('ghs_secretToken123').join('***'),
     });
     expect(done.error).toMatch(/500 .*creating the pull request for scion\/r\/a into main/);
     expect(done.report.jobs.map((j) => [j.name, j.status, j.errors.map((e) => [e.step, e.kind])])).toEqual([
@@ -44,7 +58,9 @@ describe('pull-request failures in the report', () => {
     const url = gh.url;
     await gh.close();
     const done = await publishPullRequests(report([job('a')]), {
-      host: new GitHubHost({ apiUrl: url, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0 }), base: 'main', intervalMs: 0,
+      host: new GitHubHost({ apiUrl: url, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0 }),
+      base: 'main',
+      intervalMs: 0,
     });
     expect(done.error).toContain('Could not reach GitHub');
     expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
@@ -61,7 +77,9 @@ describe('pull-request failures in the report', () => {
     try {
       const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const done = await publishPullRequests(report([job('a')]), {
-        host: new GitHubHost({ apiUrl, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0, timeoutMs: 300 }), base: 'main', intervalMs: 0,
+        host: new GitHubHost({ apiUrl, token: 't', owner: 'acme', repo: 'app', backoffMs: 1, maxRetries: 0, timeoutMs: 300 }),
+        base: 'main',
+        intervalMs: 0,
       });
       expect(done.report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['pr-failed']);
     } finally {
@@ -73,7 +91,10 @@ describe('pull-request failures in the report', () => {
   it('a pull request made before its labels failed stays in the report beside the pr-failed error', async () => {
     gh.intercept = (r) => (r.path.endsWith('/labels') ? { status: 422, body: { message: 'Validation Failed' } } : undefined);
     const done = await publishPullRequests(report([job('a'), job('b')]), {
-      host: host(), base: 'main', intervalMs: 0, settings: () => ({ ...DEFAULTS, labels: ['codemod'] }),
+      host: host(),
+      base: 'main',
+      intervalMs: 0,
+      settings: () => ({ ...DEFAULTS, labels: ['codemod'] }),
     });
     expect(done.report.jobs.map((j) => [j.status, j.pullRequest?.number ?? null, j.errors.map((e) => e.kind)])).toEqual([
       ['failed', 100, ['pr-failed']],

@@ -60,7 +60,7 @@ export async function startGitServer(token = 'test-token', o: GitServerOptions =
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const service = u.searchParams.get('service') ?? (/\/(git-[a-z-]+)$/.exec(u.pathname)?.[1] ?? null);
+    const service = u.searchParams.get('service') ?? /\/(git-[a-z-]+)$/.exec(u.pathname)?.[1] ?? null;
     served.onArrival?.({ method: req.method ?? 'GET', path: u.pathname, service });
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));

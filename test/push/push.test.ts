@@ -162,9 +162,14 @@ describe('run --push', () => {
   it('a bad or missing token fails the job with one clear sentence and exit 1', async () => {
     const remote = await makeRemote(server, FILES, cleanups);
     const work = await remote.clone();
-    const bad = await scion(['run', RECIPE, '--repo', work.dir, '--push'], { cwd: work.dir, env: { GITHUB_TOKEN: 'wrong-token', GITHUB_SERVER_URL: server.url } });
+    const bad = await scion(['run', RECIPE, '--repo', work.dir, '--push'], {
+      cwd: work.dir,
+      env: { GITHUB_TOKEN: 'wrong-token', GITHUB_SERVER_URL: server.url },
+    });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/Could not push scion\/bump to origin \(http:\/\/127\.0\.0\.1:\d+\/acme\/widgets-\d+\.git\): the server refused the token \(HTTP 401/);
+    expect(bad.stdout).toMatch(
+      /Could not push scion\/bump to origin \(http:\/\/127\.0\.0\.1:\d+\/acme\/widgets-\d+\.git\): the server refused the token \(HTTP 401/,
+    );
     expect(bad.stdout).toContain('set GITHUB_TOKEN to a token allowed to push there');
     expect(bad.stdout + bad.stderr).not.toContain('wrong-token');
     expect(remote.git('branch', '--list', 'scion/*')).toBe('');
@@ -184,17 +189,21 @@ describe('run --push', () => {
     const remote = await makeRemote(server, FILES, cleanups);
     const work = await remote.clone();
     work.git('remote', 'set-url', 'origin', 'http://127.0.0.1:9/acme/nowhere.git');
-    const two = recipeFile('name: two\njobs: [{ name: a, files: { include: ["a.txt"] } }, { name: b, files: { include: ["zzz/**"] } }]\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true, files: { include: ["**"] } }\n');
+    const two = recipeFile(
+      'name: two\njobs: [{ name: a, files: { include: ["a.txt"] } }, { name: b, files: { include: ["zzz/**"] } }]\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true, files: { include: ["**"] } }\n',
+    );
     const res = await runJson(server, work.dir, two, ['--push']);
     expect(res.code).toBe(1);
     const [a, b] = res.report.jobs;
     expect(a!.status).toBe('failed');
-    expect(a!.errors[0]!.message).toMatch(/Could not push scion\/two\/a to origin \(http:\/\/127\.0\.0\.1:9\/acme\/nowhere\.git\): the server cannot be reached \(.*ECONNREFUSED/);
+    expect(a!.errors[0]!.message).toMatch(
+      /Could not push scion\/two\/a to origin \(http:\/\/127\.0\.0\.1:9\/acme\/nowhere\.git\): the server cannot be reached \(.*ECONNREFUSED/,
+    );
     expect(b!.status).toBe('empty');
     expect(b!.errors).toEqual([]);
   });
 
-  it("sends only the new objects of a new branch, even without refs/remotes/origin/HEAD", async () => {
+  it('sends only the new objects of a new branch, even without refs/remotes/origin/HEAD', async () => {
     // 40 files of 4 KB of hex: a pack holding them all is over 80 KB, one of them about 2 KB.
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.txt`, `file ${i} v1\n${randomBytes(2048).toString('hex')}\n`]));
     const remote = await makeRemote(server, many, cleanups);

@@ -31,11 +31,17 @@ async function silent(say: string): Promise<string> {
 describe('a git server that stops answering', () => {
   it.each([
     ['before any answer', ''],
-    ['in the middle of its body', 'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000\r\n\r\n001e# service=git-upload-pack\n'],
+    [
+      'in the middle of its body',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000\r\n\r\n001e# service=git-upload-pack\n',
+    ],
   ])('%s: given up after the idle limit as unreachable', async (_name, say) => {
     const url = await silent(say);
     // The server says no more: without the idle limit this call would never return.
-    const listed = await listRemoteBranches({ ...remoteAccess(url, { GITHUB_TOKEN: 'secret-token-123456', GITHUB_SERVER_URL: new URL(url).origin }).access, idleTimeoutMs: 300 });
+    const listed = await listRemoteBranches({
+      ...remoteAccess(url, { GITHUB_TOKEN: 'secret-token-123456', GITHUB_SERVER_URL: new URL(url).origin }).access,
+      idleTimeoutMs: 300,
+    });
     expect(listed.ok).toBe(false);
     if (listed.ok) return;
     expect(listed.error.reason === 'unreachable' || listed.error.reason === 'protocol').toBe(true);

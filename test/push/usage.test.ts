@@ -30,7 +30,11 @@ async function target(r: TestRepo, name: string, env: Record<string, string> = {
 
 describe('the push target', () => {
   it('prefers pushurl, hides credentials (which win for their own origin), and takes the token from GITHUB_TOKEN or GIT_TOKEN on GitHub', async () => {
-    const r = await repoWith(['remote.origin.url', 'https://example.com/a/b.git'], ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git'], ['remote.gh.url', 'https://github.com/a/b.git']);
+    const r = await repoWith(
+      ['remote.origin.url', 'https://example.com/a/b.git'],
+      ['remote.origin.pushurl', 'https://me:secret@push.example.com/a/b.git'],
+      ['remote.gh.url', 'https://github.com/a/b.git'],
+    );
     const t = await target(r, 'origin', { GIT_TOKEN: 'tok', GITHUB_SERVER_URL: 'https://push.example.com' });
     expect(t.access.url).toBe('https://push.example.com/a/b.git');
     expect(t.shown).toBe('https://push.example.com/a/b.git');
@@ -46,7 +50,11 @@ describe('the push target', () => {
   });
 
   it('reads http.extraHeader only when no token is given', async () => {
-    const r = await repoWith(['remote.origin.url', 'https://github.com/acme/widgets'], ['http.https://github.com/.extraheader', 'AUTHORIZATION: basic abc'], ['http.https://other.example/.extraheader', 'X-Other: 1']);
+    const r = await repoWith(
+      ['remote.origin.url', 'https://github.com/acme/widgets'],
+      ['http.https://github.com/.extraheader', 'AUTHORIZATION: basic abc'],
+      ['http.https://other.example/.extraheader', 'X-Other: 1'],
+    );
     expect((await target(r, 'origin')).access.credential).toEqual({ origin: 'https://github.com', headers: { authorization: 'basic abc' } });
     expect((await target(r, 'origin', { GITHUB_TOKEN: 't' })).credential).toMatchObject({ source: 'token' });
   });

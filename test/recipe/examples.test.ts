@@ -91,10 +91,7 @@ async function simulate(recipe: Recipe, files: Map<string, string>): Promise<{ f
         if (n === 0) continue;
         expect(r.replace_all || n === 1, `steps[${i}] ${n} matches in ${path} without replace_all`).toBe(true);
         touched++;
-        out.set(
-          path,
-          r.regex ? text.replace(new RegExp(r.old_string, r.replace_all ? 'g' : ''), r.new_string) : text.split(r.old_string).join(r.new_string),
-        );
+        out.set(path, r.regex ? text.replace(new RegExp(r.old_string, r.replace_all ? 'g' : ''), r.new_string) : text.split(r.old_string).join(r.new_string));
       }
       expect(touched, `steps[${i}] replace touches at least one file`).toBeGreaterThan(0);
     } else if ('notebook' in step) {
@@ -171,7 +168,7 @@ describe('example recipes', () => {
     }
   });
 
-  it('bump-config bumps versions and dependencies, and the results satisfy the recipe\'s schema', async () => {
+  it("bump-config bumps versions and dependencies, and the results satisfy the recipe's schema", async () => {
     const recipe = await load('bump-config.yaml');
     const { files, changed } = await simulate(recipe, await sampleFiles());
     expect(changed).toEqual(['config.json', 'packages/api/package.json', 'packages/shared/package.json', 'packages/web/package.json']);
@@ -208,12 +205,16 @@ describe('example recipes', () => {
   it('add-header.ts type-checks against defineRecipe', () => {
     const file = join(ROOT, 'recipes', 'add-header.ts');
     // The tests' tsconfig: the package's name is its sources there (no dist/ needed).
-    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'test', 'tsconfig.json'), {}, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(String(d.messageText));
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, 'test', 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(String(d.messageText));
+        },
       },
-    });
+    );
     const program = ts.createProgram([file], { ...config!.options, noEmit: true, rootDir: ROOT });
     // The recipe file's own diagnostics (the sources are type-checked by `npm run typecheck`).
     const diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file));

@@ -20,12 +20,10 @@ function planError(fn: () => unknown): { code: string; message: string; problems
 describe('expandJobs', () => {
   it('makes one job named after the recipe when there are no jobs', () => {
     const r = recipe({ files: { include: ['src/**'], exclude: ['src/gen/**'] } });
-    expect(expandJobs(r, DIRS)).toEqual([
-      { recipe: r, name: 'rn', index: 0, branch: 'scion/rn', files: { include: ['src/**'], exclude: ['src/gen/**'] } },
-    ]);
+    expect(expandJobs(r, DIRS)).toEqual([{ recipe: r, name: 'rn', index: 0, branch: 'scion/rn', files: { include: ['src/**'], exclude: ['src/gen/**'] } }]);
   });
 
-  it('keeps named jobs in order, with their own files or the recipe\'s', () => {
+  it("keeps named jobs in order, with their own files or the recipe's", () => {
     const r = recipe({ jobs: [{ name: 'web', files: { include: ['packages/web/**'] } }, { name: 'all' }] });
     const jobs = expandJobs(r, DIRS);
     expect(jobs.map((j) => [j.index, j.name, j.branch, j.files])).toEqual([
@@ -53,7 +51,7 @@ describe('expandJobs', () => {
     expect(new Set(jobs.map((j) => j.branch)).size).toBe(jobs.length);
   });
 
-  it('reads each directory\'s name literally in the globs of its job, whatever glob syntax it holds', () => {
+  it("reads each directory's name literally in the globs of its job, whatever glob syntax it holds", () => {
     const names = ['a\\b', 'x*', 'q?', '!neg', '+(p)', '@(m)', 'sp ace', '[id]', '[[...slug]]', '{x,y}', '(g)', 'a.b', '$1', '^x$', 'a|b', '#h', '~t'];
     const jobs = expandJobs(recipe({ jobs: [{ each: 'd/*', files: { include: ['*.ts'] } }] }), ['d', ...names.map((n) => `d/${n}`)]);
     expect(jobs.map((j) => j.name).sort()).toEqual([...names].sort());
@@ -64,7 +62,7 @@ describe('expandJobs', () => {
     }
   });
 
-  it('intersects a job\'s files with the recipe\'s selection', () => {
+  it("intersects a job's files with the recipe's selection", () => {
     const r = recipe({ files: { include: ['**/*.ts'], exclude: ['**/*.test.ts'] }, jobs: [{ each: 'packages/*' }] });
     const [api, web] = expandJobs(r, DIRS);
     const inWeb = jobMatcher(web!);
@@ -110,7 +108,26 @@ describe('expandJobs', () => {
   });
 
   it('refuses branch names git check-ref-format or git branch refuse', () => {
-    for (const branch of ['HEAD', '-x', 'scion/a..b', 'a@{1}', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', '.hidden/x', 'x/.y', 'x.lock', 'x/', 'x.', '@']) {
+    for (const branch of [
+      'HEAD',
+      '-x',
+      'scion/a..b',
+      'a@{1}',
+      'a b',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[b',
+      'a\\b',
+      '.hidden/x',
+      'x/.y',
+      'x.lock',
+      'x/',
+      'x.',
+      '@',
+    ]) {
       const err = planError(() => expandJobs(recipe({ branch }), DIRS));
       expect(err.code, branch).toBe('bad-branch');
     }

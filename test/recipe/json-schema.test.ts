@@ -5,7 +5,14 @@ import { parse } from 'yaml';
 import { RECIPE_SCHEMA_ID, recipeFieldDocs, recipeJsonSchema } from '../../src/recipe/index.js';
 
 const root = new URL('../../', import.meta.url);
-const YAML_EXAMPLES = ['rename-logger.yaml', 'import-migration.yaml', 'bump-config.yaml', 'notebook-cleanup.yaml', 'console-to-logger.yaml', 'react-lifecycles.yaml'];
+const YAML_EXAMPLES = [
+  'rename-logger.yaml',
+  'import-migration.yaml',
+  'bump-config.yaml',
+  'notebook-cleanup.yaml',
+  'console-to-logger.yaml',
+  'react-lifecycles.yaml',
+];
 
 function validator() {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -47,7 +54,9 @@ describe('recipeJsonSchema', () => {
   it('takes the structural steps and refuses their unknown keys and parsers', () => {
     const validate = validator();
     const ok = (step: unknown) => validate({ name: 'ok', steps: [step] });
-    expect(ok({ astgrep: { rule: { pattern: 'a($B)', inside: { kind: 'function_declaration' } }, fix: 'b($B)', language: 'go' }, expect: { min: 1 } })).toBe(true);
+    expect(ok({ astgrep: { rule: { pattern: 'a($B)', inside: { kind: 'function_declaration' } }, fix: 'b($B)', language: 'go' }, expect: { min: 1 } })).toBe(
+      true,
+    );
     expect(ok({ astgrep: { ruleFile: 'rules/r.yml', files: { include: ['src/**'] } }, timeout: 30 })).toBe(true);
     expect(ok({ jscodeshift: { transform: './t.js', parser: 'tsx', options: { quote: 'single' } } })).toBe(true);
     expect(ok({ astgrep: { rule: { pattern: 'a' }, fixx: 'b' } })).toBe(false);
@@ -67,7 +76,17 @@ describe('recipeFieldDocs', () => {
   it('lists every field with its one-line description, transform included', () => {
     const docs = recipeFieldDocs();
     const paths = docs.map((d) => d.path);
-    for (const p of ['name', 'files.include', 'groups[].name', 'jobs[].each', 'steps[].edit.edits[].old_string', 'steps[].agent.maxTurns', 'steps[].transform', 'verify[].run', 'schemas[].schema']) {
+    for (const p of [
+      'name',
+      'files.include',
+      'groups[].name',
+      'jobs[].each',
+      'steps[].edit.edits[].old_string',
+      'steps[].agent.maxTurns',
+      'steps[].transform',
+      'verify[].run',
+      'schemas[].schema',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(new Set(paths).size).toBe(paths.length);

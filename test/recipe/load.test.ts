@@ -85,10 +85,7 @@ describe('loadRecipe: YAML', () => {
   });
 
   it('names the step kinds when a step has none or two', async () => {
-    const file = await tmp.write(
-      'kinds.yaml',
-      lines('name: x', 'steps:', '  - edits: { file: a }', '  - run: make', '    write: { file: a, content: "" }'),
-    );
+    const file = await tmp.write('kinds.yaml', lines('name: x', 'steps:', '  - edits: { file: a }', '  - run: make', '    write: { file: a, content: "" }'));
     const ps = problemsOf(await loadRecipe(file));
     expect(where(ps)).toEqual([
       [3, 5, 'steps[0]'],
@@ -179,17 +176,7 @@ describe('loadRecipe: JSON', () => {
   it('reports problems with line and column', async () => {
     const file = await tmp.write(
       'r.json',
-      [
-        '{',
-        '\t"name": "x",',
-        '\t"steps": [',
-        '\t\t{ "run": "echo" },',
-        '\t\t{ "write": { "file": "a" } }',
-        '\t],',
-        '\t"bogus": true',
-        '}',
-        '',
-      ].join('\n'),
+      ['{', '\t"name": "x",', '\t"steps": [', '\t\t{ "run": "echo" },', '\t\t{ "write": { "file": "a" } }', '\t],', '\t"bogus": true', '}', ''].join('\n'),
     );
     const ps = problemsOf(await loadRecipe(file));
     expect(where(ps)).toEqual([

@@ -168,9 +168,7 @@ describe('recipe schema', () => {
   });
 
   it('takes a single glob where a list is expected', async () => {
-    const recipe = await load(
-      lines('name: g', 'files: { include: "src/**", exclude: "src/gen/**" }', 'deny: "*.lock"', 'steps: [{ run: make }]'),
-    );
+    const recipe = await load(lines('name: g', 'files: { include: "src/**", exclude: "src/gen/**" }', 'deny: "*.lock"', 'steps: [{ run: make }]'));
     expect(recipe.files).toEqual({ include: ['src/**'], exclude: ['src/gen/**'] });
     expect(recipe.deny).toEqual(['*.lock']);
   });
@@ -179,9 +177,9 @@ describe('recipe schema', () => {
     const step = { run: 'x' };
     expect(recipeSchema.parse({ name: 'a', steps: [step] }).commit.message).toBe('scion: {{recipe}}');
     expect(recipeSchema.parse({ name: 'a', description: 'D', steps: [step] }).commit.message).toBe('{{description}}');
-    expect(
-      recipeSchema.parse({ name: 'a', description: 'D', groups: [{ name: 'g', include: ['**'] }], steps: [step] }).commit.message,
-    ).toBe('{{description}} ({{group}})');
+    expect(recipeSchema.parse({ name: 'a', description: 'D', groups: [{ name: 'g', include: ['**'] }], steps: [step] }).commit.message).toBe(
+      '{{description}} ({{group}})',
+    );
     expect(recipeSchema.parse({ name: 'a', commit: { message: 'm {{count}}' }, steps: [step] }).commit.message).toBe('m {{count}}');
   });
 

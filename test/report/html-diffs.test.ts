@@ -15,11 +15,14 @@ import type { FileReport, RunReport } from '../../src/model/types.js';
 import { fileReport, job, sampleReport } from './sample.js';
 import { launchChromium } from '../support/chromium.js';
 
-
 function diffsReport(): RunReport {
   const base = sampleReport();
   const lock = fileReport('package-lock.json', '{}\n', `{\n${Array.from({ length: 80 }, (_, i) => `  "dep${i}": "1.0.${i}",`).join('\n')}\n}\n`);
-  const huge = fileReport('src/table.ts', 'export const rows = [];\n', `export const rows = [\n${Array.from({ length: 5_000 }, (_, i) => `  ${i},`).join('\n')}\n];\n`);
+  const huge = fileReport(
+    'src/table.ts',
+    'export const rows = [];\n',
+    `export const rows = [\n${Array.from({ length: 5_000 }, (_, i) => `  ${i},`).join('\n')}\n];\n`,
+  );
   const docker = fileReport('Dockerfile', 'FROM node:18\nRUN npm ci\n', 'FROM node:20\nRUN npm ci\n');
   const binary: FileReport = { path: 'assets/logo.png', group: 'rest', added: 0, removed: 0 };
   const utf16: FileReport = { ...fileReport('notes/utf16.txt', 'hello\n', 'hallo\n'), encoding: 'utf16le' };
@@ -28,7 +31,7 @@ function diffsReport(): RunReport {
   return { ...base, jobs: [...base.jobs, big] };
 }
 
-describe('the HTML report\'s diffs, in Chromium', () => {
+describe("the HTML report's diffs, in Chromium", () => {
   let browser: Browser;
   let dir: string;
   let page: Page;
@@ -63,7 +66,11 @@ describe('the HTML report\'s diffs, in Chromium', () => {
     await expect(line.locator('ins').allInnerTexts()).resolves.toEqual(['log']);
     await expect(line.locator('.hljs-string').innerText()).resolves.toBe('"start"');
     // The mark looks different from the rest of the line.
-    const bg = (sel: string) => line.locator(sel).first().evaluate((e) => getComputedStyle(e as unknown as Element).backgroundColor);
+    const bg = (sel: string) =>
+      line
+        .locator(sel)
+        .first()
+        .evaluate((e) => getComputedStyle(e as unknown as Element).backgroundColor);
     expect(await bg('ins')).not.toBe(await bg('.hljs-string'));
     await page.locator('#job-0').screenshot({ path: join(process.env['SCION_SCREENSHOT_DIR'] ?? dir, 'scion-html-diffs-job.png') });
   });

@@ -25,20 +25,33 @@ describe('renderHtml limits', () => {
     expect(html).toContain('"p":"src/huge.ts","x":800');
     expect(html).toContain('smallchange');
     // Still listed with its counts.
-    expect(html).toMatch(/<code>src\/huge\.ts<\/code> <span class="muted">\(diff of 800 lines not included: .*<\/span><\/td><td>rest<\/td><td class="n"><span class="add">\+400<\/span> <span class="del">−400<\/span>/);
+    expect(html).toMatch(
+      /<code>src\/huge\.ts<\/code> <span class="muted">\(diff of 800 lines not included: .*<\/span><\/td><td>rest<\/td><td class="n"><span class="add">\+400<\/span> <span class="del">−400<\/span>/,
+    );
   });
 
   it('escapes the title and messages', () => {
-    const html = renderHtml({ ...sampleReport(), jobs: [job({ name: 'x', status: 'failed', errors: [{ step: 0, file: null, kind: 'agent', message: '<img src=x>' }] })] }, { title: '<b>t</b>' });
+    const html = renderHtml(
+      { ...sampleReport(), jobs: [job({ name: 'x', status: 'failed', errors: [{ step: 0, file: null, kind: 'agent', message: '<img src=x>' }] })] },
+      { title: '<b>t</b>' },
+    );
     expect(html).toContain('<title>&lt;b&gt;t&lt;/b&gt;</title>');
     expect(html).toContain('&lt;img src=x&gt;');
     expect(html).not.toContain('<img src=x>');
   });
 
   it('lists what each step did and marks a step that changed nothing', () => {
-    const j = job({ name: 'x', steps: [{ step: 0, kind: 'replace', changed: 3, alreadyApplied: 1 }, { step: 1, kind: 'edit', changed: 0, alreadyApplied: 0 }] });
+    const j = job({
+      name: 'x',
+      steps: [
+        { step: 0, kind: 'replace', changed: 3, alreadyApplied: 1 },
+        { step: 1, kind: 'edit', changed: 0, alreadyApplied: 0 },
+      ],
+    });
     const html = renderHtml({ ...sampleReport(), jobs: [j] });
-    expect(html).toContain('<ul class="steps"><li>step 1 <code>replace</code>: 3 files changed, 1 already applied</li><li class="warn">step 2 <code>edit</code>: changed nothing</li></ul>');
+    expect(html).toContain(
+      '<ul class="steps"><li>step 1 <code>replace</code>: 3 files changed, 1 already applied</li><li class="warn">step 2 <code>edit</code>: changed nothing</li></ul>',
+    );
     expect(html).toContain('<span class="warn">1 step changed nothing</span>');
   });
 

@@ -19,7 +19,8 @@ const FAILED = 87;
 
 /** A 40-line source file with a logger call renamed on three lines. */
 function changedFile(path: string, n: number): FileReport {
-  const before = Array.from({ length: 40 }, (_, i) => (i % 13 === 5 ? `  legacyLog("${path} ${n} ${i}");` : `  const v${i} = compute(${i}, "${path}");`)).join('\n') + '\n';
+  const before =
+    Array.from({ length: 40 }, (_, i) => (i % 13 === 5 ? `  legacyLog("${path} ${n} ${i}");` : `  const v${i} = compute(${i}, "${path}");`)).join('\n') + '\n';
   return fileReport(path, before, before.replaceAll('legacyLog(', 'log('));
 }
 
@@ -39,9 +40,19 @@ function bigReport(): RunReport {
         status: failed ? 'failed' : 'changed',
         files,
         errors: failed
-          ? [{ step: 1, file: `packages/${pkg}/src/legacy.ts`, kind: 'not-found', code: 8, message: `String to replace not found in packages/${pkg}/src/legacy.ts.` }]
+          ? [
+              {
+                step: 1,
+                file: `packages/${pkg}/src/legacy.ts`,
+                kind: 'not-found',
+                code: 8,
+                message: `String to replace not found in packages/${pkg}/src/legacy.ts.`,
+              },
+            ]
           : [],
-        diagnostics: failed ? [{ file: `packages/${pkg}/src/mod0.ts`, line: 3, col: 5, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }] : [],
+        diagnostics: failed
+          ? [{ file: `packages/${pkg}/src/mod0.ts`, line: 3, col: 5, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }]
+          : [],
         skipped: j % 10 === 0 ? [{ step: 0, file: `packages/${pkg}/src/old.ts`, reason: 'already-applied' }] : [],
       }),
     );
@@ -110,7 +121,7 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
     expect(await visibleRows()).toBe(JOBS);
   });
 
-  it('draws a job\'s diffs only when it is opened', async () => {
+  it("draws a job's diffs only when it is opened", async () => {
     expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
     await page.locator('table.jobs a', { hasText: 'rename-logger/pkg-149' }).click();
     const job = page.locator('#job-149');
@@ -126,7 +137,9 @@ describe('renderHtml at 150 jobs and 1,400 files, in Chromium', () => {
 
   it('lists diagnostics in the failed jobs', async () => {
     await page.locator('#job-0 > summary').click();
-    await expect(page.locator('#job-0 table.diagnostics').innerText()).resolves.toContain("packages/pkg-000/src/mod0.ts:3:5\terror\tCannot find name 'log'.\ttsc");
+    await expect(page.locator('#job-0 table.diagnostics').innerText()).resolves.toContain(
+      "packages/pkg-000/src/mod0.ts:3:5\terror\tCannot find name 'log'.\ttsc",
+    );
   });
 });
 

@@ -74,7 +74,7 @@ describe('renderHtml in Chromium', () => {
     expect(rows[2]).toMatch(/empty[\s\S]*1$/);
   });
 
-  it('keeps jobs closed and draws a job\'s diffs when it is opened', async () => {
+  it("keeps jobs closed and draws a job's diffs when it is opened", async () => {
     const core = page.locator('#job-0');
     await expect(core.evaluate((d) => (d as unknown as { open: boolean }).open)).resolves.toBe(false);
     expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);

@@ -26,10 +26,70 @@ describe('languageOf', () => {
 
   it('names only grammars highlight.js ships, and each loads', async () => {
     const names = new Set<string>();
-    const probe = ['a.ts', 'a.js', 'a.json', 'a.py', 'a.rb', 'a.go', 'a.rs', 'a.java', 'a.kt', 'a.scala', 'a.groovy', 'a.gradle', 'a.c', 'a.cpp', 'a.m', 'a.cs',
-      'a.fs', 'a.vb', 'a.swift', 'a.dart', 'a.php', 'a.pl', 'a.lua', 'a.r', 'a.jl', 'a.ex', 'a.erl', 'a.hs', 'a.elm', 'a.clj', 'a.ml', 'a.nim', 'a.zig', 'a.sh',
-      'a.ps1', 'a.bat', 'a.css', 'a.scss', 'a.less', 'a.styl', 'a.html', 'a.md', 'a.txt', 'a.yaml', 'a.toml', 'a.properties', 'a.sql', 'a.graphql', 'a.proto',
-      'a.dockerfile', 'a.mk', 'a.cmake', 'a.nix', 'a.tex', 'a.diff', 'a.hbs', 'a.twig', 'a.erb', 'Gemfile', 'Jenkinsfile', 'go.mod', 'CMakeLists.txt'];
+    const probe = [
+      'a.ts',
+      'a.js',
+      'a.json',
+      'a.py',
+      'a.rb',
+      'a.go',
+      'a.rs',
+      'a.java',
+      'a.kt',
+      'a.scala',
+      'a.groovy',
+      'a.gradle',
+      'a.c',
+      'a.cpp',
+      'a.m',
+      'a.cs',
+      'a.fs',
+      'a.vb',
+      'a.swift',
+      'a.dart',
+      'a.php',
+      'a.pl',
+      'a.lua',
+      'a.r',
+      'a.jl',
+      'a.ex',
+      'a.erl',
+      'a.hs',
+      'a.elm',
+      'a.clj',
+      'a.ml',
+      'a.nim',
+      'a.zig',
+      'a.sh',
+      'a.ps1',
+      'a.bat',
+      'a.css',
+      'a.scss',
+      'a.less',
+      'a.styl',
+      'a.html',
+      'a.md',
+      'a.txt',
+      'a.yaml',
+      'a.toml',
+      'a.properties',
+      'a.sql',
+      'a.graphql',
+      'a.proto',
+      'a.dockerfile',
+      'a.mk',
+      'a.cmake',
+      'a.nix',
+      'a.tex',
+      'a.diff',
+      'a.hbs',
+      'a.twig',
+      'a.erb',
+      'Gemfile',
+      'Jenkinsfile',
+      'go.mod',
+      'CMakeLists.txt',
+    ];
     for (const p of probe) names.add(languageOf(p)!);
     for (const name of names) expect(() => require.resolve(`highlight.js/lib/languages/${name}`), name).not.toThrow();
     const hl = await loadHighlighter(names);
@@ -40,7 +100,8 @@ describe('languageOf', () => {
 
 describe('readHtml', () => {
   it('reads highlight.js output back into tokens per line, nested scopes and escapes included', () => {
-    const html = '<span class="hljs-keyword">const</span> a = <span class="hljs-string">`x <span class="hljs-subst">${b}</span> &lt;y&gt; &amp;\n&quot;&#x27;`</span>;';
+    const html =
+      '<span class="hljs-keyword">const</span> a = <span class="hljs-string">`x <span class="hljs-subst">${b}</span> &lt;y&gt; &amp;\n&quot;&#x27;`</span>;';
     expect(readHtml(html)).toEqual([
       [
         { text: 'const', scope: 'keyword' },

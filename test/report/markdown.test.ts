@@ -22,7 +22,11 @@ function diffBlocks(md: string): { fence: string; text: string }[] {
 }
 
 const big = (n: number, lines: number, pad = 80): FileReport =>
-  fileReport(`src/gen/f${n}.ts`, Array.from({ length: lines }, (_, i) => `old line ${i} ${'x'.repeat(pad)}`).join('\n') + '\n', Array.from({ length: lines }, (_, i) => `new line ${i}`).join('\n') + '\n');
+  fileReport(
+    `src/gen/f${n}.ts`,
+    Array.from({ length: lines }, (_, i) => `old line ${i} ${'x'.repeat(pad)}`).join('\n') + '\n',
+    Array.from({ length: lines }, (_, i) => `new line ${i}`).join('\n') + '\n',
+  );
 
 /** 150 jobs like the issue's monorepo: 60 changed with ~9 files each, 87 failing the same way, 3 empty. */
 function campaign(): RunReport {
@@ -34,7 +38,17 @@ function campaign(): RunReport {
       name: pkg,
       status: failed ? 'failed' : 'changed',
       files: Array.from({ length: 9 }, (_, k) => fileReport(`packages/${pkg}/src/m${k}.ts`, `legacyLog(${k});\nkeep();\n`, `log(${k});\nkeep();\n`)),
-      errors: failed ? [{ step: 1, file: `packages/${pkg}/src/legacy.ts`, kind: 'not-found' as const, code: 8, message: `String to replace not found in packages/${pkg}/src/legacy.ts.` }] : [],
+      errors: failed
+        ? [
+            {
+              step: 1,
+              file: `packages/${pkg}/src/legacy.ts`,
+              kind: 'not-found' as const,
+              code: 8,
+              message: `String to replace not found in packages/${pkg}/src/legacy.ts.`,
+            },
+          ]
+        : [],
     });
   });
   return { ...sampleReport(), jobs };
@@ -43,7 +57,7 @@ function campaign(): RunReport {
 describe('renderPrBody (the run)', () => {
   const body = renderPrBody(sampleReport());
 
-  it('opens with a title, the recipes\' descriptions and the counts', () => {
+  it("opens with a title, the recipes' descriptions and the counts", () => {
     expect(body.split('\n')[0]).toBe('## scion: rename-logger, drop-polyfills');
     expect(body).toContain('Move to the new logger');
     // A pipe in a description must not break out into table syntax.
@@ -94,7 +108,11 @@ describe('renderPrBody (the run)', () => {
 
   it('groups one mistake whose messages differ only by a count, and says it in words (no placeholders)', () => {
     const fail = (name: string, n: number, file: string) =>
-      job({ name, status: 'failed', errors: [{ step: 1, file, kind: 'not-unique', code: 9, message: `Found ${n} matches of the string to replace in ${file}, but replace_all is false.` }] });
+      job({
+        name,
+        status: 'failed',
+        errors: [{ step: 1, file, kind: 'not-unique', code: 9, message: `Found ${n} matches of the string to replace in ${file}, but replace_all is false.` }],
+      });
     const r: RunReport = { ...sampleReport(), jobs: [fail('a', 2, 'src/a1.ts'), fail('b', 3, 'src/b.ts'), fail('c', 12, 'lib/v2/c.ts')] };
     const out = renderPrBody(r);
     expect(out).toContain('### Failures (3 in 1 group)');
@@ -119,7 +137,7 @@ describe('renderPrBody (the run)', () => {
     expect(out.match(/<details>/g)?.length ?? 0).toBe(out.match(/<\/details>/g)?.length ?? 0);
   });
 
-  it('never exceeds maxChars, leaving out whole jobs\' details and counting them', () => {
+  it("never exceeds maxChars, leaving out whole jobs' details and counting them", () => {
     const files = Array.from({ length: 3000 }, (_, i) => fileReport(`packages/p${i}/src/index.ts`, 'a\n', 'b\n'));
     const report: RunReport = { ...sampleReport(), jobs: [job({ name: 'many', files }), job({ name: 'two', files: files.slice(0, 2) })] };
     for (const maxChars of [65_536, 10_000, 1_000]) {
@@ -131,7 +149,7 @@ describe('renderPrBody (the run)', () => {
   });
 });
 
-describe('jobPullRequestBody (one job\'s pull request)', () => {
+describe("jobPullRequestBody (one job's pull request)", () => {
   const r = sampleReport();
   const [core, api, empty] = r.jobs as [JobReport, JobReport, JobReport];
 
@@ -152,7 +170,10 @@ describe('jobPullRequestBody (one job\'s pull request)', () => {
   });
 
   it('lists its failures, diagnostics and skipped files', () => {
-    const withDiag: JobReport = { ...api, diagnostics: [{ file: 'packages/api/server.ts', line: 3, col: 7, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }] };
+    const withDiag: JobReport = {
+      ...api,
+      diagnostics: [{ file: 'packages/api/server.ts', line: 3, col: 7, severity: 'error', message: "Cannot find name 'log'.", source: 'tsc', code: 'TS2304' }],
+    };
     const body = jobPullRequestBody(r, withDiag);
     expect(body).toContain('### Failures (2)');
     expect(body).toMatch(/- step 2, `packages\/api\/server\.ts`: \*\*not-unique\*\* \(code 9\)/);
@@ -213,7 +234,9 @@ describe('renderSummary', () => {
   it('lists the changed files of each job, capped, with a count of the rest', () => {
     const s = renderSummary(sampleReport());
     expect(s).toContain('#### Changed files');
-    expect(s).toContain('<summary><b>rename-logger/core</b> · scion/rename-logger/core · 3 files, +5 −4</summary>\n\n- `src/core/log.ts` +3 −3\n- `src/core/logger.ts` +1 −0 (new file)\n- `packages/web/app.ts` +1 −1\n');
+    expect(s).toContain(
+      '<summary><b>rename-logger/core</b> · scion/rename-logger/core · 3 files, +5 −4</summary>\n\n- `src/core/log.ts` +3 −3\n- `src/core/logger.ts` +1 −0 (new file)\n- `packages/web/app.ts` +1 −1\n',
+    );
     const many = job({ name: 'many', files: Array.from({ length: 120 }, (_, i) => fileReport(`src/f${i}.ts`, 'a\n', 'b\n')) });
     const m = renderSummary({ ...sampleReport(), jobs: [many] });
     expect(m.match(/^- `src\/f\d+\.ts` \+1 −1$/gm)).toHaveLength(50);
@@ -239,7 +262,10 @@ describe('renderSummary', () => {
       { step: 0, kind: 'replace', changed: 2, alreadyApplied: 0 },
       { step: 1, kind: 'replace', changed: 0, alreadyApplied: idle },
     ];
-    const report: RunReport = { ...sampleReport(), jobs: [job({ name: 'a', steps: steps(0) }), job({ name: 'b', steps: steps(0) }), job({ name: 'c', steps: steps(3) })] };
+    const report: RunReport = {
+      ...sampleReport(),
+      jobs: [job({ name: 'a', steps: steps(0) }), job({ name: 'b', steps: steps(0) }), job({ name: 'c', steps: steps(3) })],
+    };
     const s = renderSummary(report);
     expect(s).toContain('#### Steps that changed nothing\n\n- `rename-logger` step 2 (`replace`), in 2 jobs: rename-logger/a, rename-logger/b\n');
     expect(renderPrBody(report)).toContain('### Steps that changed nothing');
@@ -254,7 +280,9 @@ describe('renderSummary', () => {
 });
 
 function campaignOfMany(): RunReport {
-  const jobs = Array.from({ length: 60 }, (_, j) => job({ name: `p${j}`, files: Array.from({ length: 60 }, (_, k) => fileReport(`p${j}/f${k}.ts`, 'a\n', 'b\n')) }));
+  const jobs = Array.from({ length: 60 }, (_, j) =>
+    job({ name: `p${j}`, files: Array.from({ length: 60 }, (_, k) => fileReport(`p${j}/f${k}.ts`, 'a\n', 'b\n')) }),
+  );
   return { ...sampleReport(), jobs };
 }
 

@@ -15,7 +15,7 @@ const shard = (names: string[], over: Partial<RunReport> = {}): RunReport => ({
 });
 
 describe('mergeReports', () => {
-  it('concatenates the shards\' jobs in shard order', () => {
+  it("concatenates the shards' jobs in shard order", () => {
     const merged = mergeReports([shard(['a', 'c']), shard(['b', 'd']), shard([])]);
     expect(merged.repo).toBe('/home/runner/work/app/app');
     expect(merged.dryRun).toBe(false);

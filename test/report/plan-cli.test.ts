@@ -96,7 +96,12 @@ describe('scion plan on a real terminal', () => {
     const plain = diff.map(plainText);
     const first = plain.findIndex((r) => r.includes('+  const message'));
     expect(plain[first + 1]).toMatch(/^ +│ {2}/);
-    expect(plain.slice(first, first + 4).map((r) => r.slice(r.indexOf('│') + 3)).join('')).toContain('"piece 4 of a long line"');
+    expect(
+      plain
+        .slice(first, first + 4)
+        .map((r) => r.slice(r.indexOf('│') + 3))
+        .join(''),
+    ).toContain('"piece 4 of a long line"');
     expect(plain).toContain('  4 │ +  log("start");');
   });
 

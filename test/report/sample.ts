@@ -37,7 +37,16 @@ export function job(over: Partial<JobReport> & Pick<JobReport, 'name'>): JobRepo
   };
 }
 
-const logBefore = ['import { legacyLog } from "./legacy";', '', 'export function main() {', '  legacyLog("start");', '  work();', '  legacyLog("done");', '}', ''].join('\n');
+const logBefore = [
+  'import { legacyLog } from "./legacy";',
+  '',
+  'export function main() {',
+  '  legacyLog("start");',
+  '  work();',
+  '  legacyLog("done");',
+  '}',
+  '',
+].join('\n');
 const logAfter = logBefore.replace('"./legacy"', '"./logger"').replace('{ legacyLog }', '{ log }').replaceAll('legacyLog(', 'log(');
 
 /** Two recipes' worth of jobs: a changed one with two groups, a failed one, an empty one with skips. */
@@ -64,7 +73,13 @@ export function sampleReport(): RunReport {
         status: 'failed',
         head: null,
         errors: [
-          { step: 1, file: 'packages/api/server.ts', kind: 'not-unique', code: 9, message: 'Found 2 matches of the string to replace, but replace_all is false.' },
+          {
+            step: 1,
+            file: 'packages/api/server.ts',
+            kind: 'not-unique',
+            code: 9,
+            message: 'Found 2 matches of the string to replace, but replace_all is false.',
+          },
           { step: 3, file: null, kind: 'branch-diverged', message: 'scion/rename-logger/api holds commit 1234567 that scion did not write.' },
         ],
       }),

@@ -72,8 +72,21 @@ describe('the step table', () => {
       const job = expandJobs(r, [])[0]!;
       const ws = new ObjectWorkspace(g, entries);
       const ctx: StepContext = {
-        recipe: r, job, ws, run: { env: {} }, dryRun: false, selected: () => true, isDenied: (p) => p.startsWith('secret/'), schemaFor: () => undefined, baseState: async () => null,
-        gitDir: g.commonDir, noCache: true, signal: new AbortController().signal, deadline: null, log: () => undefined, addUsage: () => undefined,
+        recipe: r,
+        job,
+        ws,
+        run: { env: {} },
+        dryRun: false,
+        selected: () => true,
+        isDenied: (p) => p.startsWith('secret/'),
+        schemaFor: () => undefined,
+        baseState: async () => null,
+        gitDir: g.commonDir,
+        noCache: true,
+        signal: new AbortController().signal,
+        deadline: null,
+        log: () => undefined,
+        addUsage: () => undefined,
       };
       const outcomes = [];
       for (const step of r.steps) outcomes.push(await runStep(ctx, step));

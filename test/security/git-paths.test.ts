@@ -15,11 +15,56 @@ import { closeRepo, commitBytes, EMPTY_TREE, openRepo, writeTreeWith, type DryRu
 import { gitEnv } from '../support/git-repo.js';
 import { KNOWN_BAD, KNOWN_BAD_SYMLINKS, KNOWN_GOOD } from './paths.js';
 
-const IGNORABLE = ['\u200c', '\u200d', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u206a', '\u206b', '\u206c', '\u206d', '\u206e', '\u206f', '\ufeff'];
+const IGNORABLE = [
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u206a',
+  '\u206b',
+  '\u206c',
+  '\u206d',
+  '\u206e',
+  '\u206f',
+  '\ufeff',
+];
 /** Pieces that string together into .git look-alikes, and every byte class git treats specially. */
 const LOOKALIKE = [
-  '.', '.', 'git', 'GIT', 'Git', 'gIT', 'g', 'i', 't', 'G', 'I', 'T', '~', '~1', '~4', '1', '9', ' ', ':', '::$INDEX_ALLOCATION', ':$DATA',
-  '\\', 'modules', 'MODULES', 'gitmod', 'gi7eba', 'gi7d29', 'attributes', 'mailmap', ...IGNORABLE,
+  '.',
+  '.',
+  'git',
+  'GIT',
+  'Git',
+  'gIT',
+  'g',
+  'i',
+  't',
+  'G',
+  'I',
+  'T',
+  '~',
+  '~1',
+  '~4',
+  '1',
+  '9',
+  ' ',
+  ':',
+  '::$INDEX_ALLOCATION',
+  ':$DATA',
+  '\\',
+  'modules',
+  'MODULES',
+  'gitmod',
+  'gi7eba',
+  'gi7d29',
+  'attributes',
+  'mailmap',
+  ...IGNORABLE,
 ];
 const ORDINARY = ['a', 'x', 'src', '.ts', '-', '_', ' ', '\n', '\t', '\r', '\u00e9', '\u0131', '\u212a', '\u2060', '\u200b', '\ud83d\ude00', '*', '?', '#'];
 /** Refused wherever they appear: a NUL, lone surrogates, a separator making empty or dot components. */
@@ -47,7 +92,29 @@ const disguised = fc
 const component = fc.oneof(
   { weight: 6, arbitrary: disguised },
   { weight: 8, arbitrary: fc.array(piece, { minLength: 1, maxLength: 7 }).map((a) => a.join('')) },
-  { weight: 2, arbitrary: fc.constantFrom('.git', '.git.', '.git ', 'git~1', 'GIT~1', '.gitmodules', 'gitmod~1', 'gi7eba~1', '.gitattributes', 'gi7d29~1', '.mailmap', '.gitignore', '.', '..', '', 'src', 'a b', 'x\ny') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '.git',
+      '.git.',
+      '.git ',
+      'git~1',
+      'GIT~1',
+      '.gitmodules',
+      'gitmod~1',
+      'gi7eba~1',
+      '.gitattributes',
+      'gi7d29~1',
+      '.mailmap',
+      '.gitignore',
+      '.',
+      '..',
+      '',
+      'src',
+      'a b',
+      'x\ny',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }) },
 );
@@ -166,7 +233,11 @@ describe('the path validator against native git', () => {
           expect(fsck, `fsck --strict of ${JSON.stringify(accepted)}`).toMatchObject({ status: 0 });
           // The tree holds exactly the accepted paths, byte for byte.
           const ls = execFileSync('git', ['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: dir, env: gitEnv(), maxBuffer: 1 << 26 });
-          const listed = ls.toString('utf8').split('\0').filter((l) => l !== '').map((l) => l.slice(l.indexOf('\t') + 1));
+          const listed = ls
+            .toString('utf8')
+            .split('\0')
+            .filter((l) => l !== '')
+            .map((l) => l.slice(l.indexOf('\t') + 1));
           expect(listed.sort()).toEqual(accepted.map((e) => e.path).sort());
           // git's verify_path (what `git add` and a checkout accept) agrees.
           const idx = git(dir, ['update-index', '-z', '--index-info'], rebuildInfo(ls), { GIT_INDEX_FILE: join(dir, 'fuzz-index') });
@@ -216,7 +287,11 @@ describe('the path validator against native git', () => {
       const fsck = git(dir, ['fsck', '--strict', '--no-progress', '--no-dangling', '--unreachable']);
       expect(fsck.status).not.toBe(0);
       const blamed = new Set([...fsck.out.matchAll(/error in (?:tree|blob) ([0-9a-f]{40})/g)].map((m) => m[1]));
-      for (const c of chains) expect(c.trees.some((t) => blamed.has(t)), `${JSON.stringify(c.path)} (${c.mode})\n${fsck.out}`).toBe(true);
+      for (const c of chains)
+        expect(
+          c.trees.some((t) => blamed.has(t)),
+          `${JSON.stringify(c.path)} (${c.mode})\n${fsck.out}`,
+        ).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -248,7 +323,10 @@ function nestedTrees(dir: string, parts: readonly string[], blob: string, mode: 
 
 /** `git ls-tree -r -z` lines turned into `update-index -z --index-info` input. */
 function rebuildInfo(ls: Buffer): Buffer {
-  const lines = ls.toString('utf8').split('\0').filter((l) => l !== '');
+  const lines = ls
+    .toString('utf8')
+    .split('\0')
+    .filter((l) => l !== '');
   return Buffer.concat(
     lines.map((l) => {
       const [meta, path] = [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)];

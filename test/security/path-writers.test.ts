@@ -80,14 +80,18 @@ describe('files a run step creates', () => {
       "mkdir -p '.git./hooks' 'git~1' \"$(printf '.g\\342\\200\\215it')\"",
       "printf x > '.git./hooks/post-checkout'",
       "printf x > 'git~1/config'",
-      "printf x > \"$(printf '.g\\342\\200\\215it')/config\"",
+      'printf x > "$(printf \'.g\\342\\200\\215it\')/config"',
       'printf ok > ok.txt',
     ].join(' && ');
     const { code, report } = await runJson(r, `name: run-paths\nonError: continue\nsteps:\n  - run: ${JSON.stringify(script)}\n`);
     expect(code).toBe(1);
     const job = report.jobs[0]!;
     expect(job.errors.map((e) => [e.file, e.kind]).sort()).toEqual(
-      [['.git./hooks/post-checkout', 'outside'], ['git~1/config', 'outside'], ['.g\u200dit/config', 'outside']].sort(),
+      [
+        ['.git./hooks/post-checkout', 'outside'],
+        ['git~1/config', 'outside'],
+        ['.g\u200dit/config', 'outside'],
+      ].sort(),
     );
     expect(r.git('ls-tree', '-r', '--name-only', 'scion/run-paths').split('\n').sort()).toEqual(['a.txt', 'ok.txt']);
     fsckStrict(r);
@@ -118,7 +122,11 @@ describe("the agent's write_file", () => {
     const file = recipeFile('name: agent-paths\nsteps:\n  - agent: { prompt: "Rename foo to bar", maxTurns: 4 }\n');
     const loaded = await loadRecipe(file);
     if (!loaded.ok) throw new Error(loaded.problems.map(formatProblem).join('\n'));
-    const report = await runRecipes([{ file, recipe: loaded.recipe }], { repo: r.dir, concurrency: 1 }, { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    const report = await runRecipes(
+      [{ file, recipe: loaded.recipe }],
+      { repo: r.dir, concurrency: 1 },
+      { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } },
+    );
     const job = report.jobs[0]!;
     expect(job.errors).toEqual([]);
     expect(answers[0]!.map((a) => a.is_error)).toEqual([true, true, true, true]);

@@ -44,7 +44,10 @@ describe('step cache replay', () => {
     const file = join(r.dir, '.git', 'scion', 'step-cache', name!);
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { changes: { path: string; oid?: string; mode?: string; deleted?: true }[] };
     expect(entry.changes.map((c) => c.path)).toEqual(['src/gen.ts']);
-    entry.changes = [{ ...entry.changes[0]!, path: 'src/lnk/pwn.txt' }, { path: 'src/lnk/victim.txt', deleted: true }];
+    entry.changes = [
+      { ...entry.changes[0]!, path: 'src/lnk/pwn.txt' },
+      { path: 'src/lnk/victim.txt', deleted: true },
+    ];
     writeFileSync(file, JSON.stringify(entry));
 
     const second = await run(r.dir, recipe, runs);

@@ -22,7 +22,10 @@ describe('workspace writes', () => {
     try {
       for (const ws of [disk, objects]) {
         for (const bad of [`../${escaped}`, `src/../../${escaped}`, '.git./hooks/x', 'git~1/config', '/abs.txt']) {
-          const err = await ws.write(bad, new Uint8Array([120])).then(() => null, (e: unknown) => e);
+          const err = await ws.write(bad, new Uint8Array([120])).then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect(err, bad).toBeInstanceOf(ScionError);
           expect((err as ScionError).kind, bad).toBe('outside');
         }

@@ -29,7 +29,12 @@ describe('codeownersFor and ownersOf', () => {
     const r = await gitRepo({ 'a.ts': 'a\n' });
     cleanups.push(r.cleanup);
     expect(await codeownersFor(r.dir, 'HEAD', 'github')).toBeUndefined();
-    expect(await ownersAt({ repo: r.dir, dialect: 'gitlab' })).toEqual({ ok: false, dialect: 'gitlab', base: 'HEAD', locations: ['CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'] });
+    expect(await ownersAt({ repo: r.dir, dialect: 'gitlab' })).toEqual({
+      ok: false,
+      dialect: 'gitlab',
+      base: 'HEAD',
+      locations: ['CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'],
+    });
     await expect(codeownersFor(r.dir, 'nope', 'github')).rejects.toBeInstanceOf(UsageError);
   });
 });

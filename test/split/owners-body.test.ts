@@ -44,7 +44,9 @@ describe('the owners section of a piece', () => {
   });
 
   it('a folder cut, a piece no line owns, and a base without CODEOWNERS each say so', () => {
-    expect(body(piece(['@ann'], { directory: 'lib/x', rules: [{ line: 2, pattern: '/lib/', section: null, files: 1 }] }))).toContain('the files under `lib/x/`');
+    expect(body(piece(['@ann'], { directory: 'lib/x', rules: [{ line: 2, pattern: '/lib/', section: null, files: 1 }] }))).toContain(
+      'the files under `lib/x/`',
+    );
     expect(body(piece([], { piece: 'unowned' }))).toContain('No line of `CODEOWNERS` (read as GitLab reads it, at the base commit) owns these files.');
     expect(body(piece([], { piece: 'unowned', file: null, codeowners: 'github' }))).toContain(
       'The base commit has no CODEOWNERS file where GitHub looks for one, so every changed file is in the piece `unowned`.',

@@ -16,7 +16,7 @@ const server = useGitServer();
 const cleanups = cleanupAfterEach();
 
 describe('a campaign with split', () => {
-  it('splits each repository\'s change by its own CODEOWNERS and pushes the pieces to its own remote', async () => {
+  it("splits each repository's change by its own CODEOWNERS and pushes the pieces to its own remote", async () => {
     const work = await mkdtemp(join(tmpdir(), 'scion-split-campaign-'));
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const owners: Record<string, string> = { alpha: '/src/ @acme/alpha-src\n', beta: '* @beta-owner\n' };
@@ -25,7 +25,7 @@ describe('a campaign with split', () => {
     for (const name of ['alpha', 'beta']) {
       const bare = server.bare(`acme/${name}.git`);
       bares[name] = bare.dir;
-      const src = await gitRepo({ 'CODEOWNERS': owners[name]!, 'src/log.ts': 'legacyLog(1);\n', 'README.md': 'legacyLog(2)\n' });
+      const src = await gitRepo({ CODEOWNERS: owners[name]!, 'src/log.ts': 'legacyLog(1);\n', 'README.md': 'legacyLog(2)\n' });
       src.git('push', '-q', bare.dir, 'main');
       await src.cleanup();
       urls.push(bare.url);

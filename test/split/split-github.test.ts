@@ -80,7 +80,12 @@ describe('split by owner, published on GitHub', () => {
     expect(pullOf(s, first.jobs[2]!).body).toContain('a review cannot be requested from an address');
     expect(pullOf(s, first.jobs[1]!).body).toContain('`.github/CODEOWNERS:1` `*`');
     // Each piece's title says whose part it is.
-    expect(first.jobs.map((j) => pullOf(s, j).title)).toEqual(['Move to v2 (alice+team-api)', 'Move to v2 (core)', 'Move to v2 (docs)', 'Move to v2 (team-web)']);
+    expect(first.jobs.map((j) => pullOf(s, j).title)).toEqual([
+      'Move to v2 (alice+team-api)',
+      'Move to v2 (core)',
+      'Move to v2 (docs)',
+      'Move to v2 (team-web)',
+    ]);
 
     const pushes = server.requests.filter((r) => r.method === 'POST' && r.service === 'git-receive-pack').length;
     const second = await runPr(s);
@@ -135,7 +140,12 @@ describe('split by owner, published on GitHub', () => {
     const pruned = await scion(['branches', '--prune', '--repo', s.work.dir], { cwd: s.work.dir, env: s.env });
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(pruned.stdout).toContain('deleted scion/bump/docs');
-    expect(s.work.git('branch', '--list', 'scion/*').split('\n').map((b) => b.trim())).toEqual(['scion/bump/alice+team-api', 'scion/bump/core', 'scion/bump/team-web']);
+    expect(
+      s.work
+        .git('branch', '--list', 'scion/*')
+        .split('\n')
+        .map((b) => b.trim()),
+    ).toEqual(['scion/bump/alice+team-api', 'scion/bump/core', 'scion/bump/team-web']);
     // With that branch gone, the next run no longer reports the docs piece.
     expect((await runPr(s)).jobs.map((j) => j.name)).toEqual(['bump/alice+team-api', 'bump/core', 'bump/team-web']);
   });

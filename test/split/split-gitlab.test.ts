@@ -17,7 +17,7 @@ const cleanups = cleanupAfterEach();
 const startFakeGitLab = fakeGitLabsAfterEach();
 
 describe('split by owner, published on GitLab', () => {
-  it('reads CODEOWNERS as GitLab does and asks each piece\'s users for review', async () => {
+  it("reads CODEOWNERS as GitLab does and asks each piece's users for review", async () => {
     const remote = await makeRemote(server, { '.gitlab/CODEOWNERS': CODEOWNERS, 'web/a.ts': 'v1\n', 'api/b.ts': 'v1\n', 'c.ts': 'v1\n' }, cleanups);
     const work = await remote.clone();
     const gitlab = await startFakeGitLab(remotePath(remote));

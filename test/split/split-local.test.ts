@@ -67,10 +67,7 @@ describe('split: maxFiles', () => {
 describe('split: CODEOWNERS is read from the base commit', () => {
   it('a recipe that edits CODEOWNERS is split by the rules of its base; the edit is a piece of its own owners', async () => {
     const r = await repo({ '.github/CODEOWNERS': '* @acme/core\n/web/ @acme/web\n', 'web/a.ts': 'v1\n', 'api/b.ts': 'v1\n' });
-    const recipe = bump(
-      '{ by: owners }',
-      '  - write: { file: .github/CODEOWNERS, content: "* @acme/core\\n/web/ @acme/other\\n/api/ @acme/api\\n" }\n',
-    );
+    const recipe = bump('{ by: owners }', '  - write: { file: .github/CODEOWNERS, content: "* @acme/core\\n/web/ @acme/other\\n/api/ @acme/api\\n" }\n');
     const out = mkdtempSync(join(tmpdir(), 'scion-split-out-'));
     cleanups.push(() => rm(out, { recursive: true, force: true }));
     const { report } = await run(r, recipe, 'run', ['--html', join(out, 'r.html'), '--pr-body', join(out, 'pr.md')]);
@@ -80,7 +77,9 @@ describe('split: CODEOWNERS is read from the base commit', () => {
     ]);
     // The HTML report and the run's description group the pieces under their job, with their owners.
     const html = readFileSync(join(out, 'r.html'), 'utf8');
-    expect(html).toContain('<tr class="split-row"><th colspan="8">bump <span class="muted">split by owner into 2 pieces (by .github/CODEOWNERS)</span></th></tr>');
+    expect(html).toContain(
+      '<tr class="split-row"><th colspan="8">bump <span class="muted">split by owner into 2 pieces (by .github/CODEOWNERS)</span></th></tr>',
+    );
     expect(html).toContain('<code>.github/CODEOWNERS:2</code> <code>/web/</code>: 1 file');
     const body = readFileSync(join(out, 'pr.md'), 'utf8');
     expect(body).toContain('- **bump**: 2 pieces\n  - `core` · `@acme/core` · `scion/bump/core`');

@@ -12,7 +12,11 @@ import { recipeFile } from '../support/recipe-file.js';
 const segment = fc.constantFrom('a', 'b', 'web', 'docs', 'x.md', 'y.ts');
 const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
 const pattern = fc
-  .tuple(fc.constantFrom('', '/', '!'), fc.array(fc.constantFrom('a', 'b', 'web', 'docs', '*', '**', '*.md', '[ab]'), { minLength: 1, maxLength: 3 }), fc.constantFrom('', '/'))
+  .tuple(
+    fc.constantFrom('', '/', '!'),
+    fc.array(fc.constantFrom('a', 'b', 'web', 'docs', '*', '**', '*.md', '[ab]'), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('', '/'),
+  )
   .map(([lead, segs, trail]) => `${lead}${segs.join('/')}${trail}`);
 const owner = fc.constantFrom('@alice', '@Alice', '@bob', '@acme/web', 'dev@example.com', '@@maintainer');
 const line = fc.oneof(

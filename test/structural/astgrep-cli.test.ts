@@ -67,11 +67,9 @@ describe('astgrep rules in a recipe', () => {
       'fix: "newApi($A)"',
       '',
     ].join('\n');
-    const { code, job, r } = await run(
-      { 'a.js': 'oldApi(1);\nmidApi(2);\nother(3);\n' },
-      'name: chain\nsteps:\n  - astgrep: { ruleFile: rules/api.yml }\n',
-      { 'rules/api.yml': rules },
-    );
+    const { code, job, r } = await run({ 'a.js': 'oldApi(1);\nmidApi(2);\nother(3);\n' }, 'name: chain\nsteps:\n  - astgrep: { ruleFile: rules/api.yml }\n', {
+      'rules/api.yml': rules,
+    });
     expect(code).toBe(0);
     expect(showBytes(r, 'scion/chain', 'a.js').toString()).toBe('newApi(1);\nnewApi(2);\nother(3);\n');
     expect(job.files[0]!.matches).toBe(3);
@@ -96,7 +94,7 @@ describe('astgrep rules in a recipe', () => {
 });
 
 describe('languages from packages', () => {
-  it('reads python through @ast-grep/lang-python, resolved from the recipe file\'s folder upwards', async () => {
+  it("reads python through @ast-grep/lang-python, resolved from the recipe file's folder upwards", async () => {
     // A recipe folder under this project's node_modules: the package resolves from there upwards.
     const dir = mkdtempSync(join(ROOT, 'node_modules', '.scion-test-recipe-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -166,7 +164,10 @@ describe('counts', () => {
   it('file entries carry how many matches were rewritten; a rule without fix counts and changes nothing', async () => {
     const files = { 'a.js': 'console.log(1);\nconsole.log(2);\nconsole.log(3);\n', 'b.js': 'console.log(4);\n', 'c.js': 'nothing();\n' };
     const fixed = await run(files, CONSOLE_TO_LOGGER);
-    expect(fixed.job.files.map((f) => [f.path, f.matches])).toEqual([['a.js', 3], ['b.js', 1]]);
+    expect(fixed.job.files.map((f) => [f.path, f.matches])).toEqual([
+      ['a.js', 3],
+      ['b.js', 1],
+    ]);
     expect(fixed.job.steps).toEqual([{ step: 0, kind: 'astgrep', changed: 2, alreadyApplied: 0, matches: 4 }]);
     const counted = await run(files, 'name: count\nsteps:\n  - astgrep: { rule: { pattern: "console.log($$$A)" } }\n    expect: { min: 2, max: 2 }\n');
     expect(counted.code).toBe(0);

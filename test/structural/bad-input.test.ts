@@ -110,7 +110,11 @@ describe('files that are not for the engine', () => {
 
   it('files of no language of the step, empty files and files the rule cannot match are left alone unread', async () => {
     const s = step({ pattern: 'console.log($A)' }, 'logger.info($A)');
-    for (const [path, text] of [['README.md', 'console.log(1)'], ['a.js', ''], ['b.js', 'other(1);']] as const) {
+    for (const [path, text] of [
+      ['README.md', 'console.log(1)'],
+      ['a.js', ''],
+      ['b.js', 'other(1);'],
+    ] as const) {
       const r = await engine(s, path, utf8(text));
       expect(r.ok && r.value).toEqual({ status: 'unchanged', matches: 0 });
     }

@@ -65,7 +65,15 @@ describe('a campaign with astgrep and jscodeshift steps', () => {
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(work, 'first.json'), 'utf8')) as RunReport;
     expect(report.jobs.map((j) => [j.repo, j.status, j.worktree, j.files.map((f) => [f.path, f.matches])])).toEqual(
-      NAMES.map((n) => [id(n), 'changed', null, [['src/a.ts', 1], ['src/b.js', undefined]]]),
+      NAMES.map((n) => [
+        id(n),
+        'changed',
+        null,
+        [
+          ['src/a.ts', 1],
+          ['src/b.js', undefined],
+        ],
+      ]),
     );
     for (const name of NAMES) {
       const dir = cloneOf(name);

@@ -133,16 +133,22 @@ describe('the structural example recipes on the sample project', () => {
     expect(git('diff', '--name-only', 'main', 'scion/react-lifecycles')).toBe(path);
     const after = `${git('show', `scion/react-lifecycles:${path}`)}\n`;
     const before = sampleText(path);
-    expect(after).toBe(before.replace('componentWillMount()', 'UNSAFE_componentWillMount()').replace('componentWillReceiveProps(', 'UNSAFE_componentWillReceiveProps('));
+    expect(after).toBe(
+      before.replace('componentWillMount()', 'UNSAFE_componentWillMount()').replace('componentWillReceiveProps(', 'UNSAFE_componentWillReceiveProps('),
+    );
     expect(job.files.map((f) => [f.path, f.added, f.removed])).toEqual([[path, 2, 2]]);
     expect(job.steps).toEqual([{ step: 0, kind: 'jscodeshift', changed: 1, alreadyApplied: 0 }]);
 
     const cli = tempDir('scion-jscs-');
     writeFileSync(join(cli, 'Clock.jsx'), before);
-    execFileSync(JSCODESHIFT, ['-t', join(RECIPES, 'transforms', 'rename-unsafe-lifecycles.js'), '--run-in-band', '--printOptions={"quote":"single"}', 'Clock.jsx'], {
-      cwd: cli,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      JSCODESHIFT,
+      ['-t', join(RECIPES, 'transforms', 'rename-unsafe-lifecycles.js'), '--run-in-band', '--printOptions={"quote":"single"}', 'Clock.jsx'],
+      {
+        cwd: cli,
+        stdio: 'pipe',
+      },
+    );
     expect(readFileSync(join(cli, 'Clock.jsx'), 'utf8')).toBe(after);
 
     git('merge', '-q', '--ff-only', 'scion/react-lifecycles');
@@ -164,7 +170,10 @@ describe('the structural example recipes on the sample project', () => {
     });
     const demo = /== sample repository: (\S+)/.exec(out)?.[1];
     expect(demo).toBeDefined();
-    cleanups.push(() => rmSync(demo!, { recursive: true, force: true }), () => rmSync(`${demo!}.report.json`, { force: true }));
+    cleanups.push(
+      () => rmSync(demo!, { recursive: true, force: true }),
+      () => rmSync(`${demo!}.report.json`, { force: true }),
+    );
     expect(out).toContain('+  UNSAFE_componentWillMount() {');
     expect(out).toContain('Rename unsafe React lifecycle methods');
     expect(runGit(demo!, 'diff', '--name-only', 'main', 'scion/react-lifecycles')).toBe('packages/web/src/Clock.jsx');

@@ -14,7 +14,7 @@ const { run, repo, recipeDir } = structuralCli();
 const RENAME = [
   'module.exports = function rename(file, api) {',
   '  const j = api.jscodeshift;',
-  "  const root = j(file.source);",
+  '  const root = j(file.source);',
   "  const found = root.find(j.Identifier, { name: 'oldName' });",
   '  if (found.length === 0) return undefined;',
   "  found.forEach((p) => { p.node.name = 'newName'; });",
@@ -92,9 +92,12 @@ describe('structural steps in a job', () => {
   it('plan prints a jscodeshift diff and leaves .git byte-identical', async () => {
     const r = await repo({ 'src/a.js': 'const x = oldName();\nkeep();\n' });
     const before = snapshot(join(r.dir, '.git'));
-    const res = await scion(['plan', recipeDir('name: js\nsteps:\n  - jscodeshift: { transform: ./rename.cjs }\n', { 'rename.cjs': RENAME }), '--repo', r.dir], {
-      cwd: r.dir,
-    });
+    const res = await scion(
+      ['plan', recipeDir('name: js\nsteps:\n  - jscodeshift: { transform: ./rename.cjs }\n', { 'rename.cjs': RENAME }), '--repo', r.dir],
+      {
+        cwd: r.dir,
+      },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('src/a.js  +1 -1');
     expect(res.stdout).toMatch(/-const x = oldName\(\);/);

@@ -59,8 +59,7 @@ describe('jscodeshift through a recipe', () => {
 
   it('a throw fails that file with kind transform, naming it; the other files go on with onError: continue', async () => {
     const t =
-      "module.exports = (file) => { if (file.path.endsWith('b.js')) throw new Error('cannot read ' + file.path); " +
-      "return file.source + '// seen\\n'; };\n";
+      "module.exports = (file) => { if (file.path.endsWith('b.js')) throw new Error('cannot read ' + file.path); " + "return file.source + '// seen\\n'; };\n";
     const { code, job, r } = await run(
       { 'a.js': 'a();\n', 'b.js': 'b();\n' },
       'name: throws\nonError: continue\nsteps:\n  - jscodeshift: { transform: ./t.cjs }\n',
@@ -76,14 +75,9 @@ describe('jscodeshift through a recipe', () => {
     const t = "module.exports = (file) => { if (file.path === 'z.js') for (;;) {} return file.source + '// seen\\n'; };\n";
     const { code, job, r } = await run(
       { 'a.js': 'a();\n', 'z.js': 'z();\n', 'keep.txt': 'old\n' },
-      [
-        'name: loops',
-        'steps:',
-        '  - replace: { old_string: old, new_string: new }',
-        '  - jscodeshift: { transform: ./t.cjs }',
-        '    timeout: 3',
-        '',
-      ].join('\n'),
+      ['name: loops', 'steps:', '  - replace: { old_string: old, new_string: new }', '  - jscodeshift: { transform: ./t.cjs }', '    timeout: 3', ''].join(
+        '\n',
+      ),
       { 't.cjs': t },
     );
     expect(code).toBe(1);

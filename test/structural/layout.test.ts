@@ -78,7 +78,7 @@ describe('the layout a fix does not change is kept', () => {
     expect(await ours('foo($A)', 'if (x) {\n  bar($A);\n}', '    foo(1);\n')).toBe('    if (x) {\n      bar(1);\n    };\n');
   });
 
-  it('CRLF: untouched lines keep their bytes, the fix\'s line breaks are CRLF', async () => {
+  it("CRLF: untouched lines keep their bytes, the fix's line breaks are CRLF", async () => {
     const src = 'a();\r\nfoo(1);\r\nb();\n';
     const out = await engineBytes(step('foo($A)', 'if (x) {\n  bar($A);\n}'), 'a.js', utf8(src));
     // Mixed endings: the lone LF of the last line is not the file's style and stays as it is.
@@ -112,7 +112,7 @@ describe('the layout a fix does not change is kept', () => {
     expect(fromUtf8(cliScan(rule, 'a.js', bytes))).toBe(fromUtf8(out));
   });
 
-  it('only the changed spans are new: the change list covers the callee\'s two words alone', async () => {
+  it("only the changed spans are new: the change list covers the callee's two words alone", async () => {
     const r = changedOutcome(await engine(step('console.log($$$A)', 'logger.info($$$A)'), 'a.js', utf8('x;\nconsole.log(\n  a\n);\n')));
     expect(r.changes.map((c) => [c.oldStart, c.oldEnd, c.text])).toEqual([
       [3, 10, 'logger'],
@@ -123,7 +123,7 @@ describe('the layout a fix does not change is kept', () => {
 });
 
 describe('nested matches and rule order', () => {
-  it('matches inside a match\'s metavariables are rewritten in the same pass, innermost first', async () => {
+  it("matches inside a match's metavariables are rewritten in the same pass, innermost first", async () => {
     const src = 'console.log(console.log(x), [console.log(y)]);\n';
     const r = changedOutcome(await engine(step('console.log($$$A)', 'logger.info($$$A)'), 'a.js', utf8(src)));
     expect(r.newText).toBe('logger.info(logger.info(x), [logger.info(y)]);\n');

@@ -74,7 +74,9 @@ describe('validate', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('rules/missing.yml does not exist');
     // A language package that is not installed stops run the same way, with the command to install it.
-    const lang = await scion(['run', recipeDir('name: bad\nsteps:\n  - astgrep: { rule: { pattern: "a" }, language: rust }\n'), '--repo', r.dir], { cwd: r.dir });
+    const lang = await scion(['run', recipeDir('name: bad\nsteps:\n  - astgrep: { rule: { pattern: "a" }, language: rust }\n'), '--repo', r.dir], {
+      cwd: r.dir,
+    });
     expect(lang.code).toBe(2);
     expect(lang.stderr).toContain('`npm install --save-dev @ast-grep/lang-rust`');
     expect(snapshot(join(r.dir, '.git'))).toEqual(before);

@@ -21,7 +21,10 @@ const gitlabs = fakeGitLabsAfterEach();
 
 async function published(...extra: string[]): Promise<GitHubRemote> {
   const s = await githubRemote(server, FILES, cleanups);
-  const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json', ...extra], { cwd: s.work.dir, env: s.env });
+  const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--report', 'r.json', ...extra], {
+    cwd: s.work.dir,
+    env: s.env,
+  });
   expect(run.code).toBe(0);
   return s;
 }
@@ -36,7 +39,9 @@ describe('scion pr: bulk operations', () => {
     expect(first.stdout).toBe('#100 scion/three/a: commented\n#101 scion/three/b: commented\n#102 scion/three/c: commented\n');
     const again = await pr(s, '--comment', 'Please review: this closes in a week.');
     expect(again.code).toBe(0);
-    expect(again.stdout.split('\n').filter((l) => l !== '')).toEqual(['a', 'b', 'c'].map((j) => expect.stringMatching(new RegExp(`scion/three/${j}: skipped: this comment is there already$`))));
+    expect(again.stdout.split('\n').filter((l) => l !== '')).toEqual(
+      ['a', 'b', 'c'].map((j) => expect.stringMatching(new RegExp(`scion/three/${j}: skipped: this comment is there already$`))),
+    );
     expect(s.github.pulls.map((p) => p.comments)).toEqual([1, 2, 3].map(() => ['Please review: this closes in a week.']));
   });
 
@@ -53,7 +58,7 @@ describe('scion pr: bulk operations', () => {
     expect(none.stdout).toBe('r.json: no open pull request matches; nothing to do.\n');
   });
 
-  it('--close deletes a branch that holds only scion\'s commits, keeps one a person added to', async () => {
+  it("--close deletes a branch that holds only scion's commits, keeps one a person added to", async () => {
     const s = await published();
     // A reviewer pushes a commit onto b's branch.
     const other = await s.remote.clone({ name: 'Reviewer', email: 'r@example.com' });
@@ -88,11 +93,20 @@ describe('scion pr: bulk operations', () => {
     Object.assign(c!, { reviewers: ['octocat'] });
     const res = await pr(s, '--merge', 'squash');
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('#100 scion/three/a: merged (squash)\n#101 scion/three/b: not merged: checks failed\n#102 scion/three/c: not merged: it waits for a review\n');
-    expect(s.github.pulls.map((p) => [p.merged, p.mergeMethod ?? null])).toEqual([[true, 'squash'], [false, null], [false, null]]);
+    expect(res.stdout).toBe(
+      '#100 scion/three/a: merged (squash)\n#101 scion/three/b: not merged: checks failed\n#102 scion/three/c: not merged: it waits for a review\n',
+    );
+    expect(s.github.pulls.map((p) => [p.merged, p.mergeMethod ?? null])).toEqual([
+      [true, 'squash'],
+      [false, null],
+      [false, null],
+    ]);
 
     c!.reviews = [{ user: 'octocat', state: 'APPROVED' }];
-    s.github.intercept = (r) => (r.method === 'PUT' && r.path.endsWith('/merge') ? { status: 405, body: { message: 'Base branch was modified. Review and try the merge again.' } } : undefined);
+    s.github.intercept = (r) =>
+      r.method === 'PUT' && r.path.endsWith('/merge')
+        ? { status: 405, body: { message: 'Base branch was modified. Review and try the merge again.' } }
+        : undefined;
     const refused = await pr(s, '--merge');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/^#101 scion\/three\/b: not merged: checks failed\n#102 scion\/three\/c: failed: GitHub answered 405/);
@@ -126,7 +140,9 @@ describe('scion pr: bulk operations', () => {
     gitlab.mrs[1]!.pipeline = 'failed';
     gitlab.mrs[2]!.approvalsLeft = 1;
     const merged = await scion(['pr', '--report', 'r.json', '--merge', 'squash'], { cwd: work.dir, env });
-    expect(merged.stdout).toBe('#1 scion/three/a: merged (squash)\n#2 scion/three/b: not merged: checks failed\n#3 scion/three/c: not merged: it waits for a review\n');
+    expect(merged.stdout).toBe(
+      '#1 scion/three/a: merged (squash)\n#2 scion/three/b: not merged: checks failed\n#3 scion/three/c: not merged: it waits for a review\n',
+    );
     expect(gitlab.mrs.map((m) => m.state)).toEqual(['merged', 'opened', 'opened']);
   });
 });

@@ -19,7 +19,8 @@ describe('track and bulk operations on a campaign report', () => {
   const github = useFakeGitHubs('acme', NAMES, 'all');
   let work: string;
   const id = (name: string) => `${new URL(server.url).host}/acme/${name}`;
-  const run = (args: string[]) => scion(args, { cwd: work, env: { ...server.githubEnv(), GITHUB_API_URL: github.url, HOME: '/nonexistent', XDG_CACHE_HOME: join(work, 'xdg') } });
+  const run = (args: string[]) =>
+    scion(args, { cwd: work, env: { ...server.githubEnv(), GITHUB_API_URL: github.url, HOME: '/nonexistent', XDG_CACHE_HOME: join(work, 'xdg') } });
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'scion-campaign-track-'));
@@ -38,7 +39,7 @@ describe('track and bulk operations on a campaign report', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('reads every repository\'s pull request, and comments only where --repo selects', async () => {
+  it("reads every repository's pull request, and comments only where --repo selects", async () => {
     const r = await run(['run', 'recipe.yaml', '--repos', 'repos.txt', '--cache-dir', 'cache', '--push', '--pr', '--pr-interval', '0', '--report', 'c.json']);
     expect(r.code, r.stderr).toBe(0);
     github.fakes['beta']!.pulls[0]!.merged = true;

@@ -41,13 +41,19 @@ describe('resuming after kill -9', () => {
     const s = await githubRemote(server, FILES, cleanups);
     const run = await scion(['run', RECIPE, '--repo', s.work.dir, '--push', '--report', 'r.json'], { cwd: s.work.dir, env: s.env });
     expect(run.code).toBe(0);
-    await killedAt(s, ['pr', '--report', 'r.json', '--pr-interval', '0'], (r) => r.method === 'POST' && (r.body as { head?: string } | undefined)?.head === 'scion/two/b');
+    await killedAt(
+      s,
+      ['pr', '--report', 'r.json', '--pr-interval', '0'],
+      (r) => r.method === 'POST' && (r.body as { head?: string } | undefined)?.head === 'scion/two/b',
+    );
     // The host made b's pull request; scion never heard of it.
     expect(s.github.pulls.map((p) => p.head)).toEqual(['scion/two/a', 'scion/two/b']);
 
     const again = await scion(['pr', '--report', 'r.json', '--pr-interval', '0'], { cwd: s.work.dir, env: s.env });
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^updated pull request #100 for scion\/two\/a.*\nupdated pull request #101 for scion\/two\/b.*\ncreated pull request #102 for scion\/two\/c/);
+    expect(again.stdout).toMatch(
+      /^updated pull request #100 for scion\/two\/a.*\nupdated pull request #101 for scion\/two\/b.*\ncreated pull request #102 for scion\/two\/c/,
+    );
     expect(s.github.pulls.map((p) => [p.head, p.state])).toEqual([
       ['scion/two/a', 'open'],
       ['scion/two/b', 'open'],

@@ -39,7 +39,11 @@ describe('scion track', () => {
     const [a, b, c] = s.github.pulls;
     // a: merged; b: open, failing checks, no reviewer, idle 20 days; c: open, a reviewer asked, active 2 days ago.
     Object.assign(a!, { state: 'closed', merged: true });
-    Object.assign(b!, { headSha: 'b0b0b0b0', checkRuns: [{ status: 'completed', conclusion: 'failure' }], updatedAt: new Date(clock.at - 20 * DAY).toISOString() });
+    Object.assign(b!, {
+      headSha: 'b0b0b0b0',
+      checkRuns: [{ status: 'completed', conclusion: 'failure' }],
+      updatedAt: new Date(clock.at - 20 * DAY).toISOString(),
+    });
     Object.assign(c!, { reviewers: ['octocat'], updatedAt: new Date(clock.at - 2 * DAY).toISOString() });
     // The base moves on by one commit after the run.
     const other = await s.remote.clone();
@@ -57,7 +61,22 @@ describe('scion track', () => {
     const lines = readFileSync(join(s.work.dir, 'h.jsonl'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const snap = JSON.parse(lines[0]!) as TrackSnapshot;
-    expect(snap).toMatchObject({ at: '2026-03-01T00:00:00.000Z', recipe: 'two', jobs: 4, open: 2, draft: 0, merged: 1, closed: 0, declined: 0, none: 1, failing: 1, noReviewer: 1, stale: 1, behind: 2, remaining: 3 });
+    expect(snap).toMatchObject({
+      at: '2026-03-01T00:00:00.000Z',
+      recipe: 'two',
+      jobs: 4,
+      open: 2,
+      draft: 0,
+      merged: 1,
+      closed: 0,
+      declined: 0,
+      none: 1,
+      failing: 1,
+      noReviewer: 1,
+      stale: 1,
+      behind: 2,
+      remaining: 3,
+    });
 
     const csv = readFileSync(join(s.work.dir, 't.csv'), 'utf8').trimEnd().split('\r\n');
     expect(csv[0]).toBe('repo,recipe,job,branch,pull_request,url,state,checks,review,reviewers,last_activity,idle_days,behind,files,flags');
@@ -69,7 +88,7 @@ describe('scion track', () => {
     ]);
     const html = readFileSync(join(s.work.dir, 't.html'), 'utf8');
     expect(html).toContain('<svg id="burndown-states"');
-    expect(html.split("<tbody>")[1]!.match(/<tr( class="flagged")?><td>/g)).toHaveLength(4);
+    expect(html.split('<tbody>')[1]!.match(/<tr( class="flagged")?><td>/g)).toHaveLength(4);
     expect(s.github.issues).toHaveLength(1);
     expect(s.github.issues[0]!.body).toContain('<!-- scion-track: two -->');
     expect(s.github.issues[0]!.body).toContain('[#101](https://github.example/');
@@ -81,7 +100,13 @@ describe('scion track', () => {
     expect(second.code).toBe(0);
     const out = JSON.parse(second.stdout) as { snapshot: TrackSnapshot; rows: TrackRow[] };
     expect(out.snapshot.failing).toBe(0);
-    expect(out.rows.find((r) => r.job === 'c')).toMatchObject({ reviewers: ['octocat'], review: 'required', idleDays: 3, behind: 1, pullRequest: { number: 102 } });
+    expect(out.rows.find((r) => r.job === 'c')).toMatchObject({
+      reviewers: ['octocat'],
+      review: 'required',
+      idleDays: 3,
+      behind: 1,
+      pullRequest: { number: 102 },
+    });
     expect(readFileSync(join(s.work.dir, 'h.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(2);
     expect(s.github.issues).toHaveLength(1);
     expect(s.github.requests.filter((r) => r.method === 'PATCH' && /\/issues\/1$/.test(r.path))).toHaveLength(1);

@@ -45,8 +45,19 @@ function history(days: number, jobs: number): TrackSnapshot[] {
     const merged = Math.round((jobs * d) / days);
     return {
       at: new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString(),
-      recipe: 'upgrade-logger', jobs, open: jobs - merged, draft: 0, merged, closed: 0, declined: 0, none: 0,
-      failing: 3, noReviewer: 2, stale: 1, behind: 4, remaining: (jobs - merged) * 3,
+      recipe: 'upgrade-logger',
+      jobs,
+      open: jobs - merged,
+      draft: 0,
+      merged,
+      closed: 0,
+      declined: 0,
+      none: 0,
+      failing: 3,
+      noReviewer: 2,
+      stale: 1,
+      behind: 4,
+      remaining: (jobs - merged) * 3,
     };
   });
 }
@@ -67,17 +78,33 @@ describe('the tracking page', () => {
     await page.setContent(html);
     expect(await page.locator('#jobs tbody tr').count()).toBe(5000);
     expect(await page.locator('#jobs tbody tr.flagged').count()).toBe(Math.ceil(5000 / 7));
-    const areas = await page.locator('#burndown-states polygon.area').evaluateAll((els) => els.map((e) => [e.getAttribute('data-state'), e.getAttribute('points')!.split(' ').length]));
+    const areas = await page
+      .locator('#burndown-states polygon.area')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-state'), e.getAttribute('points')!.split(' ').length]));
     expect(areas).toEqual(['merged', 'open', 'draft', 'closed', 'declined', 'none'].map((s) => [s, 730]));
     const box = await page.locator('#burndown-states').boundingBox();
     expect(box!.width).toBeGreaterThan(100);
     // The merged area grows over the year: its top edge ends higher than it starts.
     const merged = await page.locator('#burndown-states polygon[data-state="merged"]').getAttribute('points');
-    const ys = merged!.split(' ').slice(0, 365).map((p) => Number(p.split(',')[1]));
+    const ys = merged!
+      .split(' ')
+      .slice(0, 365)
+      .map((p) => Number(p.split(',')[1]));
     expect(ys[364]!).toBeLessThan(ys[0]!);
     expect((await page.locator('#burndown-remaining polyline').getAttribute('points'))!.split(' ')).toHaveLength(365);
     const first = await page.locator('#jobs tbody tr').first().locator('td').allInnerTexts();
-    expect(first).toEqual(['github.com/acme/service-00000', 'scion/upgrade-logger/job-0', '#100', 'open', 'failure', 'none', 'octocat', '0', '0', 'failing behind']);
+    expect(first).toEqual([
+      'github.com/acme/service-00000',
+      'scion/upgrade-logger/job-0',
+      '#100',
+      'open',
+      'failure',
+      'none',
+      'octocat',
+      '0',
+      '0',
+      'failing behind',
+    ]);
     await page.close();
   });
 
@@ -113,7 +140,12 @@ describe('the tracking issue', () => {
     expect(body).not.toContain('left out');
     const one = body.split('\n').find((l) => l.startsWith('| github.com/acme/service-00000 |'))!;
     // Jobs 0, 40, 80, …: their states cycle open, declined, merged (k mod 6 is 0, 4, 2).
-    expect(one.split('|').map((c) => c.trim()).slice(2, 9)).toEqual(['125', '42', '0', '41', '0', '42', '0']);
+    expect(
+      one
+        .split('|')
+        .map((c) => c.trim())
+        .slice(2, 9),
+    ).toEqual(['125', '42', '0', '41', '0', '42', '0']);
   });
 
   it('lists every job while they fit', () => {

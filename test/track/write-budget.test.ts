@@ -28,14 +28,19 @@ async function pushed(): Promise<GitHubRemote> {
   return s;
 }
 
-const writes = (s: GitHubRemote) => s.github.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^\/repos\/[^/]+\/[^/]+/, '')}`);
+const writes = (s: GitHubRemote) =>
+  s.github.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^\/repos\/[^/]+\/[^/]+/, '')}`);
 
 describe('the write budget', () => {
   it('spends every write from --write-budget and prints each wait with its length', async () => {
     const s = await pushed();
     const clock = fakeClock();
     const start = clock.at;
-    const res = await scion(['pr', '--report', 'r.json', '--pr-interval', '0', '--label', 'codemod', '--write-budget', '2/100'], { cwd: s.work.dir, env: s.env, clock });
+    const res = await scion(['pr', '--report', 'r.json', '--pr-interval', '0', '--label', 'codemod', '--write-budget', '2/100'], {
+      cwd: s.work.dir,
+      env: s.env,
+      clock,
+    });
     expect(res.code).toBe(0);
     // Three pull requests and three label requests: six writes, two a minute.
     expect(writes(s)).toEqual(['POST /pulls', 'POST /issues/100/labels', 'POST /pulls', 'POST /issues/101/labels', 'POST /pulls', 'POST /issues/102/labels']);
@@ -53,14 +58,20 @@ describe('the write budget', () => {
     let refused = 0;
     s.github.intercept = (r) =>
       r.method === 'POST' && r.path.endsWith('/pulls') && refused++ < 2
-        ? { status: 403, headers: { 'retry-after': '30' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } }
+        ? {
+            status: 403,
+            headers: { 'retry-after': '30' },
+            body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+          }
         : undefined;
     const res = await scion(['pr', '--report', 'r.json', '--pr-interval', '0'], { cwd: s.work.dir, env: s.env, clock });
     expect(res.code).toBe(0);
     expect(s.github.pulls.map((p) => p.head)).toEqual(['scion/two/a', 'scion/two/b', 'scion/two/c']);
     expect(clock.sleeps).toEqual([30_000, 30_000]);
     expect(res.stderr.split('\n').filter((l) => l.includes('slow down'))).toEqual([
-      expect.stringMatching(/^scion: waiting 30s: http:\/\/127\.0\.0\.1:\d+ asked scion to slow down \(secondary rate limit\); the request is retried after that$/),
+      expect.stringMatching(
+        /^scion: waiting 30s: http:\/\/127\.0\.0\.1:\d+ asked scion to slow down \(secondary rate limit\); the request is retried after that$/,
+      ),
       expect.stringMatching(/waiting 30s/),
     ]);
   });

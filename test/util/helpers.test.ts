@@ -5,7 +5,7 @@ import { num, plural, pluralWord } from '../../src/util/plural.js';
 import { sleep } from '../../src/util/sleep.js';
 
 describe('compareCodeUnits', () => {
-  it("sorts by UTF-16 code units, whatever the locale: upper case first, a surrogate pair before U+FFFD", () => {
+  it('sorts by UTF-16 code units, whatever the locale: upper case first, a surrogate pair before U+FFFD', () => {
     const sorted = ['b', 'a', 'B', 'é', '\uFFFD', '😀', 'a'].sort(compareCodeUnits);
     expect(sorted).toEqual(['B', 'a', 'a', 'b', 'é', '😀', '\uFFFD']);
     expect(compareCodeUnits('x', 'x')).toBe(0);

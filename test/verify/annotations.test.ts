@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/model/diagnostic.js';
 import { annotation, annotations, escapeData, escapeProperty, runAnnotations } from '../../src/verify/annotations.js';
 
-const d = (over: Partial<Diagnostic> = {}): Diagnostic => ({ file: 'src/a.ts', line: 2, col: 3, severity: 'error', message: 'bad', source: 'tsc', code: 'TS2322', ...over });
+const d = (over: Partial<Diagnostic> = {}): Diagnostic => ({
+  file: 'src/a.ts',
+  line: 2,
+  col: 3,
+  severity: 'error',
+  message: 'bad',
+  source: 'tsc',
+  code: 'TS2322',
+  ...over,
+});
 
 describe('workflow annotations', () => {
   it('print file, line, col and a title', () => {
@@ -16,7 +25,9 @@ describe('workflow annotations', () => {
     expect(escapeData('100% a:b,c\r\nd')).toBe('100%25 a:b,c%0D%0Ad');
     expect(escapeProperty('100% a:b,c\r\nd')).toBe('100%25 a%3Ab%2Cc%0D%0Ad');
     const line = annotation(d({ file: 'src/we,ird:name.ts', message: "Type 'a' is not assignable.\n  Types of property 'x' are 50% off: no" }));
-    expect(line).toBe("::error file=src/we%2Cird%3Aname.ts,line=2,col=3,title=tsc TS2322::Type 'a' is not assignable.%0A  Types of property 'x' are 50%25 off: no");
+    expect(line).toBe(
+      "::error file=src/we%2Cird%3Aname.ts,line=2,col=3,title=tsc TS2322::Type 'a' is not assignable.%0A  Types of property 'x' are 50%25 off: no",
+    );
     // One line per diagnostic, whatever the message held.
     expect(annotations([d(), d({ message: 'a\nb' })]).every((l) => !l.includes('\n'))).toBe(true);
   });

@@ -61,8 +61,7 @@ async function setup() {
       withChanges: true,
       log: () => undefined,
     });
-  const state = (ws: Workspace) =>
-    [...ws.changes()].map(([p, s]) => [p, s === null ? null : `${Buffer.from(s.bytes).toString()}${s.mode}`]).sort();
+  const state = (ws: Workspace) => [...ws.changes()].map(([p, s]) => [p, s === null ? null : `${Buffer.from(s.bytes).toString()}${s.mode}`]).sort();
   return { t, repo, runs, cache, run, workspace, state, baseTree, counter };
 }
 
@@ -73,7 +72,11 @@ describe('cachedCommand', () => {
     expect(await s.run(ws1, s.cache())).toMatchObject({ status: 0, cached: false });
     expect(s.runs()).toBe(1);
     const first = s.state(ws1);
-    expect(first).toEqual([['b.txt', 'b2\n100644'], ['c.txt', null], ['gen.sh', 'gen\n100755']]);
+    expect(first).toEqual([
+      ['b.txt', 'b2\n100644'],
+      ['c.txt', null],
+      ['gen.sh', 'gen\n100755'],
+    ]);
 
     const ws2 = await s.workspace();
     expect(await s.run(ws2, s.cache())).toMatchObject({ status: 0, cached: true });
@@ -112,9 +115,17 @@ describe('cachedCommand', () => {
     const ws = await s.workspace();
     const failing = () =>
       cachedCommand({
-        cache: s.cache(), kind: 'run', command: 'echo ran >> "$COUNTER"; exit 3', env: {}, baseTree: s.baseTree, ws,
+        cache: s.cache(),
+        kind: 'run',
+        command: 'echo ran >> "$COUNTER"; exit 3',
+        env: {},
+        baseTree: s.baseTree,
+        ws,
         exec: () => execShell('echo ran >> "$COUNTER"; exit 3', ws.root!, { COUNTER: s.counter }),
-        record: (r) => r.status === 0, baseState: async () => null, withChanges: true, log: () => undefined,
+        record: (r) => r.status === 0,
+        baseState: async () => null,
+        withChanges: true,
+        log: () => undefined,
       });
     expect(await failing()).toMatchObject({ status: 3, cached: false });
     expect(await failing()).toMatchObject({ status: 3, cached: false });
@@ -130,15 +141,26 @@ describe('cachedCommand', () => {
     const stepEnv = { DEPLOY_PASSWORD: STEP_SECRET };
     const go = (ws: Workspace) =>
       cachedCommand({
-        cache: s.cache(), kind: 'run', command, env, stepEnv, baseTree: s.baseTree, ws,
+        cache: s.cache(),
+        kind: 'run',
+        command,
+        env,
+        stepEnv,
+        baseTree: s.baseTree,
+        ws,
         exec: () => execShell(command, ws.root!, { ...env, ...stepEnv }),
-        record: (r) => r.status === 0, baseState: async () => null, withChanges: true, log: () => undefined,
+        record: (r) => r.status === 0,
+        baseState: async () => null,
+        withChanges: true,
+        log: () => undefined,
       });
     const first = await go(await s.workspace());
     expect(first).toMatchObject({ status: 0, cached: false });
     expect(first.output).toBe('token=*** step=***\n');
     const dir = stepCacheDir(s.repo.commonDir);
-    const stored = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+    const stored = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('');
     expect(stored).toContain('token=*** step=***');
     expect(stored).not.toContain(TOKEN);
     expect(stored).not.toContain(STEP_SECRET);

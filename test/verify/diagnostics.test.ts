@@ -32,13 +32,16 @@ function failing(cmd: string, args: string[], cwd: string, env: Record<string, s
 }
 
 const TS_FILES = {
-  'repo/packages/app/tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022' }, files: ['src/a.ts', 'src/b.ts', '../../../lib/outside.ts'] }),
+  'repo/packages/app/tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022' },
+    files: ['src/a.ts', 'src/b.ts', '../../../lib/outside.ts'],
+  }),
   'repo/packages/app/src/a.ts': 'export function name(x: number): string {\n  return x;\n}\n',
   'repo/packages/app/src/b.ts': [
     "import { name } from './a.js';",
     'const n: number = name(1);',
     'interface P { a: number }',
-    "const p: P = { a: 1, b: 2 };",
+    'const p: P = { a: 1, b: 2 };',
     'export { n, p };',
     '',
   ].join('\n'),
@@ -70,11 +73,13 @@ describe('TypeScript', () => {
       "src/x.ts(3,7): error TS2322: Type '{ a: string; }' is not assignable to type 'P'.",
       "  Types of property 'a' are incompatible.",
       "    Type 'string' is not assignable to type 'number'.",
-      'src/x.ts(9,1): error TS2304: Cannot find name \'q\'.',
+      "src/x.ts(9,1): error TS2304: Cannot find name 'q'.",
     ].join('\n');
     const d = parseDiagnostics(out, { cwd: '/r', root: '/r' });
     expect(d).toHaveLength(2);
-    expect(d[0]!.message).toBe("Type '{ a: string; }' is not assignable to type 'P'.\nTypes of property 'a' are incompatible.\nType 'string' is not assignable to type 'number'.");
+    expect(d[0]!.message).toBe(
+      "Type '{ a: string; }' is not assignable to type 'P'.\nTypes of property 'a' are incompatible.\nType 'string' is not assignable to type 'number'.",
+    );
   });
 });
 
@@ -125,19 +130,19 @@ describe('the generic file:line:col: message', () => {
   it('gcc and clang', () => {
     const out = [
       'src/main.c: In function ‘main’:',
-      "src/main.c:4:3: error: ‘y’ undeclared (first use in this function); did you mean ‘x’?",
+      'src/main.c:4:3: error: ‘y’ undeclared (first use in this function); did you mean ‘x’?',
       '    4 |   y = 2;',
       '      |   ^',
       '      |   x',
-      "src/main.c:4:3: note: each undeclared identifier is reported only once for each function it appears in",
-      "src/main.c:2:7: warning: unused variable ‘x’ [-Wunused-variable]",
-      "/usr/include/stdio.h:10:1: error: something in a system header",
+      'src/main.c:4:3: note: each undeclared identifier is reported only once for each function it appears in',
+      'src/main.c:2:7: warning: unused variable ‘x’ [-Wunused-variable]',
+      '/usr/include/stdio.h:10:1: error: something in a system header',
       'In file included from src/main.c:1:',
       "src/util.h:3:12: fatal error: 'missing.h' file not found",
       '1 error generated.',
     ].join('\n');
     expect(parse(out)).toEqual([
-      ['src/main.c', 4, 3, 'error', null, "‘y’ undeclared (first use in this function); did you mean ‘x’?"],
+      ['src/main.c', 4, 3, 'error', null, '‘y’ undeclared (first use in this function); did you mean ‘x’?'],
       ['src/main.c', 4, 3, 'info', null, 'each undeclared identifier is reported only once for each function it appears in'],
       ['src/main.c', 2, 7, 'warning', '-Wunused-variable', 'unused variable ‘x’'],
       ['src/util.h', 3, 12, 'error', null, "'missing.h' file not found"],

@@ -11,9 +11,30 @@ import { fakeApisAfterEach } from '../support/servers.js';
 const fakeApi = fakeApisAfterEach();
 const testEnv = testEnvsAfterEach();
 
-const B = ['import { rename } from "./a.js";', '', 'export function one(): string {', '  return rename(1);', '}', '', 'export function two(): string {', '  return rename(2);', '}', ...Array.from({ length: 30 }, (_, i) => `// filler ${i}`), 'export const last = rename(3);', ''].join('\n');
+const B = [
+  'import { rename } from "./a.js";',
+  '',
+  'export function one(): string {',
+  '  return rename(1);',
+  '}',
+  '',
+  'export function two(): string {',
+  '  return rename(2);',
+  '}',
+  ...Array.from({ length: 30 }, (_, i) => `// filler ${i}`),
+  'export const last = rename(3);',
+  '',
+].join('\n');
 
-const diag = (line: number, col: number): Diagnostic => ({ file: 'src/b.ts', line, col, severity: 'error', message: "Cannot find name 'rename'. Did you mean 'renamed'?", source: 'tsc', code: 'TS2552' });
+const diag = (line: number, col: number): Diagnostic => ({
+  file: 'src/b.ts',
+  line,
+  col,
+  severity: 'error',
+  message: "Cannot find name 'rename'. Did you mean 'renamed'?",
+  source: 'tsc',
+  code: 'TS2552',
+});
 
 const FAILED: FailedCommand = {
   command: 'npx tsc --noEmit -p .',
@@ -46,7 +67,7 @@ describe('runFix', () => {
     const first: string = bodies[0].messages[0].content[0].text;
     expect(first).toContain('The verify command `npx tsc --noEmit -p .` exited with status 2. It reported 4 problems');
     expect(first).toContain("src/b.ts:4:10: error TS2552: Cannot find name 'rename'. Did you mean 'renamed'?");
-    expect(first).toContain("src/b.ts:40:21: error TS2552");
+    expect(first).toContain('src/b.ts:40:21: error TS2552');
     // Lines around each diagnostic in cat -n form: 1..12 joined (4±4, 8±4), then 36..41; the rest left out.
     expect(first).toContain('     4\t  return rename(1);');
     expect(first).toContain('    12\t// filler 2');
@@ -74,7 +95,12 @@ describe('runFix', () => {
     });
     const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.ts': 'a\n' });
-    const out = await runFix({ ...CONFIG, maxTurns: 2, prompt: 'Make the tests pass' }, { command: 'make test', status: null, signal: 'SIGKILL', diagnostics: [], output: 'Segmentation fault\n' }, files, env);
+    const out = await runFix(
+      { ...CONFIG, maxTurns: 2, prompt: 'Make the tests pass' },
+      { command: 'make test', status: null, signal: 'SIGKILL', diagnostics: [], output: 'Segmentation fault\n' },
+      files,
+      env,
+    );
     expect(out.stopped).toBe(false);
     expect(out.errors[0]!.failure.kind).toBe('agent');
     expect(out.errors[0]!.failure.message).toContain('maxTurns (2)');

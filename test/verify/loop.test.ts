@@ -14,7 +14,9 @@ function world(fixesNeeded: number, opts: { stopped?: boolean; fix?: boolean } =
   const io: LoopIO = {
     exec: async () => {
       runs++;
-      return files.marks >= fixesNeeded ? { status: 0, signal: null, output: '' } : { status: 1, signal: null, output: `src/a.ts(${runs},1): error TS1: still broken (run ${runs})\n` };
+      return files.marks >= fixesNeeded
+        ? { status: 0, signal: null, output: '' }
+        : { status: 1, signal: null, output: `src/a.ts(${runs},1): error TS1: still broken (run ${runs})\n` };
     },
     diagnostics: (out) => parseDiagnostics(out, { cwd: '/r', root: '/r' }),
     ...(opts.fix === false
@@ -23,7 +25,9 @@ function world(fixesNeeded: number, opts: { stopped?: boolean; fix?: boolean } =
           fix: async (_round: number, failed: FailedRun) => {
             seen.push(failed);
             files.marks++;
-            return opts.stopped === false ? { stopped: false, usage: USAGE, errors: [{ file: null, failure: failure('agent', 'out of turns') }] } : { stopped: true, usage: USAGE, errors: [] };
+            return opts.stopped === false
+              ? { stopped: false, usage: USAGE, errors: [{ file: null, failure: failure('agent', 'out of turns') }] }
+              : { stopped: true, usage: USAGE, errors: [] };
           },
         }),
   };
@@ -74,9 +78,21 @@ describe('verifyWithFix', () => {
 describe('changesBetween', () => {
   const s = (t: string, mode = '100644') => ({ bytes: Buffer.from(t), mode });
   it('is what the fix changed on top of the steps, a file put back to its base included', async () => {
-    const base = new Map([['c.ts', s('c0')], ['d.ts', s('d0')]]);
-    const before = new Map([['a.ts', s('a1')], ['b.ts', s('b1')], ['c.ts', s('c1')]]);
-    const after = new Map([['a.ts', s('a1')], ['b.ts', s('b2')], ['d.ts', null], ['e.ts', s('e2', '100755')]]);
+    const base = new Map([
+      ['c.ts', s('c0')],
+      ['d.ts', s('d0')],
+    ]);
+    const before = new Map([
+      ['a.ts', s('a1')],
+      ['b.ts', s('b1')],
+      ['c.ts', s('c1')],
+    ]);
+    const after = new Map([
+      ['a.ts', s('a1')],
+      ['b.ts', s('b2')],
+      ['d.ts', null],
+      ['e.ts', s('e2', '100755')],
+    ]);
     const out = await changesBetween(before, after, async (p) => base.get(p) ?? null);
     expect([...out].map(([p, st]) => [p, st === null ? null : Buffer.from(st.bytes).toString()])).toEqual([
       ['b.ts', 'b2'],

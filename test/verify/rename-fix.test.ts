@@ -22,7 +22,11 @@ const cleanups = cleanupAfterEach();
 const fakeApi = fakeApisAfterEach();
 
 const FILES = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler' }, include: ['src'] }, null, 2),
+  'tsconfig.json': JSON.stringify(
+    { compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler' }, include: ['src'] },
+    null,
+    2,
+  ),
   'src/api.ts': 'export function fetchUser(id: number): string {\n  return `user-${id}`;\n}\n',
   'src/a.ts': "import { fetchUser } from './api.js';\n\nexport const a = fetchUser(1);\n",
   'src/b.ts': "import { fetchUser as get } from './api.js';\n\nexport const b = get(2);\n",
@@ -141,6 +145,11 @@ describe('verify, then fix', () => {
       ['src/a.ts', 3, 18],
       ['src/b.ts', 1, 10],
     ]);
-    expect(job.diagnostics![0]!).toMatchObject({ severity: 'error', source: 'tsc', code: 'TS2305', message: `Module '"./api.js"' has no exported member 'fetchUser'.` });
+    expect(job.diagnostics![0]!).toMatchObject({
+      severity: 'error',
+      source: 'tsc',
+      code: 'TS2305',
+      message: `Module '"./api.js"' has no exported member 'fetchUser'.`,
+    });
   });
 });

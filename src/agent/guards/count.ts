@@ -22,8 +22,13 @@ type Language = 'javascript' | 'typescript' | 'tsx' | 'python' | 'go' | 'java';
 const BUILTIN: ReadonlySet<Language> = new Set(['javascript', 'typescript', 'tsx']);
 
 const LANGUAGE_BY_EXTENSION: Readonly<Record<string, Language>> = {
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'tsx',
   py: 'python',
   go: 'go',
@@ -65,7 +70,10 @@ export class TestCounter {
   private pool: StructuralPool | null = null;
   private readonly textual = new Set<Language>();
 
-  constructor(private readonly log: (message: string) => void, private readonly packsFrom: string = OWN_DIR) {}
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly packsFrom: string = OWN_DIR,
+  ) {}
 
   /** The language whose test cases a path holds, or null when scion does not count that language. */
   static languageOf(path: string): Language | null {

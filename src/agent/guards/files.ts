@@ -69,10 +69,22 @@ export const PACKAGE_JSON_CHECK_KEYS: readonly string[] = ['scripts', 'jest', 'e
 export type Family = 'js' | 'python' | 'go' | 'java';
 
 const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
-  js: 'js', jsx: 'js', mjs: 'js', cjs: 'js', ts: 'js', tsx: 'js', mts: 'js', cts: 'js', vue: 'js', svelte: 'js',
-  py: 'python', pyi: 'python',
+  js: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  ts: 'js',
+  tsx: 'js',
+  mts: 'js',
+  cts: 'js',
+  vue: 'js',
+  svelte: 'js',
+  py: 'python',
+  pyi: 'python',
   go: 'go',
-  java: 'java', kt: 'java', kts: 'java',
+  java: 'java',
+  kt: 'java',
+  kts: 'java',
 };
 
 /** The language family whose markers a file is read for; null for any other file. */

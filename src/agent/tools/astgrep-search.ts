@@ -23,7 +23,10 @@ export async function astgrepSearch(ctx: ToolContext, input: ToolInput<'astgrep_
   const inScope = input.glob === undefined ? () => true : compileGlob(ctx, input.glob);
   if (typeof inScope === 'string') return badGlob(ctx, 'astgrep_search', inScope);
   const extensions = new Set(BUILTIN_LANGUAGES[language]?.extensions ?? []);
-  const paths = ctx.files.paths().filter((p) => extensions.has(extensionOf(p)) && inScope(p)).sort();
+  const paths = ctx.files
+    .paths()
+    .filter((p) => extensions.has(extensionOf(p)) && inScope(p))
+    .sort();
   if (paths.length === 0) {
     const exts = [...extensions].map((e) => `.${e}`).join(' ');
     if (input.glob === undefined) return reply(`No file of this job is read as ${language} (${exts}).`);

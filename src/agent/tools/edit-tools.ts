@@ -1,6 +1,15 @@
 // edit_file, write_file and notebook_edit: each goes through the runner's guard, then the core engine
 // with the conversation's read state, under the step's lock so the check and the write are one step.
-import { applyEdits, decodeText, editNotebook, writeContent, type EngineOptions, type EngineResult, type FileChange, type FileInput } from '../../core/index.js';
+import {
+  applyEdits,
+  decodeText,
+  editNotebook,
+  writeContent,
+  type EngineOptions,
+  type EngineResult,
+  type FileChange,
+  type FileInput,
+} from '../../core/index.js';
 import type { Failure } from '../../errors.js';
 import { adviceFor, guardAdvice, type EditAttempt } from './advice.js';
 import { numbered, catLines } from './cat-n.js';
@@ -12,18 +21,32 @@ type Tool = EditAttempt['tool'];
 
 export function editFile(ctx: ToolContext, input: ToolInput<'edit_file'>): Promise<ToolReply> {
   const edit = { old_string: input.old_string, new_string: input.new_string, replace_all: input.replace_all ?? false };
-  return change(ctx, 'edit_file', input.file_path, input.old_string, (file, opts) => applyEdits(file, [edit], opts), (c) => {
-    const regions = c.patch.hunks.length;
-    const head = `The file ${c.path} has been updated${regions > 1 ? ` in ${regions} places` : ''}. A snippet of the result (cat -n):`;
-    return `${head}\n${snippet(c)}`;
-  });
+  return change(
+    ctx,
+    'edit_file',
+    input.file_path,
+    input.old_string,
+    (file, opts) => applyEdits(file, [edit], opts),
+    (c) => {
+      const regions = c.patch.hunks.length;
+      const head = `The file ${c.path} has been updated${regions > 1 ? ` in ${regions} places` : ''}. A snippet of the result (cat -n):`;
+      return `${head}\n${snippet(c)}`;
+    },
+  );
 }
 
 export function writeFile(ctx: ToolContext, input: ToolInput<'write_file'>): Promise<ToolReply> {
-  return change(ctx, 'write_file', input.file_path, undefined, (file, opts) => writeContent(file, input.content, opts), (c) => {
-    const lines = catLines(c.newText).length;
-    return c.before === null ? `Created ${c.path} (${lines} lines).` : `Rewrote ${c.path} completely (${lines} lines).`;
-  });
+  return change(
+    ctx,
+    'write_file',
+    input.file_path,
+    undefined,
+    (file, opts) => writeContent(file, input.content, opts),
+    (c) => {
+      const lines = catLines(c.newText).length;
+      return c.before === null ? `Created ${c.path} (${lines} lines).` : `Rewrote ${c.path} completely (${lines} lines).`;
+    },
+  );
 }
 
 export function notebookEdit(ctx: ToolContext, input: ToolInput<'notebook_edit'>): Promise<ToolReply> {
@@ -35,7 +58,14 @@ export function notebookEdit(ctx: ToolContext, input: ToolInput<'notebook_edit'>
     ...(input.cell_type === undefined ? {} : { type: input.cell_type }),
   };
   const where = input.cell_id === undefined ? 'at the start' : `at ${input.cell_id}`;
-  return change(ctx, 'notebook_edit', input.notebook_path, undefined, (file, opts) => editNotebook(file, edit, opts), (c) => `Notebook ${c.path} updated: ${mode} ${where}.`);
+  return change(
+    ctx,
+    'notebook_edit',
+    input.notebook_path,
+    undefined,
+    (file, opts) => editNotebook(file, edit, opts),
+    (c) => `Notebook ${c.path} updated: ${mode} ${where}.`,
+  );
 }
 
 async function change(

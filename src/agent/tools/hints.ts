@@ -79,7 +79,11 @@ const tokens = (s: string): Set<string> => new Set(s.match(/[\p{L}\p{N}_$]+|[^\s
 
 /** Up to three 0-based line indexes sharing the most tokens with old_string's first non-blank line. */
 function closestLines(lines: readonly string[], oldString: string): number[] {
-  const first = oldString.split('\n').find((l) => l.trim() !== '')?.replace(LINE_PREFIX, '') ?? '';
+  const first =
+    oldString
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.replace(LINE_PREFIX, '') ?? '';
   const want = tokens(first);
   if (want.size === 0) return [];
   const scored: [number, number][] = [];

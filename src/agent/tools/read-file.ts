@@ -15,7 +15,12 @@ export async function readFile(ctx: ToolContext, input: ToolInput<'read_file'>):
   if (bytes === null) {
     const similar = ctx.files.engineOptions(path).suggestPaths?.(path) ?? [];
     const hint = similar.length > 0 ? ` Did you mean ${similar.join(', ')}?` : '';
-    return refuse(ctx, path, failure('file-missing', `${path} does not exist.${hint}`, { path }), 'Use glob to list the files of this job; write_file creates a new file.');
+    return refuse(
+      ctx,
+      path,
+      failure('file-missing', `${path} does not exist.${hint}`, { path }),
+      'Use glob to list the files of this job; write_file creates a new file.',
+    );
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) return refuse(ctx, path, { ...decoded.error, message: `${path}: ${decoded.error.message}` }, 'Leave this file alone.');

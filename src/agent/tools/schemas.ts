@@ -33,7 +33,10 @@ export const inputs = {
   }),
   notebook_edit: z.object({
     notebook_path: path('The .ipynb notebook to edit'),
-    cell_id: z.string().optional().describe('The id of the cell, or cell-N for the cell at 0-based index N. For insert: the new cell goes after it (at the start when omitted).'),
+    cell_id: z
+      .string()
+      .optional()
+      .describe('The id of the cell, or cell-N for the cell at 0-based index N. For insert: the new cell goes after it (at the start when omitted).'),
     new_source: z.string().describe('The new source of the cell (ignored for delete).'),
     cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert.'),
     edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('Default: replace.'),
@@ -78,7 +81,7 @@ const descriptions: Record<ToolName, string> = {
   ].join('\n'),
   notebook_edit: [
     'Edits one cell of a Jupyter notebook (.ipynb). Use this for notebooks; edit_file refuses them.',
-    'cell_id is the cell\'s id or cell-N (0-based index). edit_mode replace (default) sets the cell\'s source (a code cell loses its outputs); insert adds a new cell after cell_id, or at the start without one, and needs cell_type; delete removes the cell.',
+    "cell_id is the cell's id or cell-N (0-based index). edit_mode replace (default) sets the cell's source (a code cell loses its outputs); insert adds a new cell after cell_id, or at the start without one, and needs cell_type; delete removes the cell.",
     'Read the notebook first.',
   ].join('\n'),
   glob: `Lists the files of this job whose path matches a glob (for example src/**/*.js). Only the files this step may read and change are listed, at most ${MAX_LIST}.`,

@@ -17,7 +17,11 @@ export async function run(io: CliIo, a: Args): Promise<number> {
   const action = bulk.bulkActionOf(flags);
   if (action !== null) return bulk.bulkPrCmd(io, await readReport(report, io.cwd), report, action, flags);
   if (Array.isArray(a['repo'])) {
-    throw usageError('--repo names the repository folder once (several --repo are globs of a bulk operation: --comment, --close, --ready, --merge).', [], 'repo');
+    throw usageError(
+      '--repo names the repository folder once (several --repo are globs of a bulk operation: --comment, --close, --ready, --merge).',
+      [],
+      'repo',
+    );
   }
   const recipes = a['recipe'] === undefined ? undefined : Array.isArray(a['recipe']) ? a['recipe'].map(String) : [String(a['recipe'])];
   const done = await pullRequests({

@@ -38,7 +38,13 @@ export async function listCommand(io: CliIo, a: Args): Promise<number> {
   });
   const head = ['FILE', 'NAME', 'DESCRIPTION', 'JOBS'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const r of [head, ...rows]) io.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  for (const r of [head, ...rows])
+    io.stdout.write(
+      `${r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   return 0;
 }
 

@@ -32,7 +32,11 @@ export function cascade(at: At, previous: number): Failure {
 }
 
 export function notFound(at: At, oldString: string): Failure {
-  return failure('not-found', `String to replace not found in ${at.path}${where(at)}. Re-read the file and copy old_string exactly.\nString: ${oldString}`, data(at, { oldString }));
+  return failure(
+    'not-found',
+    `String to replace not found in ${at.path}${where(at)}. Re-read the file and copy old_string exactly.\nString: ${oldString}`,
+    data(at, { oldString }),
+  );
 }
 
 export function notUnique(at: At, count: number, oldString: string): Failure {

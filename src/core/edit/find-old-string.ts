@@ -27,14 +27,20 @@ export function findOldString(t: PieceText, oldString: string, newString: string
   const restored = d.applied.length > 0 ? { old: d.result, new: applyPairs(newString, d.applied) } : null;
   if (restored) {
     const m = findAllIn(t, restored.old);
-    if (m.length > 0) return { matches: m.map((index) => ({ index, actual: restored.old })), viaQuotes: false, oldString: restored.old, newString: restored.new };
+    if (m.length > 0)
+      return { matches: m.map((index) => ({ index, actual: restored.old })), viaQuotes: false, oldString: restored.old, newString: restored.new };
   }
 
   // Rare path: the whole text is needed. Quote normalisation maps one code unit to one, so offsets
   // in the normalised text are offsets in the text.
   const text = textOf(t);
   const normalised = normalizeQuotes(text);
-  const tries: [string, string][] = restored ? [[oldString, newString], [restored.old, restored.new]] : [[oldString, newString]];
+  const tries: [string, string][] = restored
+    ? [
+        [oldString, newString],
+        [restored.old, restored.new],
+      ]
+    : [[oldString, newString]];
   for (const [o, n] of tries) {
     const needle = normalizeQuotes(o);
     const matches: Match[] = [];

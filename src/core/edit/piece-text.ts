@@ -80,7 +80,7 @@ function nearRegions(t: PieceText, s: string): number[] {
   const out: number[] = [];
   const reach = s.length - 1;
   const regions = t.regions;
-  for (let k = 0; k < regions.length; ) {
+  for (let k = 0; k < regions.length;) {
     // One window for a run of regions whose windows overlap.
     const first = k;
     let to = Math.min(t.length, (regions[k] as Region).end + reach);

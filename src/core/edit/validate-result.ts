@@ -10,9 +10,13 @@ export function isStructured(path: string): boolean {
 
 export function validateResult(path: string, oldText: string | null, newText: string, jsonSchema?: object): Failure | null {
   if (isStructured(path) && oldText !== null && parses(oldText) !== undefined && parses(newText) === undefined) {
-    return failure('invalid-result', `The edit would leave ${path} as invalid JSON (it parsed before); nothing was written. Check the edit's brackets, commas and quotes.`, {
-      path,
-    });
+    return failure(
+      'invalid-result',
+      `The edit would leave ${path} as invalid JSON (it parsed before); nothing was written. Check the edit's brackets, commas and quotes.`,
+      {
+        path,
+      },
+    );
   }
   if (jsonSchema === undefined) return null;
   const value = parses(newText);

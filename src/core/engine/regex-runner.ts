@@ -13,8 +13,7 @@ export interface RegexMatch {
 }
 
 export type Bounded<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: 'timeout' | 'aborted' | 'error'; readonly message: string };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: 'timeout' | 'aborted' | 'error'; readonly message: string };
 
 interface Ops {
   /** Does the pattern (flags as given) match anywhere? */

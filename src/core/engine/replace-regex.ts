@@ -57,7 +57,9 @@ function prepareRegex(file: FileInput, pattern: string, replacement: string, opt
     new RegExp(pattern, 'g');
   } catch (e) {
     // The recipe schema checks patterns, so only a caller that skipped it gets here.
-    return fail(failure('unsupported', `The replace pattern /${pattern}/ is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`, { pattern }));
+    return fail(
+      failure('unsupported', `The replace pattern /${pattern}/ is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`, { pattern }),
+    );
   }
   const front = prepare(file, { added: [replacement], mayCreate: false, refuseNotebook: true, partialReadOk: true }, opts);
   if (!front.ok) return front;

@@ -14,9 +14,7 @@ export interface ConfigEntry {
   readonly headerLine: number;
 }
 
-export type ConfigParse =
-  | { readonly ok: true; readonly entries: readonly ConfigEntry[] }
-  | { readonly ok: false; readonly line: number; readonly why: string };
+export type ConfigParse = { readonly ok: true; readonly entries: readonly ConfigEntry[] } | { readonly ok: false; readonly line: number; readonly why: string };
 
 const EOF = -1;
 const LF = 0x0a;

@@ -84,7 +84,13 @@ function replaced(old: Cell, source: string, type: 'code' | 'markdown' | undefin
   }
   const keys = Object.keys(old);
   const sorted = keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
-  return sorted ? Object.fromEntries(Object.keys(cell).sort().map((k) => [k, cell[k]])) : cell;
+  return sorted
+    ? Object.fromEntries(
+        Object.keys(cell)
+          .sort()
+          .map((k) => [k, cell[k]]),
+      )
+    : cell;
 }
 
 /** nbformat stores source as lines that keep their '\n'; a file that uses plain strings keeps them. */

@@ -8,9 +8,7 @@ import { countLines, headLines, linesWithNewlines, tailLines } from './lines.js'
 /** Equal lines: given, or a range of the old text that is only split into lines if context needs it. */
 type Part = { readonly lines: readonly string[] } | { readonly start: number; readonly end: number };
 
-export type Component =
-  | { readonly kind: 'equal'; readonly parts: Part[]; count: number }
-  | { readonly kind: 'removed' | 'added'; readonly lines: string[] };
+export type Component = { readonly kind: 'equal'; readonly parts: Part[]; count: number } | { readonly kind: 'removed' | 'added'; readonly lines: string[] };
 
 export function equalHead(text: string, c: Component & { kind: 'equal' }, k: number): string[] {
   const out: string[] = [];
@@ -98,11 +96,7 @@ function alignRegion(
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
   let tail = 0;
-  while (
-    tail < oldLines.length - head &&
-    tail < newLines.length - head &&
-    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
-  ) {
+  while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) {
     tail++;
   }
   const lead = oldLines.slice(0, head);

@@ -78,14 +78,20 @@ export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failu
   if (r.aborted) {
     const kind = abortKind(ctx.signal?.reason);
     const why = kind === 'timeout' ? 'ran past its time limit' : 'was interrupted';
-    return failure(kind, `The run command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, { command: step.command });
+    return failure(kind, `The run command \`${step.command}\` ${why}; it was ended with its whole process group and nothing it did is kept.`, {
+      command: step.command,
+    });
   }
   const how = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not start') : `exited with status ${r.code}`;
   const tail = (ctx.run.redact ?? makeRedactor(ctx.run.env))(r.output).trim().slice(-TAIL);
-  return failure('command-failed', `The run command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`, {
-    command: step.command,
-    status: r.code,
-  });
+  return failure(
+    'command-failed',
+    `The run command \`${step.command}\` ${how}; run it in the job's worktree (--keep-worktrees) to see why.${tail ? `\n${tail}` : ''}`,
+    {
+      command: step.command,
+      status: r.code,
+    },
+  );
 }
 
 export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepOutcome> {
@@ -102,7 +108,10 @@ export async function runRunStep(ctx: StepContext, step: RunStep): Promise<StepO
   const changed = [...ctx.ws.changes().keys()];
   const denied = changed.filter((p) => ctx.isDenied(p));
   for (const path of denied) {
-    found.error(path, failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }));
+    found.error(
+      path,
+      failure('denied', `The command \`${step.command}\` changed ${path}, which the recipe's deny list protects; the change was put back.`, { path }),
+    );
   }
   // The worktree holds the whole tree, but the job owns only its selection: what the command did
   // elsewhere (a lockfile, build output not ignored) is put back and listed under `skipped`, not committed.

@@ -86,7 +86,11 @@ function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: stri
   if (r.reason === 'timeout') {
     const limit = ctx.deadline === null ? `the ${REGEX_FILE_TIMEOUT_MS / 1000} s limit per file` : "the step's timeout";
     return fail(
-      failure('timeout', `The pattern /${pattern}/ ran past ${limit} on ${path} (the regular expression backtracks too much); nothing this step changed was kept.`, { path, pattern }),
+      failure(
+        'timeout',
+        `The pattern /${pattern}/ ran past ${limit} on ${path} (the regular expression backtracks too much); nothing this step changed was kept.`,
+        { path, pattern },
+      ),
     );
   }
   if (r.reason === 'aborted') return fail(failure('interrupted', `The step was stopped while matching /${pattern}/ on ${path}.`, { path }));
@@ -94,7 +98,14 @@ function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: stri
 }
 
 /** Returns true when the step must stop here (its time ran out). */
-async function replaceIn(ctx: StepContext, found: Findings, step: ReplaceStep, candidate: string, content: Uint8Array, regex: RegexRunner | null): Promise<boolean> {
+async function replaceIn(
+  ctx: StepContext,
+  found: Findings,
+  step: ReplaceStep,
+  candidate: string,
+  content: Uint8Array,
+  regex: RegexRunner | null,
+): Promise<boolean> {
   const path = guardPath(ctx, candidate);
   if (!path.ok) {
     found.error(candidate, path.error);
