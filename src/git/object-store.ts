@@ -1,7 +1,7 @@
 // Every object of one repository: its packs, its loose objects and those of its alternates.
 // One store per opened repository keeps pack indexes, pack data and a delta-base cache loaded
 // across all the jobs of a run (the role isomorphic-git's `cache` object would have played).
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import { gitError, refusalToGitError, errnoCode, onDisk, isGitError } from './er
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
 import { Pack, type RawObject } from './pack.js';
+import { raceproofCreate } from './raceproof.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
 const CACHE_MAX_ITEM = 8 * 1024 * 1024;
@@ -105,25 +106,17 @@ export class ObjectStore {
   }
 
   /**
-   * Opens a new temp file in objects/xx/, git's way (object-file.c `create_tmpfile`): try the open,
-   * and when the folder is missing create it and try again. A concurrent `git prune-packed` (run by
-   * `git gc` and `git repack -d`) removes empty objects/xx/ folders, so the folder may vanish between
-   * our mkdir and our open; git retries once, we retry a few times because a gc loop can win twice.
+   * Opens a new temp file in objects/xx/, git's way (object-file.c `create_tmpfile`): a concurrent
+   * `git prune-packed` (run by `git gc` and `git repack -d`) removes empty objects/xx/ folders, so the
+   * folder is made again when it is missing (see raceproof.ts).
    */
   private openTemp(dir: string): { fd: number; path: string } {
-    for (let attempt = 0; ; attempt++) {
-      // git's own temp-file prefix: `git prune` removes stale ones.
-      const path = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
-      try {
-        return { fd: openSync(path, 'wx', 0o444), path };
-      } catch (err) {
-        if (errnoCode(err) !== 'ENOENT' || attempt >= 8) throw refusalToGitError(err, path, 'create the object file');
-      }
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch (err) {
-        throw refusalToGitError(err, dir, 'create the object folder');
-      }
+    // git's own temp-file prefix: `git prune` removes stale ones.
+    const path = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
+    try {
+      return raceproofCreate(dir, () => ({ fd: openSync(path, 'wx', 0o444), path }));
+    } catch (err) {
+      throw refusalToGitError(err, path, 'create the object file');
     }
   }
 

@@ -16,8 +16,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ScionError } from '../errors.js';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { errnoCode, refusalToGitError, gitError, onDisk } from './errors.js';
+import { raceproofCreate } from './raceproof.js';
 import { currentOwner, ownerAlive, ownerTag, parseOwnerTag, type LockOwner } from './process-owner.js';
 import type { Repo } from './repo.js';
 
@@ -63,7 +64,7 @@ export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint
   try {
     for (let attempt = 0; !linked; attempt++) {
       try {
-        linkSync(own, lock);
+        raceproofCreate(dirname(lock), () => linkSync(own, lock));
         linked = true;
         break;
       } catch (err) {

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { configValue } from './config.js';
 import type { ScionError } from '../errors.js';
 import { gitError, onDisk } from './errors.js';
+import { raceproofCreate } from './raceproof.js';
 import { takeRefLock } from './ref-lock.js';
 import { isOid, ZERO_OID } from './hash.js';
 import { formatIdentity, type Identity } from './identity-format.js';
@@ -120,9 +121,8 @@ function shouldLog(repo: Repo, ref: string): boolean {
 
 function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: string, log: { who: Identity; message: string }): void {
   const path = join(repo.commonDir, 'logs', ref);
-  mkdirSync(dirname(path), { recursive: true });
   const message = log.message.replace(/\s*\n\s*/g, ' ').trim();
-  appendFileSync(path, `${oldOid ?? ZERO_OID} ${newOid} ${formatIdentity(log.who)}\t${message}\n`);
+  raceproofCreate(dirname(path), () => appendFileSync(path, `${oldOid ?? ZERO_OID} ${newOid} ${formatIdentity(log.who)}\t${message}\n`));
 }
 
 /**
