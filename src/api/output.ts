@@ -5,6 +5,7 @@ export { renderJson } from '../report/json.js';
 export { renderPrBody, renderSummary } from '../report/markdown.js';
 export { renderPatch, renderStat } from '../report/patch.js';
 export { planDiffRenderer, renderSummaryText } from '../report/terminal.js';
+export { repoShown } from '../report/summary-data.js';
 export { renderStatusTable } from '../publish/status.js';
 export { githubOutputs } from '../github/outputs.js';
 export { runAnnotations } from '../verify/annotations.js';

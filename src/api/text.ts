@@ -2,3 +2,4 @@
 // a terminal. Small and loaded at start-up by the CLI's edge.
 export { makeRedactor, redactDeep, type Redactor } from '../redact.js';
 export { terminalText, visible } from '../report/ansi.js';
+export { num, plural } from '../util/plural.js';

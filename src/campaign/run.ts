@@ -6,13 +6,12 @@ import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
 import { failure, ScionError, type Failure } from '../errors.js';
-import { isGitError } from '../git/index.js';
 import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
 import type { RunContext, RunOptions } from '../runner/types.js';
 import { redacting } from '../redact.js';
-import type { RunEvent } from '../runner/types.js';
+import type { RunEvent, RunTotal } from '../runner/types.js';
 import { clonePath, ensureClone } from './clone-cache.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import type { RepoTarget } from './targets.js';
 import { CostBudget } from '../agent/budget.js';
 import { clusterFailures } from '../model/clusters.js';
 import { sampleOf, sharesOver } from '../runner/sample.js';
+import { estimateJobs, hasEach, JobCount, unitsPerRepo, type RepoShard } from './job-count.js';
 
 export interface CampaignOptions extends Omit<RunOptions, 'repo'> {
   readonly targets: readonly RepoTarget[];
@@ -50,19 +50,6 @@ export interface CampaignReport {
   readonly repos: readonly CampaignRepo[];
 }
 
-/**
- * Jobs per repository before expansion: `each` entries become known only from a repository's tree,
- * so sharding counts each `jobs` entry (and an `each` entry) as one unit. For recipes without
- * `each`, this is exactly "job k of the expanded list" of a run in one repository.
- */
-function unitsPerRepo(recipes: readonly LoadedRecipe[]): number {
-  return recipes.reduce((n, { recipe }) => n + Math.max(1, recipe.jobs.length), 0);
-}
-
-function hasEach(recipes: readonly LoadedRecipe[]): boolean {
-  return recipes.some(({ recipe }) => recipe.jobs.some((j) => 'each' in j));
-}
-
 export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignOptions, given: RunContext): Promise<CampaignReport> {
   // --max-cost covers the whole campaign: one meter, shared by every repository's jobs.
   const budget = given.budget ?? (o.maxCostUsd !== undefined ? new CostBudget(o.maxCostUsd) : undefined);
@@ -73,6 +60,16 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
   const each = hasEach(recipes);
   const queue = new PQueue({ concurrency: Math.max(1, o.concurrency ?? cpus().length) });
   const repos: (CampaignRepo | null)[] = [];
+  // The total is said before the first clone; each repository's own list of jobs then settles its part.
+  const filtered = o.jobs !== undefined && o.jobs.length > 0;
+  const count = new JobCount(o.targets.map((_, r) => estimateJobs(recipes, shardFor(o.shard, r, units, each), shares?.[r], filtered)));
+  ctx.onEvent?.({ type: 'jobs', jobs: [], total: count.total() });
+  // Jobs that could not run in a repository still end, in the progress as in the report.
+  const unrun = (r: number, target: RepoTarget, jobs: JobReport[]): JobReport[] => {
+    count.settle(r, jobs.length);
+    if (ctx.onEvent) told(target.id, jobs, count, ctx.onEvent);
+    return jobs;
+  };
 
   const perRepo = await Promise.all(
     o.targets.map((target, r) =>
@@ -85,7 +82,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         // Interrupted before this repository was reached: no clone, no fetch; its jobs say so.
         if (o.signal?.aborted) {
           const why = `The run was interrupted before ${target.id} was cloned or fetched; nothing was done there.`;
-          return limit(notRun(recipes, target, failure('interrupted', why, { repo: target.id })));
+          return unrun(r, target, limit(notRun(recipes, target, failure('interrupted', why, { repo: target.id }))));
         }
         let dir: string;
         let base: string | null = null;
@@ -97,7 +94,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
           const clone = await ensureClone(target, { cacheDir: o.cacheDir, env: ctx.env, redact: ctx.redact });
           if (!clone.ok) {
             o.onRepo?.({ type: 'clone-failed', repo: target.id, message: clone.error.message });
-            return limit(notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint)));
+            return unrun(r, target, limit(notRun(recipes, target, failure('clone-failed', clone.error.message, { repo: target.id }, clone.error.hint))));
           }
           o.onRepo?.({
             type: 'clone-end',
@@ -126,7 +123,7 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
               // Repositories run side by side; inside one, its jobs run one at a time.
               concurrency: 1,
             },
-            { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent) } : {}) },
+            { ...ctx, ...(ctx.onEvent ? { onEvent: inRepo(target.id, ctx.onEvent, (jobs) => (count.settle(r, jobs), count.total())) } : {}) },
           );
         } catch (e) {
           // The repository itself could not be worked in (unreadable, a base it lacks): its jobs
@@ -139,7 +136,11 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
               : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
           // A base one repository lacks is the campaign's to fix, not the machine's.
           const hint = e.kind === 'plan' ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
-          return limit(notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint)));
+          return unrun(
+            r,
+            target,
+            limit(notRun(recipes, target, failure(target.url === null ? 'environment' : 'clone-failed', message, { repo: target.id }, hint))),
+          );
         }
         return report.jobs.map((j) => ({ ...j, repo: target.id, ...urlOf(target) }));
       }),
@@ -163,14 +164,21 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
  * The run's events with each job's id prefixed by its repository (`<repo> <recipe>/<job>`): the same
  * job runs in every repository, and progress lines and the interrupt tracker tell them apart by id.
  */
-function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => void {
+function inRepo(repo: string, sink: (e: RunEvent) => void, settle: (jobs: number) => RunTotal): (e: RunEvent) => void {
   const id = (job: string) => `${repo} ${job}`;
   return (e) => {
-    if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })) });
+    if (e.type === 'jobs') sink({ ...e, jobs: e.jobs.map((j) => ({ ...j, id: id(j.id), repo })), total: settle(e.jobs.length) });
     else if (e.type === 'job-end')
       sink({ ...e, job: id(e.job), report: { ...e.report, repo }, ...(e.pieces ? { pieces: e.pieces.map((p) => ({ ...p, repo })) } : {}) });
     else sink({ ...e, job: id(e.job) });
   };
+}
+
+/** Jobs of `repo` that ended without running (its clone failed, the run was interrupted first): planned and ended at once. */
+function told(repo: string, jobs: readonly JobReport[], count: JobCount, sink: (e: RunEvent) => void): void {
+  const id = (j: JobReport) => `${repo} ${j.recipe}/${j.name}`;
+  sink({ type: 'jobs', jobs: jobs.map((j) => ({ id: id(j), recipe: j.recipe, name: j.name, branch: j.branch, steps: [], repo })), total: count.total() });
+  for (const j of jobs) sink({ type: 'job-end', job: id(j), report: j });
 }
 
 /**
@@ -178,7 +186,7 @@ function inRepo(repo: string, sink: (e: RunEvent) => void): (e: RunEvent) => voi
  * k mod N + 1, so within the repository job j is in shard ((I − 1 − r·units) mod N) + 1. With `each`
  * recipes a repository is one unit.
  */
-function shardFor(shard: RunOptions['shard'], r: number, units: number, each: boolean): 'all' | 'none' | { readonly index: number; readonly count: number } {
+function shardFor(shard: RunOptions['shard'], r: number, units: number, each: boolean): RepoShard {
   if (!shard) return 'all';
   if (each) return r % shard.count === shard.index - 1 ? 'all' : 'none';
   const offset = r * units;

@@ -10,7 +10,8 @@
 import cliTruncate from 'cli-truncate';
 import type { JobReport, RunEvent } from '../api/output.js';
 import { visible } from '../api/text.js';
-import { jobLine } from './job-line.js';
+import { jobLine, plannedLabel } from './job-line.js';
+import { Total } from './total.js';
 
 export interface LiveStream {
   write(s: string): unknown;
@@ -36,7 +37,7 @@ interface Running {
 const RESERVED_ROWS = 4;
 
 export class LiveView {
-  private total = 0;
+  private readonly total = new Total();
   private done = 0;
   private failed = 0;
   private readonly steps = new Map<string, number>();
@@ -65,10 +66,10 @@ export class LiveView {
   onEvent(e: RunEvent): void {
     switch (e.type) {
       case 'jobs':
-        this.total += e.jobs.length;
+        this.total.add(e);
         for (const j of e.jobs) {
           this.steps.set(j.id, j.steps.length);
-          this.labels.set(j.id, j.recipe === j.name ? j.name : `${j.recipe}/${j.name}`);
+          this.labels.set(j.id, plannedLabel(j));
         }
         break;
       case 'job-start':
@@ -107,13 +108,14 @@ export class LiveView {
     if (this.dirty || t - this.lastDraw >= 1000) this.draw();
   }
 
-  /** The header line: `jobs 37/147 · 1 failed · 12.3 s · ETA 40 s`. */
+  /** The header line: `jobs 37/147 · 1 failed · 12.3 s · ETA 40 s` (`jobs 3/16+ (counting)` while a campaign counts). */
   header(): string {
     const elapsed = (this.now() - this.started) / 1000;
-    const parts = [`jobs ${this.done}/${this.total}`];
+    const parts = [`jobs ${this.done}/${this.total.shown()}${this.total.exact ? '' : ' (counting)'}`];
     if (this.failed > 0) parts.push(`${this.failed} failed`);
     parts.push(`${elapsed.toFixed(1)} s`);
-    if (this.done > 0 && this.done < this.total) parts.push(`ETA ${formatSeconds((elapsed / this.done) * (this.total - this.done))}`);
+    const total = this.total.value;
+    if (this.done > 0 && this.done < total) parts.push(`ETA ${formatSeconds((elapsed / this.done) * (total - this.done))}`);
     return parts.join(' · ');
   }
 

@@ -5,6 +5,8 @@ import type { RunEvent } from '../api/output.js';
 import { styled, type CliIo } from './io.js';
 import { jobLine } from './job-line.js';
 import { LiveView } from './live.js';
+import { Total } from './total.js';
+import { plural } from '../api/text.js';
 
 export { jobLine } from './job-line.js';
 
@@ -39,24 +41,25 @@ export function makeProgress(io: CliIo, mode: ProgressMode): Progress {
 }
 
 export function plainProgress(io: CliIo): Progress {
-  let total = 0;
+  const total = new Total();
   let finished = 0;
-  const out = (s: string) => io.stderr.write(`[${finished}/${total}] ${s}\n`);
+  const out = (s: string) => io.stderr.write(`[${finished}/${total.shown()}] ${s}\n`);
   const steps = new Map<string, number>();
   return {
     onEvent(e) {
       switch (e.type) {
-        case 'jobs':
-          total += e.jobs.length;
+        case 'jobs': {
           for (const j of e.jobs) steps.set(j.id, j.steps.length);
-          return io.stderr.write(`scion: ${e.jobs.length} job${e.jobs.length === 1 ? '' : 's'}\n`);
+          const said = total.add(e);
+          return said === null ? undefined : io.stderr.write(`scion: ${said}\n`);
+        }
         case 'job-start':
           return out(`${e.job}: start`);
         case 'step-start':
           return out(`${e.job}: step ${e.step + 1}/${steps.get(e.job) ?? '?'}: ${e.label}`);
         case 'step-end':
           return out(
-            `${e.job}: step ${e.step + 1} ${e.errors > 0 ? `failed (${e.errors} error${e.errors === 1 ? '' : 's'})` : 'ok'}, ${e.files} file${e.files === 1 ? '' : 's'} changed so far`,
+            `${e.job}: step ${e.step + 1} ${e.errors > 0 ? `failed (${plural(e.errors, 'error')})` : 'ok'}, ${plural(e.files, 'file')} changed so far`,
           );
         case 'log':
           return out(`${e.job}: ${e.message}`);

@@ -7,6 +7,12 @@ export function jobLabel(job: JobReport): string {
   return job.name === job.recipe ? job.recipe : `${job.recipe}/${job.name}`;
 }
 
+/** A repository as lines name it: `acme/app` for `github.com/acme/app` (the host is the same on every line); a local path as it is. */
+export function repoShown(repo: string): string {
+  if (repo.startsWith('/') || repo.startsWith('.')) return repo;
+  return repo.split('/').slice(1).join('/') || repo;
+}
+
 export interface LineCounts {
   readonly files: number;
   readonly added: number;

@@ -5,7 +5,7 @@ import stringWidth from 'string-width';
 import { paint, visible, type Paint } from './ansi.js';
 import { fixHintFor } from './hints.js';
 import { agentSummaryLines, refusalLines } from './terminal-agent.js';
-import { formatUsage, idleSteps as idleStepsOf, jobCounts, jobLabel, statusLine } from './summary-data.js';
+import { formatUsage, idleSteps as idleStepsOf, jobCounts, jobLabel, repoShown, statusLine } from './summary-data.js';
 import { plural } from '../util/plural.js';
 import { sumUsage, usageIsZero } from '../model/usage.js';
 import type { JobReport, JobStatus, RunReport } from '../model/types.js';
@@ -44,14 +44,23 @@ export function renderSummaryText(report: RunReport, opts: TerminalOptions): str
 }
 
 interface Columns {
-  readonly label: number;
-  readonly branch: number;
+  /** Widths to pad (and on a terminal, cut) to; null: each line at its own width. */
+  readonly label: number | null;
+  readonly branch: number | null;
 }
 
-/** Label and branch columns; on a terminal narrower than they want, both give way (branch first). */
+/** Off a terminal (a pipe, a file, a CI log) the columns line up only while a line stays this narrow. */
+const PLAIN_WIDTH = 100;
+
+/**
+ * Label and branch columns. On a terminal narrower than they want, both give way (branch first).
+ * Elsewhere nothing is cut: they are padded to line up when every line fits in 100 columns, and
+ * otherwise each line keeps its natural width (long names are not padded into 200-column lines).
+ */
 function columnsFor(label: number, branch: number, factsWidth: number, width: number | undefined): Columns {
   // status (9) + 3 gaps + the facts ("2 commits, 13 files, +120 -80, …").
-  const room = width === undefined ? Infinity : width - 1 - 9 - 5 - factsWidth;
+  if (width === undefined) return 9 + 5 + label + branch + factsWidth <= PLAIN_WIDTH ? { label, branch } : { label: null, branch: null };
+  const room = width - 1 - 9 - 5 - factsWidth;
   if (label + branch <= room) return { label, branch };
   const b = Math.max(12, Math.min(branch, room - Math.min(label, Math.max(12, Math.floor(room / 2)))));
   return { label: Math.max(12, Math.min(label, room - b)), branch: b };
@@ -62,9 +71,7 @@ function columnsFor(label: number, branch: number, factsWidth: number, width: nu
  * host: `acme/app`) before the job, so the same recipe in nine repositories is nine distinct lines.
  */
 function summaryLabel(job: JobReport): string {
-  if (job.repo === undefined) return jobLabel(job);
-  const path = job.repo.split('/').slice(1).join('/') || job.repo;
-  return `${path} ${jobLabel(job)}`;
+  return job.repo === undefined ? jobLabel(job) : `${repoShown(job.repo)} ${jobLabel(job)}`;
 }
 
 /** Runs of more than a screenful name their failed jobs again at the end, one line each. */
@@ -83,8 +90,10 @@ function failureRecap(report: RunReport, p: Paint, width: number | undefined): s
   return out;
 }
 
-function cell(text: string, width: number): string {
-  const shown = stringWidth(text) > width ? cliTruncate(text, width, { position: 'middle' }) : text;
+/** `text` padded to `width`; cut at its end with an ellipsis when longer (on a terminal: off one, widths fit every text). */
+function cell(text: string, width: number | null): string {
+  if (width === null) return text;
+  const shown = stringWidth(text) > width ? cliTruncate(text, width, { position: 'end' }) : text;
   return shown + ' '.repeat(Math.max(0, width - stringWidth(shown)));
 }
 

@@ -40,7 +40,8 @@ export async function runVerifyPhase(jc: JobContext): Promise<VerifyPhase> {
     refusals.push(...(verified?.refusals ?? []).map((r) => refusalReport(index, r)));
     if (verified?.estimate) estimates.push(estimateReport(index, verified.estimate));
     const errors = ran.ended === 'done' ? ran.value.errors.map((p) => errorReport(index, p)) : [errorReport(index, { file: null, failure: ran.failure })];
-    jc.emit({ type: 'step-end', job: id, step: index, files: 0, errors: errors.length });
+    // The job's changed files so far, as after each step: verify's fix rounds may add to them.
+    jc.emit({ type: 'step-end', job: id, step: index, files: ws.changes().size, errors: errors.length });
     if (errors.length > 0) return { errors, diagnostics: verified?.diagnostics ?? [], reached, refusals, estimates };
   }
   return { errors: [], diagnostics: [], reached, refusals, estimates };

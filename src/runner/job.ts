@@ -21,6 +21,7 @@ import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
+import { plural } from '../util/plural.js';
 
 export { jobId };
 
@@ -58,6 +59,8 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
   ctx.onEvent?.({ type: 'job-start', job: id });
 
   const disk = recipe.steps.some(needsDisk) || recipe.verify.length > 0;
+  // Writing the base tree to disk takes long in a big repository: progress says so instead of "starting".
+  if (disk || keep) ctx.onEvent?.({ type: 'log', job: id, message: `checking out ${plural(input.entries.size, 'file')}` });
   const making = await makeWorkspace(repo, {
     base: input.base,
     entries: input.entries,

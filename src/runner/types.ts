@@ -41,8 +41,21 @@ export interface PlannedJob {
   readonly repo?: string;
 }
 
+/**
+ * How many jobs the whole run holds, when something above one repository knows it (a campaign, before
+ * its first clone): `counting` while some repository's jobs are still estimated (its `each` entries are
+ * known only from its tree, a `--job` glob only once matched), after which `jobs` is exact.
+ */
+export interface RunTotal {
+  readonly jobs: number;
+  readonly counting: boolean;
+  /** The repositories the run covers. */
+  readonly repositories: number;
+}
+
 export type RunEvent =
-  | { readonly type: 'jobs'; readonly jobs: readonly PlannedJob[] }
+  /** `total`, when given, replaces the count the displays would otherwise add up from these events. */
+  | { readonly type: 'jobs'; readonly jobs: readonly PlannedJob[]; readonly total?: RunTotal }
   | { readonly type: 'job-start'; readonly job: string }
   | { readonly type: 'step-start'; readonly job: string; readonly step: number; readonly label: string }
   | { readonly type: 'step-end'; readonly job: string; readonly step: number; readonly files: number; readonly errors: number }
