@@ -2,7 +2,7 @@
 // the jobs of a report (one repository's, or each repository's of a campaign) or of recipes as a run
 // would expand them. Reads only: nothing is written, no branch is fetched into a local branch.
 import { resolve } from 'node:path';
-import { usageError } from '../errors.js';
+import { isScionError, usageError } from '../errors.js';
 import { closeRepo, listTree, openRepo, readRef, resolveCommit, treeOfCommit, type Repo } from '../git/index.js';
 import type { Env } from '../host/remote.js';
 import { pullRequestStatus, type StatusJob, type StatusRow } from '../publish/status.js';
@@ -34,11 +34,18 @@ export interface StatusResult {
   readonly rows: readonly StatusRow[];
   /** The rows come from a campaign report (each row's `repo` names its repository). */
   readonly campaign: boolean;
-  /** Repositories of a campaign report that could not be found nor cloned, one sentence each. */
+  /**
+   * Repositories of a campaign report whose jobs have no row, one sentence each: the repository could
+   * not be found nor cloned, or its host refused or could not be reached. The other rows stand.
+   */
   readonly problems: readonly string[];
 }
 
-/** The status rows. Throws a `usage` error for options that do not name the jobs, a `host` error when a host fails. */
+/**
+ * The status rows. Throws a `usage` error for options that do not name the jobs (or a report that
+ * cannot be read), a `host` or `remote` error when the one repository's host or remote fails; in a
+ * campaign, such a repository is one of the `problems` and the others are read.
+ */
 export async function status(o: StatusOptions): Promise<StatusResult> {
   const cwd = o.cwd ?? process.cwd();
   const env = o.env ?? process.env;
@@ -50,6 +57,7 @@ export async function status(o: StatusOptions): Promise<StatusResult> {
   if (report !== null && isCampaignReport(report)) {
     const { repos, problems } = await campaignRepos(report, { ...(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {}), cwd, env });
     const rows: StatusRow[] = [];
+    const unread: string[] = [];
     for (const ref of repos) {
       const repo = await openRepo(ref.dir);
       try {
@@ -57,11 +65,15 @@ export async function status(o: StatusOptions): Promise<StatusResult> {
         // A clone's `origin` is the URL it was cloned from; a local path's remote is the one asked for.
         const ctx = remoteContext(repo, ref.url !== null ? 'origin' : (o.remote ?? 'origin'), env, false);
         rows.push(...(await pullRequestStatus(jobs, { repo, repoPath: ref.id, host: ctx.host, baseTip: (b) => ctx.baseTip(b ?? ref.branch ?? null) })));
+      } catch (e) {
+        // One repository's host refusing or out of reach leaves the others' rows to read.
+        if (!isScionError(e, 'host', 'remote')) throw e;
+        unread.push(`${ref.id}: ${e.message}`);
       } finally {
         closeRepo(repo);
       }
     }
-    return { rows, campaign: true, problems };
+    return { rows, campaign: true, problems: [...problems, ...unread] };
   }
   const repo = await openRepo(resolve(cwd, o.repo ?? '.'));
   try {

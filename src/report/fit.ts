@@ -1,12 +1,15 @@
 // Keeps a Markdown document under a character budget (GitHub refuses PR bodies over 65,536
 // characters). The document is a list of segments; the diffs in it are what may be dropped.
 // Largest diffs go first: one big diff usually holds most of the bytes, and small ones are the
-// easiest to review in place.
+// easiest to review in place. A diff shown once for many files with the same change weighs its
+// length per file, so the change of 89 files outlasts a larger diff of one.
 
 export interface DiffSegment {
   readonly diff: string;
   /** What stands in for the diff when it is left out. */
   readonly note: string;
+  /** How many files the diff shows the change of (default 1). */
+  readonly files?: number;
 }
 
 /** The collapsible block around a group's diffs; replaced by `empty` once all of them are out. */
@@ -39,7 +42,8 @@ export function fitSegments(segments: readonly Segment[], o: FitOptions): { text
   let total = full.length + o.notice(all.length, all.length).length;
   const state = new Map(blocks.map((b) => [b, { kept: b.diffs.length, length: blockLength(b, dropped) }]));
   const owner = new Map(blocks.flatMap((b) => b.diffs.map((d) => [d, b] as const)));
-  for (const d of [...all].sort((a, b) => b.diff.length - a.diff.length)) {
+  const weight = (d: DiffSegment) => d.diff.length / Math.max(1, d.files ?? 1);
+  for (const d of [...all].sort((a, b) => weight(b) - weight(a))) {
     if (total <= o.maxChars) break;
     const block = owner.get(d)!;
     const s = state.get(block)!;

@@ -16,6 +16,7 @@ import {
 import { GITHUB_BODY_LIMIT, jobFileSegments } from './markdown-job.js';
 import { ownersText, splitJobsSection } from './markdown-owners.js';
 import { fitSegments, type Segment } from './fit.js';
+import { sameDiffs, type SameDiffs } from './same-diffs.js';
 import { htmlText, mdCode, mdText } from './md.js';
 import { fileNotes, jobCounts, jobLabel, recipesOf, reportTitle, statusLine } from './summary-data.js';
 import { num, plural, pluralWord } from '../util/plural.js';
@@ -70,7 +71,9 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
   segments.push(splitJobsSection(report.jobs, '###'));
   segments.push(groupedFailures(report, '###'), idleStepsSection(report, '###'));
   if (jobs.length > 0) segments.push('### Changes by job\n\n');
-  for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job));
+  // Diffs the same across files and jobs are shown once: a codemod's one change in 89 packages is one diff.
+  const same = sameDiffs(jobs);
+  for (const job of jobs.slice(0, shown)) segments.push(...jobDetails(job, same));
   if (shown < jobs.length) {
     segments.push(
       `… and ${plural(jobs.length - shown, 'more job')} not shown here to keep this description under its size limit: see each job's pull request or the HTML report.\n\n`,
@@ -80,7 +83,7 @@ function prSegments(report: RunReport, title: string | undefined, jobs: readonly
   return segments;
 }
 
-function jobDetails(job: JobReport): Segment[] {
+function jobDetails(job: JobReport, same: SameDiffs): Segment[] {
   const c = jobCounts(job);
   const facts = [
     statusBadge(job.status),
@@ -97,7 +100,7 @@ function jobDetails(job: JobReport): Segment[] {
     ...(job.pullRequest ? [`Pull request: ${job.pullRequest.url}\n\n`] : []),
     diagnosticsList(job),
     refusalsList(job, '####', 20),
-    ...jobFileSegments(job, '####'),
+    ...jobFileSegments(job, '####', same),
     '</details>\n\n',
   ];
 }

@@ -21,11 +21,12 @@ function diffBlocks(md: string): { fence: string; text: string }[] {
   return blocks;
 }
 
+/** A generated file whose change is its own (its lines name the file): no two are the same diff. */
 const big = (n: number, lines: number, pad = 80): FileReport =>
   fileReport(
     `src/gen/f${n}.ts`,
-    Array.from({ length: lines }, (_, i) => `old line ${i} ${'x'.repeat(pad)}`).join('\n') + '\n',
-    Array.from({ length: lines }, (_, i) => `new line ${i}`).join('\n') + '\n',
+    Array.from({ length: lines }, (_, i) => `old line ${i} of ${n} ${'x'.repeat(pad)}`).join('\n') + '\n',
+    Array.from({ length: lines }, (_, i) => `new line ${i} of ${n}`).join('\n') + '\n',
   );
 
 /** 150 jobs like the issue's monorepo: 60 changed with ~9 files each, 87 failing the same way, 3 empty. */
@@ -149,6 +150,43 @@ describe('renderPrBody (the run)', () => {
   });
 });
 
+describe('a change made in many files', () => {
+  const same = (path: string) => fileReport(path, 'import { a } from "./legacy";\nkeep();\n', 'import { a } from "./logger";\nkeep();\n');
+
+  it('is one diff in the run-level body, naming the files and jobs that have it', () => {
+    const jobs = ['a', 'b', 'c'].map((n) => job({ name: n, files: [same(`packages/${n}/x.ts`), same(`packages/${n}/y.ts`)] }));
+    const body = renderPrBody({ ...sampleReport(), jobs });
+    expect(diffBlocks(body)).toHaveLength(1);
+    expect(body).toContain(
+      'The same change in 5 other files: `packages/a/y.ts`, `packages/b/x.ts` (rename-logger/b), `packages/b/y.ts` (rename-logger/b), `packages/c/x.ts` (rename-logger/c), `packages/c/y.ts` (rename-logger/c).',
+    );
+    expect(body).toContain('- `packages/a/y.ts`: the same change as `packages/a/x.ts`\n');
+    expect(body).toContain('- `packages/c/y.ts`: the same change as `packages/a/x.ts` in rename-logger/a\n');
+  });
+
+  it("is one diff in a job's own body too", () => {
+    const j = job({ name: 'one', files: Array.from({ length: 30 }, (_, i) => same(`src/m${i}.ts`)) });
+    const body = jobPullRequestBody({ ...sampleReport(), jobs: [j] }, j);
+    expect(diffBlocks(body)).toHaveLength(1);
+    expect(body).toContain('The same change in 29 other files: `src/m1.ts`, `src/m2.ts`');
+    expect(body).toContain(', … and 19 more.');
+  });
+
+  it('outlasts a smaller diff of one file when the limit makes a diff go: diffs are weighed per file they show', () => {
+    const before = Array.from({ length: 20 }, (_, k) => `legacyLog('message number ${k}');`).join('\n') + '\n';
+    const shared = Array.from({ length: 10 }, (_, i) => fileReport(`src/m${i}.ts`, before, before.replaceAll('legacyLog(', 'log(')));
+    const single = big(0, 10, 40);
+    const j = job({ name: 'gen', files: [single, ...shared] });
+    const all = jobPullRequestBody({ ...sampleReport(), jobs: [j] }, j);
+    const [own, common] = diffBlocks(all);
+    // The shared diff is the larger one, yet it is the one diff that stays.
+    expect(common!.text.length).toBeGreaterThan(own!.text.length);
+    const body = jobPullRequestBody({ ...sampleReport(), jobs: [j] }, j, { maxChars: all.length - 200 });
+    expect(body).toContain('`src/gen/f0.ts`: diff left out');
+    expect(diffBlocks(body).map((b) => b.text)).toEqual([common!.text]);
+  });
+});
+
 describe("jobPullRequestBody (one job's pull request)", () => {
   const r = sampleReport();
   const [core, api, empty] = r.jobs as [JobReport, JobReport, JobReport];
@@ -216,7 +254,7 @@ describe("jobPullRequestBody (one job's pull request)", () => {
     expect(out).toContain('`src/gen/f0.ts`: diff left out');
     expect(out).toContain('`src/gen/f99.ts`: diff left out');
     expect(diffBlocks(out)).toHaveLength(40);
-    expect(out).toContain('+new line 19');
+    expect(out).toContain('+new line 19 of 1');
   });
 });
 
