@@ -4,7 +4,7 @@
 // before the first clone.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isScionError, usageError } from '../errors.js';
+import { usageError } from '../errors.js';
 import { closeRepo, openRepo } from '../git/index.js';
 import { cloneLimit } from '../campaign/clone-limit.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
@@ -119,23 +119,19 @@ async function checkPublishing(targets: readonly RepoTarget[], remote: string, s
   for (const t of targets) {
     if (t.url !== null) {
       if (!settings.pullRequests) continue;
+      // A clone is made later; its host and token can be checked from the URL alone.
+      const { hostAtUrl } = await import('../host/open.js');
+      const host = hostAtUrl(t.url, 'origin', settings.env, settings.hostOptions);
+      if (!host.ok) throw usageError(host.error.message);
+      continue;
     }
-    const repo = t.url === null ? await openRepo(t.path!, { env: settings.env }) : null;
+    const repo = await openRepo(t.path!, { env: settings.env });
     try {
-      if (repo === null) {
-        // A clone is made later; its host and token can be checked from the URL alone.
-        const { hostForUrl } = await import('../host/open.js');
-        hostForUrl(t.url!, 'origin', settings.env, settings.hostOptions);
-        continue;
-      }
       const { problems } = resolveTarget({ repo, remote, url: null }, settings);
       const problem = problems.push ?? problems.host;
       if (problem !== null) throw usageError(`${t.id}: ${problem}`);
-    } catch (e) {
-      if (repo === null || !isScionError(e, 'usage') || e.message.startsWith(`${t.id}: `)) throw e;
-      throw usageError(`${t.id}: ${e.message}`, e.problems);
     } finally {
-      if (repo !== null) closeRepo(repo);
+      closeRepo(repo);
     }
   }
 }

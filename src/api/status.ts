@@ -3,10 +3,10 @@
 // would expand them. Reads only: nothing is written, no branch is fetched into a local branch.
 import { resolve } from 'node:path';
 import { isScionError, usageError } from '../errors.js';
-import { closeRepo, listTree, openRepo, readRef, resolveCommit, treeOfCommit, type Repo } from '../git/index.js';
+import { closeRepo, openRepo, readRef, type Repo } from '../git/index.js';
 import type { Env } from '../host/remote.js';
 import { pullRequestStatus, type StatusJob, type StatusRow } from '../publish/status.js';
-import { expandJobs, staticPrefixes } from '../recipe/index.js';
+import { jobsOf } from '../runner/plan-jobs.js';
 import { scionChain } from '../branch/chain.js';
 import { loadRecipeFiles, type LoadedRecipe } from './recipes.js';
 import { remoteContext } from './remote-context.js';
@@ -95,22 +95,13 @@ export async function status(o: StatusOptions): Promise<StatusResult> {
   }
 }
 
-/** The jobs of recipes as a run would expand them, each with the base its branch was built on. */
+/** The jobs of recipes as a run would expand them (the runner's one expansion), each with the base its branch was built on. */
 async function recipeJobs(repo: Repo, loaded: readonly LoadedRecipe[]): Promise<StatusJob[]> {
   const jobs: StatusJob[] = [];
-  for (const { recipe } of loaded) {
-    const sha = await resolveCommit(repo, recipe.base ?? 'HEAD');
-    const dirs = new Set<string>();
-    if (sha !== null) {
-      for (const e of await listTree(repo, await treeOfCommit(repo, sha), { prefixes: staticPrefixes(recipe.files.include) })) {
-        for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
-      }
-    }
-    for (const job of expandJobs(recipe, [...dirs].sort())) {
-      const head = await readRef(repo, `refs/heads/${job.branch}`);
-      const chain = head === null ? [] : await scionChain(repo, head, recipe.name, job.name, true);
-      jobs.push({ branch: job.branch, base: chain[0]?.parent ?? null });
-    }
+  for (const job of await jobsOf(repo, loaded)) {
+    const head = await readRef(repo, `refs/heads/${job.branch}`);
+    const chain = head === null ? [] : await scionChain(repo, head, job.recipe.name, job.name, true);
+    jobs.push({ branch: job.branch, base: chain[0]?.parent ?? null });
   }
   return jobs;
 }

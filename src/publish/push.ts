@@ -2,7 +2,7 @@
 // overwritten only when it holds nothing but this recipe's and job's scion commits (the runner's own
 // rerun rule, applied to the remote copy) or with --force, and the push itself is a compare-and-swap
 // against the value just checked. A job whose push fails fails alone; the others go on.
-import { type ErrorKind, usageError } from '../errors.js';
+import { fail, failure, ok, usageError, type ErrorKind, type Result } from '../errors.js';
 import {
   configuredHeaders,
   fetchBranch,
@@ -55,12 +55,19 @@ export interface PushOptions {
  * The remote `name` of `repo`, ready for pushing over HTTP(S): its push URL (an SSH URL of a GitHub or
  * GitLab repository becomes its https URL) and what the credential rule offers it: credentials written
  * in the URL, the forge's token when the URL is on that forge's origin, else the `http.extraHeader`
- * the repository's config holds. Throws UsageError when the remote cannot be pushed to.
+ * the repository's config holds. Throws a `usage` error when the remote cannot be pushed to.
  */
 export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarget {
+  const r = pushTargetOf(repo, name, env);
+  if (!r.ok) throw usageError(r.error.message);
+  return r.value;
+}
+
+/** resolvePushTarget as a value: a failure (kind `push-failed`) says in one sentence why the remote cannot be pushed to. */
+export function pushTargetOf(repo: Repo, name: string, env: Env): Result<PushTarget> {
   const configured = remoteUrl(repo, name);
   if (configured === null) {
-    throw usageError(
+    return cannotPush(
       `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`,
     );
   }
@@ -72,7 +79,7 @@ export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarge
       loc !== null &&
       (kind === 'gitlab' || ['github.com', 'ssh.github.com', 'www.github.com'].includes(loc.host) || hostOfUrl(env['GITHUB_SERVER_URL']) === loc.host);
     if (loc === null || !known) {
-      throw usageError(
+      return cannotPush(
         `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only (SSH only to a GitHub or GitLab host it can turn into https); give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
       );
     }
@@ -80,8 +87,10 @@ export function resolvePushTarget(repo: Repo, name: string, env: Env): PushTarge
     kind = hostKindOf(hostOfUrl(url) ?? loc.host, env);
   }
   const { access, credential } = remoteAccess(url, env, (bare) => configuredHeaders(repo, bare));
-  return { name, kind, shown: shownUrl(access.url), access, credential, server: forge(kind, env).server };
+  return ok({ name, kind, shown: shownUrl(access.url), access, credential, server: forge(kind, env).server });
 }
+
+const cannotPush = (message: string): Result<PushTarget> => fail(failure('push-failed', message));
 
 function hostOfUrl(url: string | undefined): string | null {
   try {

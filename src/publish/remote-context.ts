@@ -1,10 +1,10 @@
 // What `status` and `branches` need from a repository's remote, resolved once: the host (when a token
 // is there to ask it), the push target (when scion can reach the remote), and the base branch's tip.
 import { fetchBranch, readRef, remoteHeadBranch, resolveCommit, type Repo } from '../git/index.js';
-import { openHost, type HostOptions } from '../host/open.js';
-import { resolvePushTarget, type PushTarget } from './push.js';
+import { hostOf, type HostOptions } from '../host/open.js';
+import { pushTargetOf, type PushTarget } from './push.js';
 import type { Host } from '../host/types.js';
-import { UsageError } from '../errors.js';
+import { usageError } from '../errors.js';
 
 export interface RemoteContext {
   readonly host: Host | null;
@@ -20,19 +20,14 @@ export function remoteContext(
   strict: boolean,
   hostOptions: HostOptions = {},
 ): RemoteContext {
-  let host: Host | null = null;
-  let push: PushTarget | null = null;
-  try {
-    host = openHost(repo, remote, env, hostOptions);
-  } catch (e) {
-    // Without a token scion cannot ask the host; status still shows branches and how far behind they are.
-    if (!(e instanceof UsageError) || strict) throw e;
-  }
-  try {
-    push = resolvePushTarget(repo, remote, env);
-  } catch (e) {
-    if (!(e instanceof UsageError) || strict) throw e;
-  }
+  // Without a token scion cannot ask the host, nor push without a remote it can reach: status still
+  // shows branches and how far behind they are. `strict` (a remote the user named) makes either a usage error.
+  const hosted = hostOf(repo, remote, env, hostOptions);
+  if (!hosted.ok && strict) throw usageError(hosted.error.message);
+  const pushed = pushTargetOf(repo, remote, env);
+  if (!pushed.ok && strict) throw usageError(pushed.error.message);
+  const host: Host | null = hosted.ok ? hosted.value : null;
+  const push: PushTarget | null = pushed.ok ? pushed.value : null;
   const tips = new Map<string, Promise<string | null>>();
   const tipOf = async (branch: string): Promise<string | null> => {
     if (push !== null) await fetchBranch(repo, push.access, remote, branch);

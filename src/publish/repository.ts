@@ -4,13 +4,13 @@
 // whether a target that cannot be reached stops everything (one repository, checked before the run)
 // or fails that repository's jobs (a campaign, where the others go on).
 import { CLONE_REMOTE, configuredHeaders, remoteHeadBranch, type Repo } from '../git/index.js';
-import { isScionError, usageError } from '../errors.js';
+import { ok, usageError, type Result } from '../errors.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import type { Recipe } from '../recipe/index.js';
 import { settingsFor } from './describe.js';
-import { hostForUrl, openHost, type HostOptions } from '../host/open.js';
-import { pushReport, resolvePushTarget, type PushTarget } from './push.js';
+import { hostAtUrl, hostOf, type HostOptions } from '../host/open.js';
+import { pushReport, pushTargetOf, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
 import { remoteAccess, shownUrl, type Env } from '../host/remote.js';
 import { forge } from '../host/credentials.js';
@@ -91,24 +91,17 @@ export function resolveTarget(
   readonly target: RepositoryTarget;
   readonly problems: TargetProblems;
 } {
-  let push: PushTarget | null = null;
-  let host: Host | null = null;
-  let pushProblem: string | null = null;
-  let hostProblem: string | null = null;
-  try {
-    push = src.url !== null ? pushTargetForUrl(CLONE_REMOTE, src.url, s.env, src.repo) : resolvePushTarget(src.repo, src.remote, s.env);
-  } catch (e) {
-    if (!isScionError(e, 'usage')) throw e;
-    pushProblem = e.message;
-  }
-  if (s.pullRequests) {
-    try {
-      host = src.host ?? (src.url !== null ? hostForUrl(src.url, CLONE_REMOTE, s.env, s.hostOptions) : openHost(src.repo, src.remote, s.env, s.hostOptions));
-    } catch (e) {
-      if (!isScionError(e, 'usage')) throw e;
-      hostProblem = e.message;
-    }
-  }
+  // A clone pushes to the URL it came from; a repository of one's own, to its remote.
+  const pushed = src.url !== null ? ok(pushTargetForUrl(CLONE_REMOTE, src.url, s.env, src.repo)) : pushTargetOf(src.repo, src.remote, s.env);
+  const hosted: Result<Host> | null = !s.pullRequests
+    ? null
+    : src.host !== undefined
+      ? ok(src.host)
+      : src.url !== null
+        ? hostAtUrl(src.url, CLONE_REMOTE, s.env, s.hostOptions)
+        : hostOf(src.repo, src.remote, s.env, s.hostOptions);
+  const push = pushed.ok ? pushed.value : null;
+  const host = hosted?.ok ? hosted.value : null;
   const h = host;
   let asked: Promise<string> | undefined;
   const base = () =>
@@ -120,7 +113,7 @@ export function resolveTarget(
     })());
   return {
     target: { repo: src.repo, push, host, base, ...(src.id === undefined ? {} : { id: src.id }) },
-    problems: { push: s.push === false ? null : pushProblem, host: hostProblem },
+    problems: { push: s.push === false || pushed.ok ? null : pushed.error.message, host: hosted === null || hosted.ok ? null : hosted.error.message },
   };
 }
 

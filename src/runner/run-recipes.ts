@@ -2,8 +2,8 @@
 // jobs in a queue. The base tree of each commit is listed once per run and shared by its jobs.
 import { cpus } from 'node:os';
 import PQueue from 'p-queue';
-import { closeRepo, commitSignatures, treeOfCommit, listTree, openRepo, resolveCommit, type Repo, type Signatures, type TreeEntry } from '../git/index.js';
-import { expandJobs, globTest, matcher, planError, staticPrefixes, type JobSpec, type Recipe } from '../recipe/index.js';
+import { closeRepo, commitSignatures, openRepo, type Repo, type Signatures } from '../git/index.js';
+import { globTest, matcher, planError, type JobSpec, type Recipe } from '../recipe/index.js';
 import { StructuralPool } from '../structural/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { guardJob } from './environment.js';
@@ -11,23 +11,14 @@ import { sweepLeftovers } from './job-lock.js';
 import { jobId, runJob } from './job.js';
 import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingSinks, writingSinks } from './objects.js';
-import { namedFile, needsDisk, stepLabel } from './steps/index.js';
+import { stepLabel } from './steps/index.js';
+import { planJobs, type LoadedRecipe } from './plan-jobs.js';
 import type { RunContext, RunOptions } from './types.js';
 import { CostBudget } from '../agent/budget.js';
 import { clusterFailures } from '../model/clusters.js';
 import { sampleOf } from './sample.js';
 
-export interface LoadedRecipe {
-  readonly file: string;
-  readonly recipe: Recipe;
-}
-
-interface BaseTree {
-  readonly sha: string;
-  readonly tree: string;
-  readonly entries: ReadonlyMap<string, TreeEntry>;
-  readonly dirs: readonly string[];
-}
+export type { LoadedRecipe };
 
 const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
@@ -55,24 +46,7 @@ async function runIn(
   // One meter for the run's --max-cost (a campaign passes its own, shared by every repository).
   const ownBudget = given.budget === undefined && options.maxCostUsd !== undefined ? new CostBudget(options.maxCostUsd) : null;
   const ctx: RunContext = ownBudget ? { ...given, budget: ownBudget } : given;
-  const trees = new Map<string, Promise<BaseTree>>();
-  const planned: { job: JobSpec; file: string; base: BaseTree }[] = [];
-
-  for (const { file, recipe } of recipes) {
-    const ref = options.base ?? recipe.base ?? 'HEAD';
-    const sha = await resolveCommit(repo, ref);
-    if (sha === null) {
-      throw planError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
-    }
-    // A worktree holds the whole base tree (`npx tsc` there needs the root package.json); only
-    // object-level jobs may list just the subtrees their selection can reach.
-    const onDisk = recipe.steps.some(needsDisk) || recipe.verify.length > 0 || (options.keepWorktrees === true && options.dryRun !== true);
-    const prefixes = onDisk ? [] : (namedFiles(recipe) ?? staticPrefixes(recipe.files.include));
-    const key = `${sha}\0${prefixes.join('\0')}`;
-    if (!trees.has(key)) trees.set(key, loadBase(repo, sha, prefixes));
-    const base = await trees.get(key)!;
-    for (const job of expandJobs(recipe, base.dirs)) planned.push({ job, file, base });
-  }
+  const planned = await planJobs(repo, recipes, options);
 
   const shard = options.shard;
   // --shard splits the full expanded list (job k belongs to shard k mod N + 1), then --job
@@ -162,34 +136,6 @@ function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly 
     );
   }
   return mine.filter(({ job }) => tests.some((t) => hits(job, t.test)));
-}
-
-/**
- * When every step names its one file (edit, write, notebook) and no job is an `each`, the jobs read
- * and write only those paths: listing them (and what stands in their way) is enough, so a 1-file
- * edit in a 30,000-file repository reads a few trees, not all of them. Null: list by the selection.
- */
-function namedFiles(recipe: Recipe): string[] | null {
-  if (recipe.jobs.some((j) => 'each' in j)) return null;
-  const files: string[] = [];
-  for (const step of recipe.steps) {
-    const file = namedFile(step);
-    if (file === null || file === '') return null;
-    // Step paths are taken literally (core/check-path.ts): the path listed is the path written.
-    files.push(file);
-  }
-  return files.length > 0 ? files : null;
-}
-
-async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): Promise<BaseTree> {
-  const tree = await treeOfCommit(repo, sha);
-  const list = await listTree(repo, tree, { prefixes });
-  const entries = new Map(list.map((e) => [e.path, e] as const));
-  const dirs = new Set<string>();
-  for (const e of list) {
-    for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
-  }
-  return { sha, tree, entries, dirs: [...dirs].sort() };
 }
 
 function schemaLookup(recipe: Recipe): (path: string) => object | undefined {

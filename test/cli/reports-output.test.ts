@@ -88,6 +88,24 @@ describe('scion status exits 0 once it could read the status', () => {
     expect(table.stdout.split('\n')[0]).toMatch(/^REPO\s+BRANCH\s+PR\s+STATE/);
   });
 
+  it("of recipes: the jobs are those a run expands, through the run's own expansion", async () => {
+    // A recipe that checks out (a run step) lists the whole base tree, so its `each` finds packages/
+    // although its files select only src/: status names the same jobs.
+    const mono = await gitRepo({ 'src/a.ts': 'x\n', 'packages/web/a.ts': 'x\n', 'packages/api/a.ts': 'x\n' });
+    try {
+      const recipe = recipeFile('name: touch\nfiles: { include: ["src/**"] }\njobs:\n  - each: "packages/*"\nsteps:\n  - run: "true"\n');
+      const ran = await scion(['run', recipe, '--repo', mono.dir, '--json'], { cwd: mono.dir });
+      expect(ran.code, ran.stderr).toBe(0);
+      const branches = (JSON.parse(ran.stdout) as { jobs: { branch: string }[] }).jobs.map((j) => j.branch);
+      expect(branches).toEqual(['scion/touch/api', 'scion/touch/web']);
+      const st = await scion(['status', recipe, '--repo', mono.dir, '--json'], { cwd: mono.dir });
+      expect(st.code, st.stderr).toBe(0);
+      expect((JSON.parse(st.stdout) as { branch: string }[]).map((x) => x.branch)).toEqual(branches);
+    } finally {
+      await mono.cleanup();
+    }
+  });
+
   it('of recipes in one repository, and exits 2 for a report it cannot read', async () => {
     const recipe = recipeFile('name: new-log\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
     const st = await scion(['status', recipe, '--repo', repos[0]!.dir], { cwd: work });

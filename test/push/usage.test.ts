@@ -1,7 +1,9 @@
 // Where a push goes (remote URL, credentials), and the flag mistakes that stop a run before it starts.
 import { describe, expect, it } from 'vitest';
 import { closeRepo, openRepo } from '../../src/git/index.js';
-import { resolvePushTarget } from '../../src/publish/push.js';
+import { pushTargetOf, resolvePushTarget } from '../../src/publish/push.js';
+import { hostOf } from '../../src/host/open.js';
+import { remoteContext } from '../../src/publish/remote-context.js';
 import { UsageError } from '../../src/errors.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
@@ -64,6 +66,28 @@ describe('the push target', () => {
     await expect(target(r, 'origin')).rejects.toThrow(UsageError);
     await expect(target(r, 'origin')).rejects.toThrow('no remote "origin"');
     await expect(target(r, 'lab')).rejects.toThrow('scion pushes over HTTP(S) only');
+  });
+
+  it('is a value where a caller decides what a missing target means: push-failed and pr-failed failures, nothing thrown', async () => {
+    const r = await repoWith(['remote.lab.url', 'git@gitlab.example:acme/widgets.git'], ['remote.gh.url', 'https://github.com/acme/widgets.git']);
+    const repo = await openRepo(r.dir);
+    try {
+      expect(pushTargetOf(repo, 'origin', {})).toMatchObject({
+        ok: false,
+        error: { kind: 'push-failed', message: expect.stringContaining('no remote "origin"') },
+      });
+      expect(pushTargetOf(repo, 'lab', {})).toMatchObject({ ok: false, error: { kind: 'push-failed', message: expect.stringContaining('HTTP(S) only') } });
+      expect(pushTargetOf(repo, 'gh', {})).toMatchObject({ ok: true, value: { access: { url: 'https://github.com/acme/widgets.git' } } });
+      expect(hostOf(repo, 'gh', {})).toMatchObject({ ok: false, error: { kind: 'pr-failed', message: expect.stringContaining('No GitHub token') } });
+      expect(hostOf(repo, 'origin', {})).toMatchObject({ ok: false, error: { kind: 'pr-failed', message: expect.stringContaining('no remote "origin"') } });
+      expect(hostOf(repo, 'gh', { GITHUB_TOKEN: 't' }).ok).toBe(true);
+      // Status reads what it can: without a token or a reachable remote it asks nothing, and says nothing wrong.
+      const ctx = remoteContext(repo, 'lab', {}, false);
+      expect([ctx.host, ctx.push]).toEqual([null, null]);
+      expect(() => remoteContext(repo, 'lab', {}, true)).toThrow(UsageError);
+    } finally {
+      closeRepo(repo);
+    }
   });
 });
 
