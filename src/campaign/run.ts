@@ -6,7 +6,6 @@ import PQueue from 'p-queue';
 import { cpus } from 'node:os';
 import { failedJob } from '../model/failed-job.js';
 import { failure, ScionError, type Failure } from '../errors.js';
-import { isGitError } from '../git/index.js';
 import { expandJobs, type Recipe } from '../recipe/index.js';
 import type { JobReport, RunReport } from '../model/types.js';
 import { runRecipes, type LoadedRecipe } from '../runner/run-recipes.js';
