@@ -2,7 +2,7 @@
 // search (GET /search/repositories), every page through the Link header, with the host layer's octokit (host/github.ts).
 // The search goes through plugin-throttling's search queue: one page every 2 s, GitHub's 30 a minute.
 import { explainGitHub, githubMessage } from '../host/github-explain.js';
-import { hostError, HostError } from '../errors.js';
+import { hostError } from '../errors.js';
 import { githubClient, githubFailure, type ExplainGitHub, type GitHubClient, type RetryTracker } from '../host/github-client.js';
 import { leftOut, nextLink, PageWalk, type DiscoverQuery, type SourceContext } from './discover-page.js';
 import type { RepoTarget } from './targets.js';

@@ -117,7 +117,6 @@ export function listRefs(repo: Repo, namespace: string): string[] {
 export function isValidRefName(ref: string): boolean {
   if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('//')) return false;
   if (ref.includes('..') || ref.includes('@{') || ref === '@') return false;
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
   return ref.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
 }

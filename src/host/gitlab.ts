@@ -2,7 +2,7 @@
 // Node 20, but scion needs nine endpoints, its own retry and timeout rules and its own one-sentence
 // errors; gitbeaker would add a second retry layer and error shape to map for no gain.
 import { htmlTitle, isJson, isList, isRecord, readAnswer, type Shape } from './answer.js';
-import { hostError, HostError } from '../errors.js';
+import { hostError } from '../errors.js';
 import { processWriteBudgets } from './budget.js';
 import { slowDownRetries } from './github-client.js';
 import { apiFetch } from './http.js';

@@ -54,7 +54,7 @@ export function regexChar(c: string): string {
 
 /** One character as a member of a bracketed class. */
 export function classChar(c: string): string {
-  return /[\\\]\[^-]/.test(c) ? `\\${c}` : c;
+  return /[\\\][^-]/.test(c) ? `\\${c}` : c;
 }
 
 /** Any character, newlines included. */

@@ -10,7 +10,6 @@ export function branchNameProblem(name: string): string | null {
   if (name.endsWith('.')) return 'ends with "."';
   if (name.includes('..')) return 'contains ".."';
   if (name.includes('@{')) return 'contains "@{"';
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return 'contains a space, control character or one of ~ ^ : ? * [ \\';
   for (const part of name.split('/')) {
     if (part.startsWith('.')) return `has a component starting with "." (${part})`;

@@ -22,7 +22,6 @@ export function paint(color: boolean): Paint {
 }
 
 /** C0 controls but tab, DEL, and the C1 controls (U+0080–U+009F: 8-bit CSI and OSC that some terminals obey). */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f\u0080-\u009f]/g;
 const shown = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 

@@ -43,7 +43,6 @@ export function renderPatch(report: RunReport, skipped: (job: JobReport, file: F
  * a backslash or a control character (git apply reads the same form back).
  */
 export function quotePath(p: string): string {
-  // eslint-disable-next-line no-control-regex
   if (!/["\\\x00-\x1f\x7f]/.test(p)) return p;
   const named: Readonly<Record<string, string>> = { '\x07': 'a', '\b': 'b', '\t': 't', '\n': 'n', '\v': 'v', '\f': 'f', '\r': 'r', '"': '"', '\\': '\\' };
   let out = '"';

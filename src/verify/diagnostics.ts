@@ -21,7 +21,6 @@ export interface ParseOptions {
 export const DEFAULT_DIAGNOSTIC_LIMIT = 500;
 
 // ESC [ … letter (colours, cursor moves) and ESC ] … BEL/ST (OSC 8 hyperlinks some tools print).
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
 export function stripAnsi(text: string): string {

@@ -13,7 +13,7 @@ import { toolDefinitions } from '../../src/agent/tools/schemas.js';
 import type { Failure } from '../../src/errors.js';
 import { fakeApi, type FakeApi } from './fake-api.js';
 import { memFiles, step, testEnv, type TestEnv } from './mem-files.js';
-import { done, scripted, tool, toolResults } from './script.js';
+import { done, scripted, tool, toolResults, type ToolResult } from './script.js';
 
 let api: FakeApi | undefined;
 let env: TestEnv | undefined;
@@ -86,7 +86,7 @@ describe('astgrep_search', () => {
   });
 
   it('in a conversation: the model searches by shape, then edits what it found', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const files = memFiles({ 'src/a.ts': FILES['src/a.ts'], 'src/b.ts': 'log(1);\n' });
     api = await fakeApi(
       scripted({
@@ -104,7 +104,7 @@ describe('astgrep_search', () => {
     env = await testEnv(api.url);
     const out = await runAgentStep(step({ per: 'job' }), files, env);
     expect(out.errors).toEqual([]);
-    expect(seen[0].content).toBe('src/a.ts:2:1: console.log(');
+    expect(seen[0]!.content).toBe('src/a.ts:2:1: console.log(');
     expect(files.text('src/a.ts')).toBe(FILES['src/a.ts'].replace('console.log(', 'logger.info('));
     expect(files.text('src/b.ts')).toBe('log(1);\n');
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
 import { memFiles, step, testEnvsAfterEach } from './mem-files.js';
-import { done, scripted, tool } from './script.js';
+import { customTools, done, firstMessageText, scripted, tool } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';
 
 const fakeApi = fakeApisAfterEach();
@@ -33,10 +33,10 @@ describe('Message Batches', () => {
     expect(files.text('src/a.js')).toBe('bar\n');
     expect(files.text('src/b.js')).toBe('bar\n');
     expect(api.messages()).toHaveLength(0);
-    const creates = api.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches');
+    const creates = api.batches();
     // Round 1: both files; round 2: both (a finishes, b retries); round 3: b alone.
-    expect(creates.map((c) => c.body.requests.map((r: any) => r.custom_id))).toEqual([['f0', 'f1'], ['f0', 'f1'], ['f1']]);
-    expect(creates[0]!.body.requests[0].params.tools.map((t: any) => t.name)).toEqual([
+    expect(creates.map((c) => c.body.requests.map((r) => r.custom_id))).toEqual([['f0', 'f1'], ['f0', 'f1'], ['f1']]);
+    expect(customTools(creates[0]!.body.requests[0]!.params).map((t) => t.name)).toEqual([
       'read_file',
       'edit_file',
       'write_file',
@@ -57,7 +57,7 @@ describe('Message Batches', () => {
 
   it('fails the conversations of a batch request that errored, with kind agent', async () => {
     const api = await fakeApi((body) =>
-      body.messages[0].content[0].text.includes('src/b.js')
+      firstMessageText(body).includes('src/b.js')
         ? { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } } }
         : script()(body),
     );

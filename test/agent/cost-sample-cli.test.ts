@@ -11,9 +11,10 @@ import { FIXED_TOKENS } from '../../src/agent/estimate.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
+import type { RunReport } from '../../src/model/types.js';
+import { fakeApi, type FakeApi, type MessagesBody } from './fake-api.js';
 import { KEY } from './mem-files.js';
-import { done, message, tool, turnOf } from './script.js';
+import { done, firstMessageText, message, tool, turnOf } from './script.js';
 
 const makeRepo = reposAfterEach();
 const cleanups = cleanupAfterEach();
@@ -56,7 +57,9 @@ verify:
     expect(human.stdout).not.toContain('README.md');
 
     const json = await scion(['plan', recipe, '--repo', repo.dir, '--json'], { cwd: repo.dir, env: env(a.url) });
-    const [step, fix] = JSON.parse(json.stdout).jobs[0].estimates;
+    const estimates = (JSON.parse(json.stdout) as RunReport).jobs[0]!.estimates!;
+    const step = estimates[0]!;
+    const fix = estimates[1]!;
     expect(step).toMatchObject({ step: 0, model: 'claude-sonnet-4-5', per: 'file', conversations: 3 });
     expect(step.files).toEqual([
       { path: 'src/a.ts', tokens: 200 },
@@ -88,17 +91,17 @@ steps:
 `);
     const r = await scion(['run', recipe, '--repo', repo.dir, '--max-cost', '5', '--concurrency', '1', '--json'], { cwd: repo.dir, env: env(a.url) });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout);
+    const report = JSON.parse(r.stdout) as RunReport;
     // $3 after the first conversation is under the budget; $6 after the second is not.
     expect(a.messages()).toHaveLength(2);
-    expect(report.jobs.map((j: any) => [j.name, j.status])).toEqual([
+    expect(report.jobs.map((j) => [j.name, j.status])).toEqual([
       ['a', 'empty'],
       ['b', 'empty'],
       ['c', 'failed'],
       ['d', 'failed'],
     ]);
-    expect(report.jobs[2].errors).toEqual([expect.objectContaining({ kind: 'budget', file: 'pkgs/c/x.ts' })]);
-    expect(report.jobs[2].errors[0].message).toContain('--max-cost of $5 was reached ($6.00 spent)');
+    expect(report.jobs[2]!.errors).toEqual([expect.objectContaining({ kind: 'budget', file: 'pkgs/c/x.ts' })]);
+    expect(report.jobs[2]!.errors[0]!.message).toContain('--max-cost of $5 was reached ($6.00 spent)');
     expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 2 });
 
     // Again, with less: the answers already paid for replay for free whatever the budget; c costs $3,
@@ -121,11 +124,11 @@ steps:
 `);
     const r = await scion(['run', perFile, '--repo', repo.dir, '--max-cost', '5', '--json'], { cwd: repo.dir, env: env(a.url) });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout);
+    const report = JSON.parse(r.stdout) as RunReport;
     expect(a.messages()).toHaveLength(2);
-    expect(report.jobs[0].status).toBe('failed');
-    expect(report.jobs[0].errors).toEqual([expect.objectContaining({ kind: 'budget', step: 0, file: 'src/3.ts' })]);
-    expect(report.jobs[0].usage.costUsd).toBeCloseTo(6, 6);
+    expect(report.jobs[0]!.status).toBe('failed');
+    expect(report.jobs[0]!.errors).toEqual([expect.objectContaining({ kind: 'budget', step: 0, file: 'src/3.ts' })]);
+    expect(report.jobs[0]!.usage.costUsd).toBeCloseTo(6, 6);
     expect(report.budget).toEqual({ maxCostUsd: 5, spentUsd: 6, notStarted: 1 });
 
     // The job's conversation spends $3 of $2; the fix round of its failing verify command is not started.
@@ -137,14 +140,14 @@ verify:
     fix: { agent: { model: claude-sonnet-4-5, maxRounds: 2 } }
 `);
     const f = await scion(['run', fixing, '--repo', repo.dir, '--max-cost', '2', '--json'], { cwd: repo.dir, env: env(a.url) });
-    const job = JSON.parse(f.stdout).jobs[0];
+    const job = (JSON.parse(f.stdout) as RunReport).jobs[0]!;
     expect(a.messages()).toHaveLength(3);
     expect(job.status).toBe('failed');
-    expect(job.errors.map((e: any) => [e.step, e.kind])).toEqual([
+    expect(job.errors.map((e) => [e.step, e.kind])).toEqual([
       [1, 'budget'],
       [1, 'command-failed'],
     ]);
-    expect(job.errors[0].message).toContain('before the conversation about the job started');
+    expect(job.errors[0]!.message).toContain('before the conversation about the job started');
   });
 
   it('covers a whole campaign with one meter: the repositories reached after the budget start no conversation', async () => {
@@ -156,10 +159,10 @@ verify:
     const recipe = recipeFile('name: everywhere\nsteps:\n  - agent: { prompt: "Do it", model: claude-sonnet-4-5 }\n');
     const args = ['--repos', join(work, 'repos.txt'), '--cache-dir', join(work, 'cache'), '--concurrency', '1', '--max-cost', '5', '--json'];
     const r = await scion(['run', recipe, ...args], { cwd: work, env: env(a.url) });
-    const report = JSON.parse(r.stdout);
+    const report = JSON.parse(r.stdout) as RunReport;
     expect(r.code).toBe(1);
     expect(a.messages()).toHaveLength(2);
-    expect(report.jobs.map((j: any) => [j.repo, j.status, j.errors.map((e: any) => e.kind)])).toEqual([
+    expect(report.jobs.map((j) => [j.repo, j.status, j.errors.map((e) => e.kind)])).toEqual([
       [repos[0]!.dir, 'empty', []],
       [repos[1]!.dir, 'empty', []],
       [repos[2]!.dir, 'failed', ['budget']],
@@ -184,17 +187,17 @@ steps:
 `);
     const first = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--dry-run', '--json'], { cwd: repo.dir });
     const second = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--dry-run', '--json'], { cwd: repo.dir });
-    const a = JSON.parse(first.stdout);
-    const b = JSON.parse(second.stdout);
+    const a = JSON.parse(first.stdout) as RunReport;
+    const b = JSON.parse(second.stdout) as RunReport;
     // The middle of each of four equal stretches of ten: jobs 2, 4, 7 and 9.
-    expect(a.jobs.map((j: any) => j.name)).toEqual(['p02', 'p04', 'p07', 'p09']);
-    expect(b.jobs.map((j: any) => j.name)).toEqual(a.jobs.map((j: any) => j.name));
+    expect(a.jobs.map((j) => j.name)).toEqual(['p02', 'p04', 'p07', 'p09']);
+    expect(b.jobs.map((j) => j.name)).toEqual(a.jobs.map((j) => j.name));
     expect(a.sample).toMatchObject({ jobs: 4, of: 10 });
-    expect(a.sample.clusters.map((c: any) => [c.kind, c.count, c.jobs])).toEqual([
+    expect(a.sample!.clusters.map((c) => [c.kind, c.count, c.jobs])).toEqual([
       ['expectation', 2, ['modernise/p04', 'modernise/p09']],
       ['not-unique', 1, ['modernise/p07']],
     ]);
-    expect(a.sample.clusters[0].cause).toContain('changed 0 files; its expect wants at least 1');
+    expect(a.sample!.clusters[0]!.cause).toContain('changed 0 files; its expect wants at least 1');
 
     const human = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--dry-run'], { cwd: repo.dir });
     expect(human.stdout).toContain('Sample: 4 jobs of 10.');
@@ -232,19 +235,19 @@ verify:
 `);
     const r = await scion(['run', recipe, '--repo', repo.dir, '--sample', '4', '--json'], { cwd: repo.dir });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout);
-    expect(report.jobs.map((j: any) => [j.name, j.status])).toEqual([
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(report.jobs.map((j) => [j.name, j.status])).toEqual([
       ['p02', 'failed'],
       ['p04', 'failed'],
       ['p07', 'failed'],
       ['p09', 'changed'],
     ]);
-    expect(report.sample.clusters.map((c: any) => [c.kind, c.count, c.jobs])).toEqual([
+    expect(report.sample!.clusters.map((c) => [c.kind, c.count, c.jobs])).toEqual([
       ['command-failed', 2, ['tidy/p02', 'tidy/p04']],
       ['command-failed', 1, ['tidy/p07']],
     ]);
-    expect(report.sample.clusters[0].cause).toContain('legacy() is still called');
-    expect(report.sample.clusters[1].cause).toContain('var is not allowed');
+    expect(report.sample!.clusters[0]!.cause).toContain('legacy() is still called');
+    expect(report.sample!.clusters[1]!.cause).toContain('var is not allowed');
   });
 
   it('is reused by the full run that follows: the sampled jobs cost nothing the second time', async () => {
@@ -258,16 +261,16 @@ steps:
   - agent: { prompt: "Call modern instead of legacy" }
 `);
     const sample = await scion(['run', recipe, '--repo', repo.dir, '--sample', '2', '--json'], { cwd: repo.dir, env: env(a.url) });
-    expect(JSON.parse(sample.stdout).jobs.map((j: any) => [j.name, j.status])).toEqual([
+    expect((JSON.parse(sample.stdout) as RunReport).jobs.map((j) => [j.name, j.status])).toEqual([
       ['p02', 'changed'],
       ['p04', 'changed'],
     ]);
     expect(a.messages()).toHaveLength(4);
     const full = await scion(['run', recipe, '--repo', repo.dir, '--json'], { cwd: repo.dir, env: env(a.url) });
-    const report = JSON.parse(full.stdout);
+    const report = JSON.parse(full.stdout) as RunReport;
     // Three new conversations of two requests each; the sampled jobs replayed and found their branches as they were.
     expect(a.messages()).toHaveLength(10);
-    expect(report.jobs.map((j: any) => [j.name, j.status])).toEqual([
+    expect(report.jobs.map((j) => [j.name, j.status])).toEqual([
       ['p01', 'changed'],
       ['p02', 'unchanged'],
       ['p03', 'changed'],
@@ -283,8 +286,8 @@ steps:
     writeFileSync(join(work, 'repos.txt'), `${repos.map((r) => r.dir).join('\n')}\n`);
     const recipe = recipeFile('name: spread\njobs: [{ each: "pkgs/*" }]\nsteps:\n  - replace: { old_string: "legacy(", new_string: "modern(" }\n');
     const r = await scion(['run', recipe, '--repos', join(work, 'repos.txt'), '--sample', '2', '--dry-run', '--json'], { cwd: work });
-    const report = JSON.parse(r.stdout);
-    expect(report.jobs.map((j: any) => [j.repo, j.name])).toEqual([
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(report.jobs.map((j) => [j.repo, j.name])).toEqual([
       [repos[0]!.dir, 'p02'],
       [repos[2]!.dir, 'p02'],
     ]);
@@ -293,8 +296,6 @@ steps:
 });
 
 /** The file a per-file conversation is about (shown in its first message). */
-function fileOf(body: any): string {
-  const first = body.messages[0].content;
-  const t = typeof first === 'string' ? first : first.map((x: any) => x.text ?? '').join('');
-  return /<file path="([^"]+)">/.exec(t)?.[1] ?? '';
+function fileOf(body: MessagesBody): string {
+  return /<file path="([^"]+)">/.exec(firstMessageText(body))?.[1] ?? '';
 }

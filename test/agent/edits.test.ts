@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
 import { memFiles, step, testEnvsAfterEach } from './mem-files.js';
-import { done, scripted, tool, toolResults } from './script.js';
+import { done, firstMessageText, scripted, tool, type ToolResult, toolResults } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';
 
 const fakeApi = fakeApisAfterEach();
@@ -23,7 +23,7 @@ const SRC = [
 
 describe('per: file edits', () => {
   it('answers a hallucinated old_string with an error showing the closest lines, then applies the corrected edit', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const api = await fakeApi(
       scripted({
         'src/a.js': [
@@ -45,13 +45,13 @@ describe('per: file edits', () => {
 
     expect(out.errors).toEqual([]);
     expect(files.text('src/a.js')).toBe(SRC.replace('function load(name) {', 'async function load(name) {'));
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('not-found');
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('not-found');
     // The closest line, with its line number in cat -n form.
-    expect(seen[0].content).toContain('     3\tfunction load(name) {');
-    expect(seen[1].is_error).toBeUndefined();
-    expect(seen[1].content).toContain('has been updated');
-    expect(seen[1].content).toContain('     3\tasync function load(name) {');
+    expect(seen[0]!.content).toContain('     3\tfunction load(name) {');
+    expect(seen[1]!.is_error).toBeUndefined();
+    expect(seen[1]!.content).toContain('has been updated');
+    expect(seen[1]!.content).toContain('     3\tasync function load(name) {');
     expect(env.logs.some((l) => l.includes('refused edit_file on src/a.js (not-found 8)'))).toBe(true);
   });
 
@@ -61,14 +61,14 @@ describe('per: file edits', () => {
     const files = memFiles({ 'src/a.js': SRC });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
-    const first = api.messages()[0]!.body.messages[0].content[0].text as string;
+    const first = firstMessageText(api.messages()[0]!.body);
     expect(first).toContain('Rename foo to bar');
     expect(first).toContain('     7\texport function foo() {');
     expect(files.text('src/a.js')).toContain('export function bar() {');
   });
 
   it('answers a non-unique old_string with the count and line numbers; replace_all then changes every match', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const api = await fakeApi(
       scripted({
         'src/a.js': [
@@ -85,14 +85,14 @@ describe('per: file edits', () => {
     const files = memFiles({ 'src/a.js': SRC });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('Found 3 matches');
-    expect(seen[0].content).toContain('on lines 3, 8 (2 times):\n     3\tfunction load(name) {\n     8\t  return load("a") + load("b");');
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('Found 3 matches');
+    expect(seen[0]!.content).toContain('on lines 3, 8 (2 times):\n     3\tfunction load(name) {\n     8\t  return load("a") + load("b");');
     expect(files.text('src/a.js')).toBe(SRC.replaceAll('load(', 'read('));
   });
 
   it('says so when old_string carries read_file line-number prefixes', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const api = await fakeApi(
       scripted({
         'src/a.js': [
@@ -107,13 +107,13 @@ describe('per: file edits', () => {
     const env = await testEnv(api.url);
     const files = memFiles({ 'src/a.js': SRC });
     await runAgentStep(step(), files, env);
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('line-number prefixes');
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('line-number prefixes');
     expect(files.text('src/a.js')).toBe(SRC);
   });
 
   it('refuses write_file over an existing file the conversation has not read, and allows creating a new one', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const api = await fakeApi(
       scripted({
         'src/a.js': [
@@ -130,10 +130,10 @@ describe('per: file edits', () => {
     const files = memFiles({ 'src/a.js': SRC, 'src/b.js': 'original\n' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('not-read, code 6');
-    expect(seen[0].content).toContain('read_file');
-    expect(seen[1].is_error).toBeUndefined();
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('not-read, code 6');
+    expect(seen[0]!.content).toContain('read_file');
+    expect(seen[1]!.is_error).toBeUndefined();
     expect(files.text('src/b.js')).toBe('original\n');
     expect(files.text('src/new.js')).toBe('export {};\n');
   });
@@ -152,7 +152,7 @@ describe('per: file edits', () => {
 
 describe('notebooks', () => {
   it('refuses edit_file on a notebook with advice, and edits a cell with notebook_edit', async () => {
-    const seen: any[] = [];
+    const seen: ToolResult[] = [];
     const nb =
       JSON.stringify(
         {
@@ -193,9 +193,9 @@ describe('notebooks', () => {
     const files = memFiles({ 'nb/a.ipynb': nb });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('Use notebook_edit');
-    expect(seen[1].is_error).toBeUndefined();
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('Use notebook_edit');
+    expect(seen[1]!.is_error).toBeUndefined();
     const cells = JSON.parse(files.text('nb/a.ipynb')!).cells;
     expect([].concat(cells[0].source).join('')).toBe('print(bar)');
     expect(cells[0].outputs).toEqual([]);
@@ -206,7 +206,7 @@ describe('notebooks', () => {
 
 describe('per: job read-before-edit', () => {
   it('refuses an edit of an unread file (not-read) and of a file changed since it was read (stale)', async () => {
-    const seen: any[][] = [];
+    const seen: ToolResult[][] = [];
     const files = memFiles({ 'src/a.js': 'const a = foo;\n', 'src/b.js': 'const b = foo;\n' });
     const api = await fakeApi(
       scripted({
@@ -249,7 +249,7 @@ describe('per: job read-before-edit', () => {
   });
 
   it('lists files with glob, shows a partial read with a note, and lets a partial read edit but not overwrite', async () => {
-    const seen: any[][] = [];
+    const seen: ToolResult[][] = [];
     const long = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const files = memFiles({ 'src/a.js': long, 'lib/x.txt': 'x\n' });
     const api = await fakeApi(

@@ -1,14 +1,21 @@
 // A fake Anthropic Messages API on 127.0.0.1: the real SDK talks to it over HTTP through
 // ANTHROPIC_BASE_URL. It records every request and answers /v1/messages from a scripted model;
 // /v1/messages/batches (create, retrieve, results as JSONL) answers each batched request the same way.
+import type Anthropic from '@anthropic-ai/sdk';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Recorded {
+/** A Messages request as the SDK sends it (parsed from its JSON). */
+export type MessagesBody = Anthropic.Messages.MessageCreateParamsNonStreaming;
+/** A Message Batches create request: each request's params are a Messages request. */
+export type BatchBody = Anthropic.Messages.Batches.BatchCreateParams;
+
+export interface Recorded<Body = unknown> {
   readonly method: string;
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
-  readonly body: any;
+  /** The parsed JSON body; null when the request had none. */
+  readonly body: Body;
 }
 
 /** What the fake answers to one Messages request. */
@@ -22,13 +29,15 @@ export interface Reply {
   readonly hang?: boolean;
 }
 
-export type Model = (body: any) => Reply;
+export type Model = (body: MessagesBody) => Reply;
 
 export interface FakeApi {
   readonly url: string;
   readonly requests: Recorded[];
   /** Only POST /v1/messages. */
-  messages(): Recorded[];
+  messages(): Recorded<MessagesBody>[];
+  /** Only POST /v1/messages/batches (the batches created). */
+  batches(): Recorded<BatchBody>[];
   /** Requests whose client hung up before the answer was sent (an aborted request). */
   abandoned(): number;
   close(): Promise<void>;
@@ -41,7 +50,7 @@ export interface FakeOptions {
 
 export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<FakeApi> {
   const requests: Recorded[] = [];
-  const batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number }>();
+  const batches = new Map<string, { requests: BatchBody['requests']; polls: number }>();
   let url = '';
   let abandoned = 0;
   const server = createServer((req, res) => {
@@ -52,7 +61,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const body = raw === '' ? null : JSON.parse(raw);
+      const body: unknown = raw === '' ? null : JSON.parse(raw);
       const path = (req.url ?? '').split('?')[0] as string;
       requests.push({ method: req.method ?? '', path, headers: req.headers, body });
       const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
@@ -60,7 +69,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
         res.end(JSON.stringify(json));
       };
       if (req.method === 'POST' && path === '/v1/messages') {
-        const r = model(body);
+        const r = model(body as MessagesBody);
         if (r.hang) return;
         if (r.delayMs) setTimeout(() => send(r.status ?? 200, r.json, r.headers), r.delayMs);
         else send(r.status ?? 200, r.json, r.headers);
@@ -68,7 +77,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
       }
       if (req.method === 'POST' && path === '/v1/messages/batches') {
         const id = `msgbatch_${batches.size + 1}`;
-        batches.set(id, { requests: body.requests, polls: 0 });
+        batches.set(id, { requests: (body as BatchBody).requests, polls: 0 });
         send(200, batchJson(id, 'in_progress', url));
         return;
       }
@@ -82,7 +91,7 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
             const result =
               (reply.status ?? 200) === 200
                 ? { type: 'succeeded', message: reply.json }
-                : { type: 'errored', error: { type: 'error', error: (reply.json as any).error } };
+                : { type: 'errored', error: { type: 'error', error: errorOf(reply.json) } };
             return JSON.stringify({ custom_id: r.custom_id, result });
           });
           // Results come back in no particular order: reversed, to prove custom_id is what matches.
@@ -101,7 +110,9 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
   return {
     url,
     requests,
-    messages: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
+    // The paths say what the SDK sent: the bodies are the SDK's own request types.
+    messages: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages') as Recorded<MessagesBody>[],
+    batches: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches') as Recorded<BatchBody>[],
     abandoned: () => abandoned,
     close: () =>
       new Promise<void>((resolve) => {
@@ -109,6 +120,11 @@ export async function fakeApi(model: Model, opts: FakeOptions = {}): Promise<Fak
         server.close(() => resolve());
       }),
   };
+}
+
+/** The `error` object of an error answer's JSON (`{ type: 'error', error: { type, message } }`). */
+function errorOf(json: unknown): unknown {
+  return typeof json === 'object' && json !== null && 'error' in json ? json.error : undefined;
 }
 
 function batchJson(id: string, status: 'in_progress' | 'ended', base: string) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
 import { waitFor } from '../faults/processes.js';
 import { KEY, memFiles, step, testEnvsAfterEach } from './mem-files.js';
-import { done, message, scripted, tool, toolResults, turnOf } from './script.js';
+import { done, firstMessageText, message, scripted, tool, type ToolResult, toolResults, turnOf } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';
 
 const fakeApi = fakeApisAfterEach();
@@ -21,7 +21,7 @@ describe('limits and failures', () => {
     expect(out.errors[0]!.failure.kind).toBe('agent');
     expect(out.errors[0]!.failure.message).toContain('src/a.js');
     expect(out.errors[0]!.failure.message).toContain('maxTurns (3)');
-    expect(api.messages().filter((r) => r.body.messages[0].content[0].text.includes('src/a.js'))).toHaveLength(3);
+    expect(api.messages().filter((r) => firstMessageText(r.body).includes('src/a.js'))).toHaveLength(3);
   });
 
   it('retries a 429 through the SDK and then succeeds', async () => {
@@ -74,7 +74,7 @@ describe('limits and failures', () => {
   });
 
   it('does not run a tool call cut off by max_tokens, and tells the model so', async () => {
-    let seen: any[] = [];
+    let seen: ToolResult[] = [];
     const api = await fakeApi((body) => {
       if (turnOf(body) === 0) return message([tool('write_file', { file_path: 'src/a.js', content: 'half a fi' })], undefined, 'max_tokens');
       seen = toolResults(body);
@@ -84,8 +84,8 @@ describe('limits and failures', () => {
     const files = memFiles({ 'src/a.js': 'foo\n' });
     const out = await runAgentStep(step(), files, env);
     expect(out.errors).toEqual([]);
-    expect(seen[0].is_error).toBe(true);
-    expect(seen[0].content).toContain('cut off at maxTokens (1024)');
+    expect(seen[0]!.is_error).toBe(true);
+    expect(seen[0]!.content).toContain('cut off at maxTokens (1024)');
     expect(files.text('src/a.js')).toBe('foo\n');
   });
 

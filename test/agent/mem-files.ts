@@ -71,7 +71,7 @@ export async function testEnv(url: string | null, over: Partial<AgentEnv> & { va
     cleanup: () => rm(dir, { recursive: true, force: true }),
     cacheFiles: async () => {
       const cacheDir = rest.cacheDir ?? join(dir, 'agent-cache');
-      let names: string[] = [];
+      let names: string[];
       try {
         names = await readdir(cacheDir);
       } catch {

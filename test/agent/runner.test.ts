@@ -8,7 +8,7 @@ import type { RunEvent } from '../../src/runner/types.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { KEY } from './mem-files.js';
-import { done, scripted, tool, toolResults } from './script.js';
+import { done, scripted, tool, toolResults, type ToolResult } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';
 
 const fakeApi = fakeApisAfterEach();
@@ -41,7 +41,7 @@ async function load(text: string) {
 
 describe('agent step through runRecipes', () => {
   it('commits the model’s edits on the job branch, refuses denied files, and replays from the cache on rerun', async () => {
-    const refusals: any[] = [];
+    const refusals: ToolResult[] = [];
     const api = await fakeApi(
       scripted({
         'src/a.js': [[tool('edit_file', { file_path: 'src/a.js', old_string: 'function foo()', new_string: 'function bar()' })], done()],
@@ -72,8 +72,8 @@ describe('agent step through runRecipes', () => {
     expect(job.status).toBe('changed');
     expect(job.files.map((f) => f.path)).toEqual(['src/a.js']);
     expect(job.usage.inputTokens).toBeGreaterThan(0);
-    expect(refusals[0].is_error).toBe(true);
-    expect(refusals[0].content).toContain('denied');
+    expect(refusals[0]!.is_error).toBe(true);
+    expect(refusals[0]!.content).toContain('denied');
 
     expect(repo.git('show', 'scion/agent-rename:src/a.js')).toBe('export function bar() {\n  return 1;\n}');
     expect(repo.git('show', 'scion/agent-rename:src/locked/keep.js')).toBe('export const foo = 3;');

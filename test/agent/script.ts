@@ -1,9 +1,10 @@
 // A scripted model: for each conversation (named by the file in its first message, or "job"), the
 // answer to its n-th request. Turns may look at the request (to react to tool results).
-import type { Model, Reply } from './fake-api.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MessagesBody, Model, Reply } from './fake-api.js';
 
 export type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
-export type Turn = Block[] | ((body: any) => Block[] | Reply);
+export type Turn = Block[] | ((body: MessagesBody) => Block[] | Reply);
 
 export interface Usage {
   input_tokens: number;
@@ -34,20 +35,51 @@ export function message(content: Block[], usage: Usage = DEFAULT_USAGE, stopReas
   };
 }
 
+/** The text of the request's first message (the task, and the file of a per-file conversation). */
+export function firstMessageText(body: MessagesBody): string {
+  const first = body.messages[0]?.content;
+  if (first === undefined) throw new Error('The request has no messages.');
+  return typeof first === 'string' ? first : first.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
 /** The conversation a request belongs to: the file shown in its first message, else "job". */
-export function conversationOf(body: any): string {
-  const first = body.messages[0].content;
-  const t = typeof first === 'string' ? first : first.map((b: any) => b.text ?? '').join('');
-  return /<file path="([^"]+)">/.exec(t)?.[1] ?? 'job';
+export function conversationOf(body: MessagesBody): string {
+  return /<file path="([^"]+)">/.exec(firstMessageText(body))?.[1] ?? 'job';
 }
 
 /** How many answers this conversation has had before this request. */
-export const turnOf = (body: any): number => body.messages.filter((m: any) => m.role === 'assistant').length;
+export const turnOf = (body: MessagesBody): number => body.messages.filter((m) => m.role === 'assistant').length;
+
+/** The system prompt: scion sends it as a list of text blocks, never as a plain string. */
+export function systemBlocks(body: MessagesBody): Anthropic.Messages.TextBlockParam[] {
+  if (!Array.isArray(body.system)) throw new Error('The request has no system prompt in blocks.');
+  return body.system;
+}
+
+/** The tools a request offers: scion offers only its own (with an input schema), none of the API's server tools. */
+export function customTools(body: MessagesBody): Anthropic.Messages.Tool[] {
+  return (body.tools ?? []).map((t) => {
+    if (!('input_schema' in t)) throw new Error(`The request offers a tool that is not one of scion's: ${JSON.stringify(t)}`);
+    return t;
+  });
+}
+
+/** A tool result as scion sends it: its content is always text. */
+export interface ToolResult {
+  content: string;
+  is_error?: boolean;
+  tool_use_id: string;
+}
 
 /** The tool_result blocks the request carries (the answers to the model's last tool calls). */
-export function toolResults(body: any): { content: string; is_error?: boolean; tool_use_id: string }[] {
-  const last = body.messages[body.messages.length - 1];
-  return typeof last.content === 'string' ? [] : last.content.filter((b: any) => b.type === 'tool_result');
+export function toolResults(body: MessagesBody): ToolResult[] {
+  const last = body.messages.at(-1);
+  if (last === undefined || typeof last.content === 'string') return [];
+  return last.content.flatMap((b) => {
+    if (b.type !== 'tool_result') return [];
+    if (typeof b.content !== 'string') throw new Error(`The result of tool call ${b.tool_use_id} is not text.`);
+    return [{ ...b, content: b.content }];
+  });
 }
 
 export function scripted(turns: Record<string, Turn[]>, usage: Usage = DEFAULT_USAGE): Model {

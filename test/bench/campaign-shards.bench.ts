@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { cleanEnv, HAS_TIME, mb, table } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

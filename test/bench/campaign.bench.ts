@@ -1,5 +1,5 @@
 // A campaign (issue H) over N small repositories served by native `git http-backend` on loopback
-// (test/push/git-http-server.ts), each a few hundred real files from this project's node_modules,
+// (test/support/git-http-server.ts), each a few hundred real files from this project's node_modules,
 // three of which hold `legacyApi(`; the recipe replaces it with `modernApi(`.
 //  (a) cold campaign (empty cache) at --concurrency 1 and 4, against native git repository by
 //      repository: `git clone --depth 1 --bare` + the same edit with plumbing (grep, cat-file,
@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { textFiles } from './corpus.js';
 import { cleanEnv, mb, parseBatch, table } from './support.js';
 

@@ -9,7 +9,7 @@
 // its peak RSS is that operation's own and its timing includes opening the pack. Medians of 3.
 // The repository is cached under os.tmpdir() between runs; worktrees go to os.tmpdir() as well
 // (set TMPDIR=/dev/shm to measure on tmpfs, as DESIGN.md's figures were).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

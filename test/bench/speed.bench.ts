@@ -13,7 +13,7 @@
 //             `git worktree remove` (scion removes its worktree too)
 // Each run works in a fresh bare `git clone --local` of the corpus (hard links: the same packs).
 // Medians of SCION_BENCH_RUNS (default 3). Needs `npm run build` (bin/scion.js runs dist/).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

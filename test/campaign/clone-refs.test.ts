@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClone } from '../../src/campaign/clone-cache.js';
 import type { RepoTarget } from '../../src/campaign/targets.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { gitRepo, runGit, type TestRepo } from '../support/git-repo.js';
 
 let server: GitServer;

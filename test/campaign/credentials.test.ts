@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import type { GitServer, ServedRequest } from '../push/git-http-server.js';
+import type { GitServer, ServedRequest } from '../support/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { useFakeGitHub, useGitServer } from '../support/servers.js';

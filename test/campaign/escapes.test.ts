@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRepo } from '../github/fake-github.js';
-import { githubRemote } from '../push/setup.js';
+import { githubRemote } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo } from '../support/git-repo.js';
@@ -15,7 +15,6 @@ import { recipeFile } from '../support/recipe-file.js';
 import { fakeGitHubsAfterEach, useGitServer } from '../support/servers.js';
 
 // ESC, BEL, CR, and the 8-bit CSI: none may be printed raw.
-// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f]/;
 const HOSTILE = '\x1b]0;owned\x07\x1b[2J\x1b[H\r\u009b31m';
 const SHOWN = '\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0d\\x9b31m';
@@ -72,7 +71,6 @@ describe('the edge: outside text on every line scion prints', () => {
     const colour = await scion(['run', recipe, '--repo', r.dir], { cwd: r.dir, tty: true, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(colour.stdout).toContain('\x1b[31m');
     // Only scion's own SGR sequences are raw; the command's are shown.
-    // eslint-disable-next-line no-control-regex
     expect(colour.stdout.replace(/\x1b\[\d+m/g, '')).not.toMatch(RAW_CONTROL);
     expect(colour.stdout).toContain('before\\x1b[2J\\x1b]0;owned\\x07after');
   });

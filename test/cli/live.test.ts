@@ -12,7 +12,6 @@ class Screen {
   lines: string[] = [''];
   row = 0;
   write(s: string): void {
-    // eslint-disable-next-line no-control-regex
     for (const part of s.split(/(\x1b\[\d*[FJ]|\n)/)) {
       if (part === '') continue;
       if (part === '\n') {

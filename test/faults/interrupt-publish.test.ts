@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { githubRemote, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isGitError, openRepo, readRef, resolveCommit } from '../../src/git/index.js';
-import { runGit, type TestRepo } from '../support/git-repo.js';
+import { runGit } from '../support/git-repo.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
 const repo = reposAfterEach();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { gitAsync } from '../push/setup.js';
+import { gitAsync } from '../support/git-remote.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { loadWorkflow, runnerTools as tools, runWorkflow, type Workflow } from './workflow-runner.js';
 import { useFakeGitHubs, useGitServer } from '../support/servers.js';

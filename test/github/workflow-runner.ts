@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import { parse } from 'yaml';
 import { gitEnv } from '../support/git-repo.js';
-import { gitAsync } from '../push/setup.js';
+import { gitAsync } from '../support/git-remote.js';
 import { SCION_COMMAND } from '../support/spawn-cli.js';
 
 export interface Step {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { gitAsync } from '../push/setup.js';
+import { gitAsync } from '../support/git-remote.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { listFiles, loadWorkflow, runnerTools as tools, runWorkflow, type Workflow, type WorkflowRun } from './workflow-runner.js';
 import { useFakeGitHub, useGitServer } from '../support/servers.js';

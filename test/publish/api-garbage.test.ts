@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import type { Recorded } from '../github/fake-github.js';
-import { githubRemote, makeRemote, remotePath } from '../push/setup.js';
+import { githubRemote, makeRemote, remotePath } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -4,7 +4,7 @@ import { WriteBudgets } from '../../src/host/budget.js';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { GitLabHost } from '../../src/host/gitlab.js';
-import { makeRemote, remotePath } from '../push/setup.js';
+import { makeRemote, remotePath } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';

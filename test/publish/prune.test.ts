@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import { scion } from '../support/cli.js';
-import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
+import { reposAfterEach } from '../support/cleanups.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { fakeGitHubsAfterEach, useGitServer } from '../support/servers.js';
@@ -19,7 +19,6 @@ const OTHER = recipeFile('name: other-log\nbranch: codemod/other-log\nsteps:\n  
 const FILES = { 'src/log.ts': "legacyLog('x');\n", 'src/other.ts': 'oldThing();\n' };
 
 const repo = reposAfterEach();
-const cleanups = cleanupAfterEach();
 const startFakeGitHub = fakeGitHubsAfterEach();
 /** A loopback port that was free a moment ago and is closed now. */
 async function closedPort(): Promise<number> {

@@ -9,7 +9,7 @@ import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { useGitServer } from '../support/servers.js';
-import { githubRemote, pushesSince, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, pushesSince, type GitHubRemote } from '../support/git-remote.js';
 
 const RECIPE = recipeFile('name: bump\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n');
 const FILES = { 'a.txt': 'v1\n', 'b.txt': 'same\n' };

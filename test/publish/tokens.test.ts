@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { guardedHttp, type RemoteAccess } from '../../src/git/transport.js';
 import { gitCredential, mayCarryCredentials } from '../../src/host/credentials.js';
 import { remoteAccess } from '../../src/host/remote.js';
-import { githubRemote, makeRemote, runJson } from '../push/setup.js';
+import { githubRemote, makeRemote, runJson } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';

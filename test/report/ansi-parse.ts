@@ -61,7 +61,7 @@ function apply(s: SgrState, params: string): SgrState {
     if (c === 0) out = { ...RESET };
     else if (c === 1) out.bold = true;
     else if (c === 2) out.dim = true;
-    else if (c === 22) ((out.bold = false), (out.dim = false));
+    else if (c === 22) out = { ...out, bold: false, dim: false };
     else if (c === 3) out.italic = true;
     else if (c === 23) out.italic = false;
     else if (c === 7) out.reverse = true;

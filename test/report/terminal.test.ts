@@ -73,8 +73,8 @@ describe('renderSummaryText', () => {
     expect(lines[0]).toBe('changed   rename-logger/core  scion/rename-logger/core  2 commits, 3 files, +5 -4');
     expect(lines[1]).toBe('failed    rename-logger/api   scion/rename-logger/api   0 commits, 0 files, +0 -0');
     expect(lines[2]).toBe('  not-unique (9) step 2, packages/api/server.ts: Found 2 matches of the string to replace, but replace_all is false.');
-    expect(lines[3]).toMatch(/^    fix: old_string matches more than once/);
-    expect(lines[4]).toMatch(/^  branch-diverged step 4: /);
+    expect(lines[3]).toMatch(/^ {4}fix: old_string matches more than once/);
+    expect(lines[4]).toMatch(/^ {2}branch-diverged step 4: /);
     expect(out).toContain('empty     drop-polyfills      scion/drop-polyfills      0 commits, 0 files, +0 -0, 1 already applied');
     expect(out).toContain('Agent usage: 12,345 input / 678 output tokens');
     expect(out.trimEnd().split('\n').at(-1)).toBe('3 jobs: 1 changed, 1 empty, 1 failed');
@@ -119,8 +119,8 @@ describe('renderSummaryText on a terminal', () => {
     const r = sampleReport();
     const jobs = ['app', 'web'].map((name) => ({ ...r.jobs[0]!, repo: `github.com/acme/${name}`, name: r.jobs[0]!.recipe }));
     const lines = renderSummaryText({ ...r, repo: null, jobs }, { color: false }).split('\n');
-    expect(lines[0]).toMatch(/^changed   acme\/app rename-logger +scion\/rename-logger\/core/);
-    expect(lines[1]).toMatch(/^changed   acme\/web rename-logger +scion\/rename-logger\/core/);
+    expect(lines[0]).toMatch(/^changed {3}acme\/app rename-logger +scion\/rename-logger\/core/);
+    expect(lines[1]).toMatch(/^changed {3}acme\/web rename-logger +scion\/rename-logger\/core/);
   });
 
   it('recaps the failed jobs at the end of a long run, and not of a short one', () => {

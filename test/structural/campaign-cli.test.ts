@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import type { RunReport } from '../../src/model/types.js';
-import { startGitServer, type GitServer } from '../push/git-http-server.js';
+import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 

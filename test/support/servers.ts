@@ -7,7 +7,7 @@ import { fakeApi, type FakeApi } from '../agent/fake-api.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 import { startFakeGitHubs, type FakeGitHubs } from '../github/fake-github-router.js';
 import { startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
-import { startGitServer, type GitServer, type GitServerOptions } from '../push/git-http-server.js';
+import { startGitServer, type GitServer, type GitServerOptions } from './git-http-server.js';
 import { cleanupAfterEach } from './cleanups.js';
 
 /** Per test (a fresh server for each, the default) or per file (one server the file's tests share). */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { githubRemote, makeRemote, remotePath, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, makeRemote, remotePath, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Recorded } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { githubRemote, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { useGitServer } from '../support/servers.js';
 import { spawnScion } from '../support/spawn-cli.js';

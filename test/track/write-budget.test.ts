@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { fakeClock, scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { githubRemote, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { useGitServer } from '../support/servers.js';
 

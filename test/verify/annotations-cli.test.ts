@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
@@ -37,10 +38,10 @@ describe('annotations from the CLI', () => {
     const json = await scion(['run', file, '--repo', r.dir, '--json', '--pr-body', body], { cwd: r.dir, env: { GITHUB_ACTIONS: 'true' } });
     // The PR body lists them too (capped per job).
     expect(readFileSync(body, 'utf8')).toContain('What verify reported:\n\n- `src/a.js:1:5` error: a, b: 100% wrong\n- `src/a.js:2:1` warning: unused\n');
-    const report = JSON.parse(json.stdout);
-    expect(report.jobs[0].status).toBe('failed');
-    expect(report.jobs[0].errors.map((e: any) => e.kind)).toEqual(['command-failed']);
-    expect(report.jobs[0].diagnostics).toEqual([
+    const report = JSON.parse(json.stdout) as RunReport;
+    expect(report.jobs[0]!.status).toBe('failed');
+    expect(report.jobs[0]!.errors.map((e) => e.kind)).toEqual(['command-failed']);
+    expect(report.jobs[0]!.diagnostics).toEqual([
       { file: 'src/a.js', line: 1, col: 5, severity: 'error', message: 'a, b: 100% wrong', source: 'generic' },
       { file: 'src/a.js', line: 2, col: 1, severity: 'warning', message: 'unused', source: 'generic', code: '-Wunused' },
     ]);

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeRepo, treeOfCommit, listTree, openRepo, readBlob, resolveCommit, type Repo } from '../../src/git/index.js';
+import { closeRepo, treeOfCommit, listTree, openRepo, readBlob, resolveCommit } from '../../src/git/index.js';
 import { cachedCommand } from '../../src/runner/cached-command.js';
 import { StepCache, stepCacheDir } from '../../src/runner/step-cache.js';
 import { execShell as shell } from '../../src/runner/steps/command.js';

@@ -1,6 +1,6 @@
 // The parser against the REAL output of tsc and eslint (run here on a fixture made in a temp folder,
 // from this repository's own node_modules), and against realistic samples of the other formats.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,8 +25,10 @@ async function fixture(files: Record<string, string>): Promise<string> {
 function failing(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
   try {
     execFileSync(join(BIN, cmd), args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  } catch (e: any) {
-    return `${e.stdout ?? ''}${e.stderr ?? ''}`;
+  } catch (e) {
+    // execFileSync's error carries the whole spawnSync result.
+    const r = e as Partial<SpawnSyncReturns<string>>;
+    return `${r.stdout ?? ''}${r.stderr ?? ''}`;
   }
   throw new Error(`${cmd} ${args.join(' ')} passed`);
 }

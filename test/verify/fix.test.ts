@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { runFix, type FailedCommand } from '../../src/agent/fix.js';
 import type { Diagnostic } from '../../src/model/diagnostic.js';
 import { KEY, memFiles, testEnvsAfterEach } from '../agent/mem-files.js';
-import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
+import { done, firstMessageText, message, tool, toolResults, turnOf } from '../agent/script.js';
+import type { MessagesBody } from '../agent/fake-api.js';
 import { fakeApisAfterEach } from '../support/servers.js';
 
 const fakeApi = fakeApisAfterEach();
@@ -47,7 +48,7 @@ const CONFIG = { maxTurns: 4, maxTokens: 1024 };
 
 describe('runFix', () => {
   it('sends the command, its status and each diagnostic with its lines; the model edits at once; a rerun replays', async () => {
-    const bodies: any[] = [];
+    const bodies: MessagesBody[] = [];
     const api = await fakeApi((body) => {
       bodies.push(body);
       if (turnOf(body) === 0) {
@@ -64,7 +65,7 @@ describe('runFix', () => {
     expect(out.usage.inputTokens).toBeGreaterThan(0);
     expect(files.text('src/b.ts')).toBe(B.replaceAll('rename(', 'renamed(').replace('{ rename }', '{ renamed }'));
 
-    const first: string = bodies[0].messages[0].content[0].text;
+    const first = firstMessageText(bodies[0]!);
     expect(first).toContain('The verify command `npx tsc --noEmit -p .` exited with status 2. It reported 4 problems');
     expect(first).toContain("src/b.ts:4:10: error TS2552: Cannot find name 'rename'. Did you mean 'renamed'?");
     expect(first).toContain('src/b.ts:40:21: error TS2552');
@@ -88,7 +89,7 @@ describe('runFix', () => {
   });
 
   it('shows the output when no diagnostic could be read, and reports a model that did not stop', async () => {
-    const bodies: any[] = [];
+    const bodies: MessagesBody[] = [];
     const api = await fakeApi((body) => {
       bodies.push(body);
       return message([tool('read_file', { file_path: 'src/a.ts' })]);
@@ -104,7 +105,7 @@ describe('runFix', () => {
     expect(out.stopped).toBe(false);
     expect(out.errors[0]!.failure.kind).toBe('agent');
     expect(out.errors[0]!.failure.message).toContain('maxTurns (2)');
-    const first: string = bodies[0].messages[0].content[0].text;
+    const first = firstMessageText(bodies[0]!);
     expect(first).toContain('Task: Make the tests pass');
     expect(first).toContain('`make test` was killed by SIGKILL');
     expect(first).toContain('<output>\nSegmentation fault\n</output>');

@@ -10,7 +10,7 @@ import { formatProblem, loadRecipe } from '../../src/recipe/index.js';
 import { runRecipes } from '../../src/runner/run-recipes.js';
 import type { RunEvent } from '../../src/runner/types.js';
 import { KEY } from '../agent/mem-files.js';
-import { done, message, tool, toolResults, turnOf } from '../agent/script.js';
+import { done, firstMessageText, message, tool, toolResults, turnOf } from '../agent/script.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 import type { FakeApi } from '../agent/fake-api.js';
@@ -78,7 +78,7 @@ describe('verify, then fix', () => {
     const firsts: string[] = [];
     const api = await fakeApi((body) => {
       if (turnOf(body) === 0) {
-        firsts.push(body.messages[0].content[0].text);
+        firsts.push(firstMessageText(body));
         // The lines were shown, so both files count as read: edit at once.
         return message([
           tool('edit_file', { file_path: 'src/a.ts', old_string: 'import { fetchUser }', new_string: 'import { loadUser }' }),

@@ -1,5 +1,5 @@
 // FileEditTool: a sequence of search-and-replace edits on one file, checked in the seed's order.
-import { failure, fail, type Failure } from '../../errors.js';
+import { failure, type Failure } from '../../errors.js';
 import { applyEditSequence } from '../edit/apply-sequence.js';
 import type { Edit, EngineOptions, EngineResult, FileInput } from '../types.js';
 import { fileExists } from '../edit/failures.js';

@@ -3,7 +3,7 @@
 // owners as reviewers; a group owner (no user) is left to the body, not a failure.
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import { makeRemote, remotePath } from '../push/setup.js';
+import { makeRemote, remotePath } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRedactor, redactDeep, redacting, secretsOf } from '../../src/redact.js';
+import { makeRedactor, redactDeep, redacting, secretsOf } from '../src/redact.js';
 
 describe('redaction', () => {
   const env = {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { closeRepo, listRemoteBranches, openRepo, pushCommit, type RemoteAccess } from '../../src/git/index.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { accessTo, makeRemote, runJson } from './setup.js';
+import { accessTo, makeRemote, runJson } from '../support/git-remote.js';
 import { remoteAccess } from '../../src/host/remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { useGitServer } from '../support/servers.js';

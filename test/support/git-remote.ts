@@ -8,10 +8,10 @@ import { expect } from 'vitest';
 import type { RemoteAccess } from '../../src/git/index.js';
 import type { RunReport } from '../../src/model/types.js';
 import { remoteAccess } from '../../src/host/remote.js';
-import { scion } from '../support/cli.js';
-import { gitEnv, gitRepo, runGit, type RepoFile } from '../support/git-repo.js';
+import { scion } from './cli.js';
+import { gitEnv, gitRepo, runGit, type RepoFile } from './git-repo.js';
 import type { GitServer } from './git-http-server.js';
-import type { Cleanup } from '../support/cleanups.js';
+import type { Cleanup } from './cleanups.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
 
 export interface Clone {

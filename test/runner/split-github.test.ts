@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobReport, RunReport } from '../../src/model/types.js';
-import { githubRemote, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';

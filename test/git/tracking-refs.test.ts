@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRepo, deleteRemoteBranch, fetchBranch, openRepo, pushCommit, type Repo } from '../../src/git/index.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
-import { startGitServer, type GitServer } from './git-http-server.js';
-import { accessTo, makeRemote, type Clone, type Remote } from './setup.js';
+import { startGitServer, type GitServer } from '../support/git-http-server.js';
+import { accessTo, makeRemote, type Clone, type Remote } from '../support/git-remote.js';
 
 let server: GitServer;
 const cleanups = cleanupAfterEach();

@@ -8,7 +8,7 @@ import { DEFAULT_PR_SETTINGS, describeJob } from '../../src/publish/describe.js'
 import type { FakeGitHub } from '../github/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { githubRemote, type GitHubRemote } from '../push/setup.js';
+import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { useGitServer } from '../support/servers.js';
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitEnv, runGit } from '../support/git-repo.js';
+import { gitEnv, runGit } from './git-repo.js';
 
 export interface ServedRequest {
   readonly method: string;
