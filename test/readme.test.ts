@@ -3,8 +3,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import * as library from '../src/index.js';
 import { formatProblem, loadRecipe, recipeFieldDocs } from '../src/recipe/index.js';
+import { gitRepo, runGit } from './support/git-repo.js';
 
 const root = new URL('..', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -41,5 +44,36 @@ describe('README', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('the library API section', () => {
+    const section = readme.slice(readme.indexOf('## Library API'), readme.indexOf('\n## ', readme.indexOf('## Library API') + 1));
+
+    it('names every function and value the package exports', () => {
+      const missing = Object.keys(library).filter((name) => !section.includes(`\`${name}\``) && !section.includes(`\`${name}(`));
+      expect(missing).toEqual([]);
+    });
+
+    it('has a worked example that runs as written and prints what the section says it prints', async () => {
+      const code = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+      const printed = /```text\n([\s\S]*?)```/.exec(section)![1]!;
+      const repo = await gitRepo({ 'src/log.ts': "legacyLog('hello');\n", 'README.md': '# app\n' });
+      try {
+        writeFileSync(join(repo.dir, 'codemod.mts'), code);
+        repo.git('add', 'codemod.mts');
+        repo.git('commit', '-qm', 'the example');
+        // As a user runs it (npx tsx codemod.mts); the package name resolves to the sources here (TSX_TSCONFIG_PATH).
+        const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'codemod.mts'], { cwd: repo.dir, env: process.env, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout).toBe(printed);
+        // The branch is there, as native git sees it; the checkout is untouched.
+        expect(runGit(repo.dir, 'show', 'scion/rename-logger:src/log.ts')).toBe("log('hello');");
+        expect(runGit(repo.dir, 'status', '--porcelain')).toBe('');
+        // A library error names the option, never a flag.
+        expect(r.stdout.split('\n').find((l) => l.startsWith('not-a-repository:'))).not.toMatch(/--[a-z]/);
+      } finally {
+        await repo.cleanup();
+      }
+    });
   });
 });

@@ -78,7 +78,12 @@ async function listedTargets(list: string, cwd: string, env: Env, readStdin?: ()
   const file = fromStdin ? null : resolve(cwd, list);
   let text: string;
   if (file === null) {
-    if (!readStdin) throw usageError('--repos - reads the list from standard input, and there is none here; pass a file instead.', [], 'repos');
+    if (!readStdin)
+      throw usageError(
+        'A list of `-` (the `repositories.list` option) reads the repositories from standard input, and there is none here; name a file instead.',
+        [],
+        'repos',
+      );
     text = await readStdin();
   } else {
     try {

@@ -97,18 +97,21 @@ export interface RunResult {
 export function checkRunOptions(o: RunOptions): void {
   if (o.recipes.length === 0) throw usageError('Name at least one recipe file.');
   const c = o.concurrency;
-  if (c !== undefined && !(Number.isInteger(c) && c >= 1)) throw usageError(`concurrency ${c} must be a whole number of at least 1.`, [], 'concurrency');
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1))
+    throw usageError(`The \`concurrency\` option (${c}) must be a whole number of at least 1.`, [], 'concurrency');
   const s = o.shard;
   if (s !== undefined && !(Number.isInteger(s.index) && Number.isInteger(s.count) && s.index >= 1 && s.index <= s.count)) {
-    throw usageError(`shard ${s.index}/${s.count} is not I/N with 1 <= I <= N.`, [], 'shard');
+    throw usageError(`The \`shard\` option (${s.index}/${s.count}) is not I/N with 1 <= I <= N.`, [], 'shard');
   }
   if (o.repo !== undefined && o.repositories !== undefined) {
-    throw usageError('repo names one repository and repositories those of a campaign; choose one.', [], 'repo');
+    throw usageError('The `repo` option names one repository and the `repositories` option those of a campaign; choose one.', [], 'repo');
   }
   if (o.publish !== undefined) {
-    if (o.dryRun === true) throw usageError('--push cannot go with plan or --dry-run: a dry run writes no branch to push; drop one of them.', [], 'push');
-    if (o.publish.remote.trim() === '') throw usageError('--push needs a remote name (for example --push origin).', [], 'push');
-    checkPublishSettings(settingsShape(o.publish));
+    if (o.dryRun === true) {
+      throw usageError('The `publish` option cannot go with the `dryRun` option: a dry run writes no branch to push; drop one of them.', [], 'push');
+    }
+    if (o.publish.remote.trim() === '') throw usageError('The `publish.remote` option needs a remote name (for example origin).', [], 'push');
+    checkPublishSettings(settingsShape(o.publish), 'publish.');
   }
 }
 

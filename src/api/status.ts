@@ -51,7 +51,7 @@ export async function status(o: StatusOptions): Promise<StatusResult> {
   const env = o.env ?? process.env;
   const recipes = o.recipes ?? [];
   if ((o.report === undefined) === (recipes.length === 0)) {
-    throw usageError('Name either --report FILE or recipe files: `scion status --report out.json` or `scion status recipes/x.yaml --repo DIR`.');
+    throw usageError('Name either a report (the `report` option) or recipe files (the `recipes` option), one of the two.');
   }
   const report = o.report === undefined ? null : await readReport(o.report, cwd);
   if (report !== null && isCampaignReport(report)) {

@@ -135,7 +135,8 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
               ? `Cannot run the jobs in ${target.id}: ${why}`
               : `Cannot run the jobs in the clone of ${target.id} (${dir}): ${why}; remove that folder so the next run clones it anew.`;
           // A base one repository lacks is the campaign's to fix, not the machine's.
-          const hint = e.kind === 'plan' ? 'Pass a --base every repository of the list has, or give each line its own base with @REF.' : undefined;
+          const hint =
+            e.kind === 'plan' ? 'Give the `base` option a commit every repository of the list has, or give each line its own base with @REF.' : undefined;
           return unrun(
             r,
             target,

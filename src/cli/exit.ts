@@ -3,6 +3,7 @@
 // kind decides here.
 import { fixHint, isJobKind, ScionError, type ScionErrorKind } from '../api/errors.js';
 import { environmentError } from './files.js';
+import { inFlagWords } from './flags.js';
 import type { CliIo } from './io.js';
 
 export const EXIT_OK = 0;
@@ -33,6 +34,16 @@ export function exitCodeOf(kind: ScionErrorKind): number {
   if (USAGE_KINDS.has(kind)) return EXIT_USAGE;
   if (kind === 'interrupted') return EXIT_INTERRUPTED;
   return EXIT_FAILED;
+}
+
+/** `e` as the command line says it: the options the library named, as `command`'s flags. */
+export function inCommandWords(e: ScionError, command: string | undefined): ScionError {
+  const said = (s: string) => inFlagWords(s, command);
+  const message = said(e.message);
+  const problems = e.problems.map(said);
+  const hint = e.hint === undefined ? undefined : said(e.hint);
+  if (message === e.message && problems.every((p, i) => p === e.problems[i]) && hint === e.hint) return e;
+  return new ScionError(e.kind, message, { data: { ...e.data }, problems, ...(hint === undefined ? {} : { hint }), cause: e });
 }
 
 /** Whether a usage error came from the command line itself (yargs' parse or a flag rule): its sentence ends with where --help is. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { ScionError } from '../api/errors.js';
 import { COMMAND_NAMES, COMMANDS, EPILOG } from './commands.js';
-import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, reportError } from './exit.js';
+import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, inCommandWords, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
 import { shapeUsage } from './usage.js';
 
@@ -19,7 +19,14 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
     await parser(io, (c) => (code = c)).parseAsync([...args], {}, (_err, _args, out) => {
       output = out;
     });
-  } catch (e) {
+  } catch (thrown) {
+    const e =
+      thrown instanceof ScionError
+        ? inCommandWords(
+            thrown,
+            args.find((a) => !a.startsWith('-')),
+          )
+        : thrown;
     if (e instanceof ScionError && fromArgv(e)) return usage(io, args, e);
     const code = reportError(io, e);
     return io.signal?.aborted ? EXIT_INTERRUPTED : code;

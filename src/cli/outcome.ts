@@ -17,7 +17,7 @@ import {
 import { redactDeep } from '../api/text.js';
 import { EXIT_INTERRUPTED } from './exit.js';
 import { environmentError, writeOutputFile } from './files.js';
-import type { RunFlags } from './flags.js';
+import { inFlagWords, type RunFlags } from './flags.js';
 import { data, redactorOf, styled, useColor, type CliIo, type CliStream } from './io.js';
 
 export async function writeOutcome(
@@ -25,9 +25,11 @@ export async function writeOutcome(
   given: RunReport,
   flags: RunFlags,
   dryRun: boolean,
-  o: { readonly interrupted: boolean; readonly prFailed: boolean },
+  o: { readonly interrupted: boolean; readonly prFailed: boolean; readonly command: string },
 ): Promise<number> {
   const { interrupted, prFailed } = o;
+  // The summary's errors and fixes name flags where the library named its options.
+  const summary = (opts: Parameters<typeof renderSummaryText>[1]) => inFlagWords(renderSummaryText(report, opts), o.command);
   // One redaction pass over the report (its strings, before any renderer escapes them), and the
   // files and streams redact again at the edge.
   const redact = redactorOf(io);
@@ -59,7 +61,7 @@ export async function writeOutcome(
     data(io.stdout).write(
       renderPatch(report, (job, file) => io.stderr.write(`scion: ${file.path} (${job.name}) has no text diff and is left out of the patch.\n`)),
     );
-    styled(io.stderr).write(renderSummaryText(report, { color: useColor(io, 'stderr', flags.color), ...widthOf(io.stderr) }));
+    styled(io.stderr).write(summary({ color: useColor(io, 'stderr', flags.color), ...widthOf(io.stderr) }));
   } else {
     const color = useColor(io, 'stdout', flags.color);
     if (flags.stat) {
@@ -75,7 +77,7 @@ export async function writeOutcome(
         if (job.files.length > 0) styled(io.stdout).write(diff(job.files));
       }
     }
-    styled(io.stdout).write(renderSummaryText(report, { color, ...widthOf(io.stdout) }));
+    styled(io.stdout).write(summary({ color, ...widthOf(io.stdout) }));
   }
   if (interrupted) return EXIT_INTERRUPTED;
   return prFailed || report.jobs.some((j) => j.status === 'failed') ? 1 : 0;

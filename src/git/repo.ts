@@ -56,11 +56,11 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
     // A folder on the way that this user may not enter is not a missing folder: say which it is.
     const refused = refusalToGitError(err, resolve(dir), 'read');
     if (isGitError(refused)) throw refused;
-    throw gitError('not-a-repository', `The folder ${dir} does not exist; pass --repo with a folder inside a git repository.`, { path: dir });
+    throw gitError('not-a-repository', `The folder ${dir} does not exist; give the \`repo\` option a folder inside a git repository.`, { path: dir });
   }
   // A file inside the repository is fine too: start from its folder.
   const found = discover(lstatOrNull(start)?.isDirectory() === false ? dirname(start) : start);
-  if (!found) throw gitError('not-a-repository', `${start} is not inside a git repository; pass --repo with a folder inside one.`, { path: start });
+  if (!found) throw gitError('not-a-repository', `${start} is not inside a git repository; give the \`repo\` option a folder inside one.`, { path: start });
   const commonDir = commonDirOf(found.gitDir);
   const config = readConfigFile(join(commonDir, 'config'));
   checkSupported(commonDir, config);
@@ -105,9 +105,13 @@ function discover(start: string): { gitDir: string; workTree: string | null; git
     if (st?.isFile()) {
       const gitDir = gitFileTarget(dotGit);
       if (gitDir && looksLikeGitDir(gitDir)) return { gitDir, workTree: d, gitFile: dotGit };
-      throw gitError('not-a-repository', `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\` or pass another --repo.`, {
-        path: dotGit,
-      });
+      throw gitError(
+        'not-a-repository',
+        `${dotGit} points to a git dir that no longer exists; run \`git worktree prune\`, or give the \`repo\` option another folder.`,
+        {
+          path: dotGit,
+        },
+      );
     }
     // Inside a .git dir or a bare repository.
     if (looksLikeGitDir(d)) return { gitDir: d, workTree: basename(d) === '.git' ? dirname(d) : null, gitFile: null };

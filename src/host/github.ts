@@ -105,7 +105,12 @@ export class GitHubHost implements Host {
   }
 
   async defaultBranch(): Promise<string> {
-    const info = await this.call('GET /repos/{owner}/{repo}', {}, `reading the default branch of ${this.label} (pass --base to skip this)`, isRecord);
+    const info = await this.call(
+      'GET /repos/{owner}/{repo}',
+      {},
+      `reading the default branch of ${this.label} (naming the pull requests' base branch skips this)`,
+      isRecord,
+    );
     return typeof info.default_branch === 'string' && info.default_branch !== '' ? info.default_branch : 'main';
   }
 

@@ -101,7 +101,13 @@ export class GitLabHost implements Host {
   }
 
   async defaultBranch(): Promise<string> {
-    const p = await this.call('GET', '', `reading the default branch of ${this.label} (pass --base to skip this)`, undefined, isRecord);
+    const p = await this.call(
+      'GET',
+      '',
+      `reading the default branch of ${this.label} (naming the merge requests' base branch skips this)`,
+      undefined,
+      isRecord,
+    );
     return typeof p.default_branch === 'string' && p.default_branch !== '' ? p.default_branch : 'main';
   }
 

@@ -27,7 +27,7 @@ export function hostOf(repo: Repo, remote: string, env: Env, o: HostOptions = {}
   const url = remoteUrl(repo, remote);
   if (url === null) {
     return noHost(
-      `The repository has no remote "${remote}" (remote.${remote}.url is not set); pass --remote with the remote of the GitHub or GitLab repository.`,
+      `The repository has no remote "${remote}" (remote.${remote}.url is not set); name the remote of the GitHub or GitLab repository with the \`remote\` option.`,
     );
   }
   return hostAtUrl(url, remote, env, o);

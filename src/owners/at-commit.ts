@@ -43,7 +43,7 @@ export async function codeownersAt(repo: string, ref = 'HEAD', dialect?: Dialect
   const r = await openRepo(repo);
   try {
     const sha = await resolveCommit(r, ref);
-    if (sha === null) throw new UsageError(`"${ref}" is not a commit in ${r.workTree ?? r.commonDir}; pass --base with a branch, tag or commit it has.`);
+    if (sha === null) throw new UsageError(`"${ref}" is not a commit in ${r.workTree ?? r.commonDir}; name a branch, tag or commit it has.`);
     return await codeownersInTree(r, await treeOfCommit(r, sha), dialect ?? defaultDialect(r, env));
   } finally {
     closeRepo(r);
@@ -78,7 +78,8 @@ export async function ownersAt(q: OwnersQuery): Promise<OwnersAnswer> {
   try {
     const dialect = q.dialect ?? defaultDialect(r, q.env ?? {});
     const sha = await resolveCommit(r, base);
-    if (sha === null) throw new UsageError(`"${base}" is not a commit in ${r.workTree ?? r.commonDir}; pass --base with a branch, tag or commit it has.`);
+    if (sha === null)
+      throw new UsageError(`"${base}" is not a commit in ${r.workTree ?? r.commonDir}; give the \`base\` option a branch, tag or commit it has.`);
     const tree = await treeOfCommit(r, sha);
     const co = await codeownersInTree(r, tree, dialect);
     if (co === undefined) return { ok: false, dialect, base, locations: CODEOWNERS_LOCATIONS[dialect] };

@@ -68,7 +68,7 @@ export function pushTargetOf(repo: Repo, name: string, env: Env): Result<PushTar
   const configured = remoteUrl(repo, name);
   if (configured === null) {
     return cannotPush(
-      `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote: --push REMOTE.`,
+      `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote with the \`remote\` option.`,
     );
   }
   const loc = parseRemoteLocation(configured);

@@ -187,13 +187,17 @@ function failPush(job: JobReport, step: number, message: string): JobReport {
   return { ...job, status: 'failed', errors: [...job.errors, { step, file: null, kind: 'push-failed', message }] };
 }
 
-/** Options of publishing as a caller gives them, checked completely before anything is pushed. */
-export function checkPublishSettings(s: Pick<PublishSettings, 'intervalMs' | 'base' | 'extra'>): void {
+/**
+ * Options of publishing as a caller gives them, checked completely before anything is pushed. Messages
+ * name the options as the caller wrote them: `options` is their prefix (`publish.` in a run's options).
+ */
+export function checkPublishSettings(s: Pick<PublishSettings, 'intervalMs' | 'base' | 'extra'>, options = ''): void {
+  const option = (name: string) => `The \`${options}${name}\` option`;
   if (!(Number.isInteger(s.intervalMs) && s.intervalMs >= 0)) {
-    throw usageError(`--pr-interval ${s.intervalMs} must be a whole number of milliseconds, 0 or more.`, [], 'pr-interval');
+    throw usageError(`${option('intervalMs')} (${s.intervalMs}) must be a whole number of milliseconds, 0 or more.`, [], 'pr-interval');
   }
-  if (s.base !== undefined && s.base.trim() === '') throw usageError('--pr-base needs a branch name (for example --pr-base main).', [], 'pr-base');
+  if (s.base !== undefined && s.base.trim() === '') throw usageError(`${option('base')} needs a branch name (for example main).`, [], 'pr-base');
   for (const l of s.extra?.labels ?? []) {
-    if (l.trim() === '') throw usageError('--label needs a label name (for example --label codemod).', [], 'label');
+    if (l.trim() === '') throw usageError(`${option('labels')} needs label names (for example codemod), not an empty one.`, [], 'label');
   }
 }

@@ -59,7 +59,10 @@ async function expand(
     const ref = options.base ?? recipe.base ?? 'HEAD';
     const sha = await resolveCommit(repo, ref);
     if (sha === null && missingBase === 'fail') {
-      throw planError('bad-base', `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base or pass --base.`);
+      throw planError(
+        'bad-base',
+        `${file}: base "${ref}" is not a commit in ${repo.workTree ?? repo.commonDir}; fix the recipe's base, or give the \`base\` option a commit it has.`,
+      );
     }
     let base: BaseTree | null = null;
     if (sha !== null) {

@@ -131,8 +131,8 @@ function pickJobs<T extends { job: JobSpec }>(all: readonly T[], mine: readonly 
     const shown = names.slice(0, 50).join(', ') + (names.length > 50 ? `, … (${names.length - 50} more)` : '');
     throw planError(
       'no-such-job',
-      `--job ${unmatched.map((p) => JSON.stringify(p)).join(', ')} matches no job; the jobs are: ${shown}.`,
-      unmatched.map((p) => `--job ${p} matches no job name`),
+      `In the \`jobs\` option, ${unmatched.map((p) => JSON.stringify(p)).join(', ')} matches no job; the jobs are: ${shown}.`,
+      unmatched.map((p) => `In the \`jobs\` option, ${p} matches no job name`),
     );
   }
   return mine.filter(({ job }) => tests.some((t) => hits(job, t.test)));

@@ -6,7 +6,7 @@ import { run, type RunOptions, type RunResult } from '../../api/run.js';
 import type { RepoEvent, RepositoriesOptions } from '../../api/campaign.js';
 import type { RunEvent } from '../../api/output.js';
 import type { Args } from '../args.js';
-import { CAMPAIGN_SOURCES, labelsOf, resolveShard, type RunFlags } from '../flags.js';
+import { CAMPAIGN_SOURCES, inFlagWords, labelsOf, resolveShard, type RunFlags } from '../flags.js';
 import { hostOptionsFor } from '../../api/track.js';
 import type { CliIo } from '../io.js';
 import { writeOutcome } from '../outcome.js';
@@ -31,9 +31,9 @@ async function runOrPlan(io: CliIo, a: Args, mode: 'run' | 'plan'): Promise<numb
     await (progress as Progress | null)?.done();
   }
   if (result.publishError !== null) {
-    for (const line of result.publishError.split('\n')) io.stderr.write(`scion: ${line}\n`);
+    for (const line of result.publishError.split('\n')) io.stderr.write(`scion: ${inFlagWords(line, mode)}\n`);
   }
-  return writeOutcome(io, result.report, flags, dryRun, { interrupted: result.interrupted, prFailed: result.publishError !== null });
+  return writeOutcome(io, result.report, flags, dryRun, { interrupted: result.interrupted, prFailed: result.publishError !== null, command: mode });
 }
 
 function runOptionsOf(
