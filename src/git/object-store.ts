@@ -36,8 +36,8 @@ export class ObjectStore {
    * The object, or throws `missing-object`; in a partial clone, where missing objects are expected
    * (the promisor remote has them), `environment` with how to make them local.
    */
-  read(oid: string): RawObject {
-    const found = this.tryRead(oid);
+  read(oid: string, owned = false): RawObject {
+    const found = this.tryRead(oid, owned);
     if (found !== null) return found;
     if (this.promisor !== null) {
       const gitDir = dirname(this.objectsDir);
@@ -55,10 +55,23 @@ export class ObjectStore {
    * look (a concurrent `git gc` may have packed the loose object and pruned it between our two
    * looks) and try once more, as git's `read_object` re-scans objects/pack before giving up.
    */
-  tryRead(oid: string): RawObject | null {
-    if (oid === EMPTY_TREE) return EMPTY;
+  tryRead(oid: string, owned = false): RawObject | null {
+    if (oid === EMPTY_TREE) return owned ? { type: 'tree', data: Buffer.alloc(0) } : EMPTY;
     const raw = Buffer.from(oid, 'hex');
-    return this.fromPacks(raw) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw) ?? this.fromLoose(oid)) : null);
+    return this.fromPacks(raw, owned) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? this.fromLoose(oid)) : null);
+  }
+
+  /**
+   * Which pack holds the object and where in it, or null (loose, missing, or the empty tree). No
+   * rescan: a caller that finds nothing reads the object with `read`, which looks again.
+   */
+  locate(oid: string): { readonly pack: Pack; readonly offset: number } | null {
+    const raw = Buffer.from(oid, 'hex');
+    for (const pack of this.allPacks()) {
+      const i = pack.indexOf(raw);
+      if (i >= 0) return { pack, offset: pack.offsetAt(i) };
+    }
+    return null;
   }
 
   /** Whether the object exists. `rescan: false` skips looking for packs written since the last look. */
@@ -170,12 +183,12 @@ export class ObjectStore {
     this.scanned = false;
   }
 
-  private fromPacks(raw: Buffer): RawObject | null {
+  private fromPacks(raw: Buffer, owned: boolean): RawObject | null {
     for (let attempt = 0; ; attempt++) {
       try {
         for (const pack of this.allPacks()) {
           const i = pack.indexOf(raw);
-          if (i >= 0) return pack.readIndex(i, (base) => this.read(base));
+          if (i >= 0) return pack.readIndex(i, (base) => this.read(base), owned);
         }
         return null;
       } catch (err) {
