@@ -2,8 +2,11 @@
 // derived from the two (present paths, modes, effective changes).
 import { checkPath } from '../core/index.js';
 import { fail, failure, ok, ScionError, type Failure, type Result } from '../errors.js';
-import { hashBlob, type TreeEntry } from '../git/index.js';
-import type { Changes, FileState } from './types.js';
+import { hashBlob, probeBlob, type BlobProbe, type TreeEntry } from '../git/index.js';
+import type { Changes, FileState, ScannedFile } from './types.js';
+
+/** Files a scan reads at once where reads wait on the disk (its reads then overlap). */
+const PARALLEL_READS = 32;
 
 /** The modes a command's change may leave: a file, an executable, a symlink. */
 const PLACEABLE_MODES: ReadonlySet<string> = new Set(['100644', '100755', '120000']);
@@ -22,6 +25,22 @@ export abstract class OverlayWorkspace {
   mode(path: string): string | undefined {
     if (this.overlay.has(path)) return this.overlay.get(path)?.mode;
     return this.base.get(path)?.mode;
+  }
+
+  abstract read(path: string): Promise<Uint8Array | null>;
+
+  /** Reads in batches whose reads overlap, then tests each file in order (see Workspace.scan). */
+  async *scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedFile, void, undefined> {
+    for (let i = 0; i < paths.length; i += PARALLEL_READS) {
+      if (signal?.aborted) return;
+      const batch = paths.slice(i, i + PARALLEL_READS);
+      const contents = await Promise.all(batch.map((p) => this.read(p)));
+      for (const [k, path] of batch.entries()) {
+        const bytes = contents[k];
+        if (!bytes) continue;
+        yield scanned(path, bytes, probe);
+      }
+    }
   }
 
   /**
@@ -139,6 +158,12 @@ export abstract class OverlayWorkspace {
     this.overlay = next;
     this.sorted = null;
   }
+}
+
+/** A file's answer in a scan, tested where it is (in memory or read from disk). */
+export function scanned(path: string, bytes: Uint8Array, probe: BlobProbe): ScannedFile {
+  const found = probeBlob(bytes, probe);
+  return { path, bytes: found.match ? bytes : null, binary: found.binary };
 }
 
 /** Base paths plus created ones, minus deleted ones, sorted by code unit like git sorts them. */
