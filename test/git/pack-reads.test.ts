@@ -2,7 +2,7 @@
 // through an open handle; REF_DELTA bases may live in another pack; a pack `git repack -a -d`
 // deletes while it is open stays readable; damaged bytes end as kind `corrupt`, never a crash.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
@@ -98,6 +98,52 @@ describe('positional pack reads', () => {
     // hash of the expected content, so the bytes are right.)
   });
 
+  it("reads an object whose zlib stream is longer than zlib itself would write it (another packer's stored blocks)", async () => {
+    const r = await repo({ 'a.txt': 'hello\n' }, { packed: true });
+    // 3000 bytes as one-byte stored blocks: a valid stream six times as long as its content, past
+    // the bound a first read of the object takes (so the reader must read it again, whole).
+    const loose = Buffer.from('a stream written one byte per block. '.repeat(81).slice(0, 3000));
+    const blocks = [...loose].map((b) => Buffer.from([0x00, 0x01, 0x00, 0xfe, 0xff, b]));
+    const adler = Buffer.alloc(4);
+    adler.writeUInt32BE(adler32(loose));
+    const stream = Buffer.concat([Buffer.from([0x78, 0x01]), ...blocks, Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]), adler]);
+    const after = randomBytes(20000);
+    const objects = [
+      { data: loose, body: stream },
+      { data: after, body: deflateSync(after) },
+    ];
+    const header = Buffer.alloc(12);
+    header.write('PACK', 0, 'latin1');
+    header.writeUInt32BE(2, 4);
+    header.writeUInt32BE(objects.length, 8);
+    const parts: Buffer[] = [header];
+    const offsets = new Map<string, number>();
+    const crcs = new Map<string, number>();
+    let at = 12;
+    for (const o of objects) {
+      const oid = createHash('sha1')
+        .update(Buffer.concat([Buffer.from(`blob ${o.data.length}\0`), o.data]))
+        .digest('hex');
+      const head = objectHeader(3, o.data.length);
+      offsets.set(oid, at);
+      crcs.set(oid, crc32(o.body, crc32(head)));
+      parts.push(head, o.body);
+      at += head.length + o.body.length;
+    }
+    const packNoTrailer = Buffer.concat(parts);
+    const sha = createHash('sha1').update(packNoTrailer).digest();
+    const oids = [...offsets.keys()].sort();
+    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
+    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
+    writeFileSync(`${name}.idx`, indexBytes(oids, offsets, crcs, sha));
+    const g = await openRepo(r.dir);
+    for (const [k, o] of objects.entries()) {
+      const oid = [...offsets.keys()][k]!;
+      expect(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() })).toEqual(o.data);
+      expect(Buffer.from(await readBlob(g, oid))).toEqual(o.data);
+    }
+  });
+
   it('keeps reading a pack `git repack -a -d` deleted while it was open, and finds the new pack', async () => {
     const r = await historyRepo();
     const g = await openRepo(r.dir);
@@ -134,3 +180,13 @@ describe('positional pack reads', () => {
     expect(corrupt).toBeGreaterThan(0);
   });
 });
+
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (const x of bytes) {
+    a = (a + x) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
