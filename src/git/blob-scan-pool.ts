@@ -4,55 +4,77 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { BlobProbe } from './blob-probe.js';
+import { probeBlob, type BlobProbe } from './blob-probe.js';
 import { blobScan, readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
-import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanWorkerData } from './blob-scan-worker.js';
+import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanSetup, type ScanWorkerData } from './blob-scan-worker.js';
 import { gitError } from './errors.js';
-import type { Repo } from './repo.js';
+import type { Pack } from './pack.js';
+import { repoState, type Repo } from './repo.js';
 
 type Answer = ScannedBlob | { readonly retry: true };
 
-/** The workers of one scan, the batches they were sent, and the answers the caller has not taken yet. */
+/**
+ * The workers of one scan, the batches they were sent, and the answers the caller has not taken yet.
+ * Workers start booting at once (a worker takes ~40 ms of a core to start); the scan is planned
+ * meanwhile, and until one is ready the main thread reads the batches the caller waits for itself.
+ */
 export class ScanPool {
   private readonly workers: Worker[] = [];
+  private readonly ready: boolean[] = [];
   private readonly busy: number[] = [];
   private readonly answers = new Map<number, Answer>();
-  /** Slots the caller has not reached yet, per batch: an answer is kept until its last use. */
-  private readonly uses: Int32Array;
+  /** Per slot, the caller's uses not yet taken: an answer is kept until its last use. */
+  private uses = new Int32Array(0);
   private held = 0;
   /** Per worker, where in its stripe to look for the next batch to send. */
   private readonly cursor: number[] = [];
+  private plan: Plan | null = null;
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
   private readonly onAbort = () => this.wakeUp();
 
   constructor(
     private readonly repo: Repo,
-    private readonly plan: Plan,
     private readonly probe: BlobProbe,
     private readonly signal: AbortSignal | undefined,
   ) {
+    const data: ScanWorkerData = { probe, cacheBytes: blobScan.cacheBytes };
+    for (let w = 0; w < blobScan.workers; w++) this.start(w, data);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Starts the scan of `plan`'s batches. */
+  run(plan: Plan): void {
+    this.plan = plan;
     this.uses = new Int32Array(plan.slotOids.length);
     for (const slot of plan.slotOf) this.uses[slot] = (this.uses[slot] as number) + 1;
-    const data: ScanWorkerData = { packs: plan.packs.map((p) => p.share()), probe, cacheBytes: blobScan.cacheBytes };
-    const count = Math.min(blobScan.workers, Math.ceil(plan.batches.length / blobScan.depth));
-    for (let w = 0; w < count; w++) this.start(w, data);
-    signal?.addEventListener('abort', this.onAbort, { once: true });
+    const setup: ScanSetup = { packs: plan.packs.map((p) => p.share()) };
+    for (const w of this.workers) w.postMessage(setup);
     this.pump();
   }
 
   /** The answer for `slot` once it is there; null when the signal fired. Throws a dead worker's error, or the read's. */
   async answer(slot: number): Promise<ScannedBlob | null> {
-    const batch = this.plan.batchOf[slot] as number;
+    const plan = this.plan as Plan;
+    const batch = plan.batchOf[slot] as number;
     for (;;) {
       if (this.signal?.aborted) return null;
       if (this.failure) throw this.failure;
       if (batch < 0) return this.take(slot, { retry: true });
       const got = this.answers.get(slot);
       if (got !== undefined) return this.take(slot, got);
-      // The batch holding the blob the caller waits for goes first, whatever is held.
-      const b = this.plan.batches[batch] as Batch;
-      if (!b.sent) this.send(batch);
+      if (!(plan.batches[batch] as Batch).sent) {
+        // The batch holding the blob the caller waits for goes first, whatever is held; read here
+        // while no worker is ready.
+        const w = this.readyWorkerFor(batch);
+        if (w >= 0) this.send(batch, w);
+        else {
+          this.readBatchHere(batch);
+          // Let a worker that got ready meanwhile say so.
+          await new Promise<void>((r) => setImmediate(r));
+        }
+        continue;
+      }
       await new Promise<void>((r) => (this.wake = r));
     }
   }
@@ -74,30 +96,41 @@ export class ScanPool {
       // A blob at more than one path: each gets its own bytes, as separate reads would give.
       return { bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary };
     }
-    if ('retry' in got) return readHere(this.repo, this.plan.slotOids[slot] as string, this.probe);
+    if ('retry' in got) return readHere(this.repo, (this.plan as Plan).slotOids[slot] as string, this.probe);
     return got;
   }
 
   private start(w: number, data: ScanWorkerData): void {
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, ...workerEntry() } });
-    worker.on('message', (m: ScanReply) => this.received(w, m));
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { ...data, ...workerEntry() },
+      resourceLimits: { maxYoungGenerationSizeMb: blobScan.youngGenerationMb },
+    });
+    worker.on('message', (m: ScanReply | { ready: true }) => {
+      if ('ready' in m) {
+        this.ready[w] = true;
+        this.pump();
+      } else this.received(w, m);
+    });
     worker.on('error', (e) => this.died(e));
     worker.on('exit', (code) => this.died(new Error(`it exited with code ${code}`)));
     this.workers.push(worker);
+    this.ready.push(false);
     this.busy.push(0);
     this.cursor.push(0);
     blobScan.onWorker?.(worker);
   }
 
   /**
-   * Sends batches while workers have room and the caller is not too far behind. Each worker goes
-   * through its own stripe of the batches in pack order (neighbours share delta bases and read
+   * Sends batches while ready workers have room and the caller is not too far behind. Each worker
+   * goes through its own stripe of the batches in pack order (neighbours share delta bases and read
    * windows, so a stripe is read and inflated once); one that is done takes the last batches of
    * another's stripe.
    */
   private pump(): void {
+    if (this.plan === null) return;
     for (let w = 0; w < this.workers.length; w++) {
-      while ((this.busy[w] as number) < blobScan.depth && this.held < blobScan.maxHeldBytes) {
+      while (this.ready[w] && (this.busy[w] as number) < blobScan.depth && this.held < blobScan.maxHeldBytes) {
         const b = this.nextFor(w);
         if (b < 0) break;
         this.send(b, w);
@@ -107,7 +140,7 @@ export class ScanPool {
 
   /** The first unsent batch of worker `w`'s stripe, else the last unsent batch of all; -1 when none is left. */
   private nextFor(w: number): number {
-    const batches = this.plan.batches;
+    const batches = (this.plan as Plan).batches;
     const end = this.stripeStart(w + 1);
     for (let b = Math.max(this.cursor[w] as number, this.stripeStart(w)); b < end; b++) {
       this.cursor[w] = b;
@@ -117,8 +150,38 @@ export class ScanPool {
     return -1;
   }
 
+  /** The worker whose stripe holds batch `b` if it is ready, else any ready one; -1 when none is. */
+  private readyWorkerFor(b: number): number {
+    const own = this.stripeOf(b);
+    return this.ready[own] ? own : this.ready.indexOf(true);
+  }
+
+  /**
+   * Reads a batch on the main thread, through the store's own packs. Whatever fails here is read
+   * again, by oid, when the caller reaches it (the one reader whose errors the caller sees).
+   */
+  private readBatchHere(batch: number): void {
+    const plan = this.plan as Plan;
+    const b = plan.batches[batch] as Batch;
+    b.sent = true;
+    const pack = plan.packs[b.pack] as Pack;
+    const store = repoState(this.repo).store;
+    for (const [k, slot] of b.slots.entries()) {
+      try {
+        const obj = pack.readOffset(b.offsets[k] as number, (oid) => store.read(oid), true);
+        if (obj.type !== 'blob') throw new Error('not a blob');
+        const found = probeBlob(obj.data, this.probe);
+        const bytes = found.match ? obj.data : null;
+        if (bytes) this.held += bytes.length;
+        this.answers.set(slot, { bytes, binary: found.binary });
+      } catch {
+        this.answers.set(slot, { retry: true });
+      }
+    }
+  }
+
   private stripeStart(w: number): number {
-    return Math.floor((this.plan.batches.length * w) / this.workers.length);
+    return Math.floor(((this.plan as Plan).batches.length * w) / this.workers.length);
   }
 
   /** The worker whose stripe holds batch `b`. */
@@ -128,8 +191,8 @@ export class ScanPool {
     return w;
   }
 
-  private send(batch: number, w = this.stripeOf(batch)): void {
-    const b = this.plan.batches[batch] as Batch;
+  private send(batch: number, w: number): void {
+    const b = (this.plan as Plan).batches[batch] as Batch;
     b.sent = true;
     this.busy[w] = (this.busy[w] as number) + 1;
     (this.workers[w] as Worker).postMessage({ id: batch, pack: b.pack, offsets: b.offsets } satisfies ScanRequest);
@@ -137,7 +200,7 @@ export class ScanPool {
 
   private received(w: number, m: ScanReply): void {
     this.busy[w] = (this.busy[w] as number) - 1;
-    const b = this.plan.batches[m.id] as Batch;
+    const b = (this.plan as Plan).batches[m.id] as Batch;
     for (const [k, slot] of b.slots.entries()) {
       const code = m.codes[k] as number;
       const blob = m.blobs[k];

@@ -11,10 +11,14 @@ import { ByteLru } from './lru.js';
 import { Pack, type RawObject, type SharedPack } from './pack.js';
 
 export interface ScanWorkerData {
-  readonly packs: readonly SharedPack[];
   readonly probe: BlobProbe;
   /** The worker's delta-base cache. */
   readonly cacheBytes: number;
+}
+
+/** The first message: the packs the batches name by number. */
+export interface ScanSetup {
+  readonly packs: readonly SharedPack[];
 }
 
 /** A batch: objects of one pack, by offset, in pack order. */
@@ -48,12 +52,16 @@ export function serveBlobScan(): void {
   if (port === null) throw new Error('serveBlobScan runs in a worker thread');
   const data = workerData as ScanWorkerData;
   const cache = new ByteLru<RawObject>(data.cacheBytes, Math.max(1, data.cacheBytes >>> 3));
-  const packs = data.packs.map((p, k) => Pack.fromShared(p, k, cache));
+  let packs: Pack[] = [];
   // A REF_DELTA base outside its pack is the main thread's to find (another pack, a loose object).
   const elsewhere = (): RawObject => {
     throw new ElsewhereError();
   };
-  port.on('message', (m: ScanRequest) => {
+  port.on('message', (m: ScanSetup | ScanRequest) => {
+    if ('packs' in m) {
+      packs = m.packs.map((p, k) => Pack.fromShared(p, k, cache));
+      return;
+    }
     const pack = packs[m.pack] as Pack;
     const codes = new Uint8Array(m.offsets.length);
     const blobs: (Uint8Array | null)[] = [];
@@ -85,6 +93,7 @@ export function serveBlobScan(): void {
     port.postMessage({ id: m.id, codes, blobs } satisfies ScanReply, transfer);
   });
   // The pack files stay open until the thread ends: the main thread terminates it when the scan is done.
+  port.postMessage({ ready: true });
 }
 
 /** `bytes` on an ArrayBuffer of its own, so that it can be transferred (a copy when it shares one). */

@@ -20,16 +20,18 @@ export { blobScan, type ScannedBlob } from './blob-scan-plan.js';
  * worker thread dies. Ends early, its workers terminated, when `signal` fires or the caller stops.
  */
 export async function* scanBlobs(repo: Repo, oids: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedBlob, void, undefined> {
-  const plan = planScan(repo, oids);
-  if (blobScan.workers < 1 || plan.located < blobScan.minBlobs) {
+  if (blobScan.workers < 1 || new Set(oids).size < blobScan.minBlobs) {
     for (const oid of oids) {
       if (signal?.aborted) return;
       yield readHere(repo, oid, probe);
     }
     return;
   }
-  const pool = new ScanPool(repo, plan, probe, signal);
+  // The workers boot while the scan is planned.
+  const pool = new ScanPool(repo, probe, signal);
   try {
+    const plan = planScan(repo, oids);
+    pool.run(plan);
     for (let i = 0; i < oids.length; i++) {
       const got = await pool.answer(plan.slotOf[i] as number);
       if (got === null) return;

@@ -282,17 +282,29 @@ describe('scanBlobs', () => {
 
   it('a worker that dies fails the scan with kind environment, without hanging', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) files[`f${i}.txt`] = `file ${i}\n`;
+    for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n`;
     const r = await repo(files, { packed: true });
     const blobs = await headBlobs(r);
     Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
-    blobScan.onWorker = (w: Worker) => void w.terminate();
-    await expect(
-      scanAll(
-        r,
-        blobs.map((b) => b.oid),
-      ),
-    ).rejects.toMatchObject({ kind: 'environment' });
+    const workers: Worker[] = [];
+    const ready: Promise<unknown>[] = [];
+    blobScan.onWorker = (w: Worker) => {
+      workers.push(w);
+      ready.push(new Promise((res) => w.once('message', res)));
+    };
+    const scan = scanBlobs(
+      await openRepo(r.dir),
+      blobs.map((b) => b.oid),
+      PROBE,
+    );
+    // The first answer (read on the main thread while the workers start), then both workers are ready.
+    expect((await scan.next()).done).toBe(false);
+    await Promise.all(ready);
+    await workers[1]!.terminate();
+    const rest = async () => {
+      for await (const a of scan) expect(a.bytes).toBeNull();
+    };
+    await expect(rest()).rejects.toMatchObject({ kind: 'environment' });
   });
 
   it('an interrupt ends the scan early and terminates its workers', async () => {
