@@ -4,19 +4,19 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { probeBlob, type BlobProbe } from './blob-probe.js';
+import type { BlobProbe } from './blob-probe.js';
 import { blobScan, readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
 import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanSetup, type ScanWorkerData } from './blob-scan-worker.js';
 import { gitError } from './errors.js';
-import type { Pack } from './pack.js';
 import { repoState, type Repo } from './repo.js';
 
 type Answer = ScannedBlob | { readonly retry: true };
 
 /**
  * The workers of one scan, the batches they were sent, and the answers the caller has not taken yet.
- * Workers start booting at once (a worker takes ~40 ms of a core to start); the scan is planned
- * meanwhile, and until one is ready the main thread reads the batches the caller waits for itself.
+ * Workers start at once (one takes ~40 ms of a core to start); until one is ready, the main thread
+ * reads the batches the caller waits for itself. Then it only waits: blobs it reads stay in its
+ * large young generation until a collection, where a worker's small one frees them soon.
  */
 export class ScanPool {
   private readonly workers: Worker[] = [];
@@ -37,9 +37,10 @@ export class ScanPool {
     private readonly repo: Repo,
     private readonly probe: BlobProbe,
     private readonly signal: AbortSignal | undefined,
+    workers: number,
   ) {
     const data: ScanWorkerData = { probe, cacheBytes: blobScan.cacheBytes };
-    for (let w = 0; w < blobScan.workers; w++) this.start(w, data);
+    for (let w = 0; w < workers; w++) this.start(w, data);
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -48,7 +49,7 @@ export class ScanPool {
     this.plan = plan;
     this.uses = new Int32Array(plan.slotOids.length);
     for (const slot of plan.slotOf) this.uses[slot] = (this.uses[slot] as number) + 1;
-    const setup: ScanSetup = { packs: plan.packs.map((p) => p.share()) };
+    const setup: ScanSetup = { packs: repoState(this.repo).store.sharedPacks() };
     for (const w of this.workers) w.postMessage(setup);
     this.pump();
   }
@@ -60,20 +61,18 @@ export class ScanPool {
     for (;;) {
       if (this.signal?.aborted) return null;
       if (this.failure) throw this.failure;
-      if (batch < 0) return this.take(slot, { retry: true });
       const got = this.answers.get(slot);
       if (got !== undefined) return this.take(slot, got);
       if (!(plan.batches[batch] as Batch).sent) {
-        // The batch holding the blob the caller waits for goes first, whatever is held; read here
-        // while no worker is ready.
+        // The caller waits for it: it goes to a worker first, whatever is held. While no worker is
+        // ready the main thread reads it, then lets a worker that got ready say so.
         const w = this.readyWorkerFor(batch);
         if (w >= 0) this.send(batch, w);
         else {
           this.readBatchHere(batch);
-          // Let a worker that got ready meanwhile say so.
           await new Promise<void>((r) => setImmediate(r));
+          continue;
         }
-        continue;
       }
       await new Promise<void>((r) => (this.wake = r));
     }
@@ -122,10 +121,10 @@ export class ScanPool {
   }
 
   /**
-   * Sends batches while ready workers have room and the caller is not too far behind. Each worker
-   * goes through its own stripe of the batches in pack order (neighbours share delta bases and read
-   * windows, so a stripe is read and inflated once); one that is done takes the last batches of
-   * another's stripe.
+   * Sends batches while ready workers have room and the caller is not too far behind. The batches
+   * are cut in stripes, one per worker, and each worker goes through its own from the start
+   * (neighbours in the caller's order share delta bases and read windows, so a stripe is read and
+   * inflated once); one that is done takes the last batches of another's stripe.
    */
   private pump(): void {
     if (this.plan === null) return;
@@ -150,52 +149,40 @@ export class ScanPool {
     return -1;
   }
 
-  /** The worker whose stripe holds batch `b` if it is ready, else any ready one; -1 when none is. */
-  private readyWorkerFor(b: number): number {
-    const own = this.stripeOf(b);
-    return this.ready[own] ? own : this.ready.indexOf(true);
-  }
-
-  /**
-   * Reads a batch on the main thread, through the store's own packs. Whatever fails here is read
-   * again, by oid, when the caller reaches it (the one reader whose errors the caller sees).
-   */
-  private readBatchHere(batch: number): void {
-    const plan = this.plan as Plan;
-    const b = plan.batches[batch] as Batch;
-    b.sent = true;
-    const pack = plan.packs[b.pack] as Pack;
-    const store = repoState(this.repo).store;
-    for (const [k, slot] of b.slots.entries()) {
-      try {
-        const obj = pack.readOffset(b.offsets[k] as number, (oid) => store.read(oid), true);
-        if (obj.type !== 'blob') throw new Error('not a blob');
-        const found = probeBlob(obj.data, this.probe);
-        const bytes = found.match ? obj.data : null;
-        if (bytes) this.held += bytes.length;
-        this.answers.set(slot, { bytes, binary: found.binary });
-      } catch {
-        this.answers.set(slot, { retry: true });
-      }
-    }
-  }
-
+  /** Where worker `w`'s stripe starts. */
   private stripeStart(w: number): number {
     return Math.floor(((this.plan as Plan).batches.length * w) / this.workers.length);
   }
 
-  /** The worker whose stripe holds batch `b`. */
-  private stripeOf(b: number): number {
-    let w = this.workers.length - 1;
-    while (w > 0 && this.stripeStart(w) > b) w--;
-    return w;
+  /** The worker whose stripe holds batch `b` if it is ready, else any ready one; -1 when none is. */
+  private readyWorkerFor(b: number): number {
+    let own = this.workers.length - 1;
+    while (own > 0 && this.stripeStart(own) > b) own--;
+    return this.ready[own] ? own : this.ready.indexOf(true);
+  }
+
+  /** Reads a batch on the main thread, through the store. */
+  private readBatchHere(batch: number): void {
+    const b = (this.plan as Plan).batches[batch] as Batch;
+    b.sent = true;
+    for (const slot of b.slots) {
+      let got: Answer;
+      try {
+        got = readHere(this.repo, (this.plan as Plan).slotOids[slot] as string, this.probe);
+      } catch {
+        // Read again when the caller reaches it: the error is then the caller's.
+        got = { retry: true };
+      }
+      if ('bytes' in got && got.bytes) this.held += got.bytes.length;
+      this.answers.set(slot, got);
+    }
   }
 
   private send(batch: number, w: number): void {
     const b = (this.plan as Plan).batches[batch] as Batch;
     b.sent = true;
     this.busy[w] = (this.busy[w] as number) + 1;
-    (this.workers[w] as Worker).postMessage({ id: batch, pack: b.pack, offsets: b.offsets } satisfies ScanRequest);
+    (this.workers[w] as Worker).postMessage({ id: batch, oids: b.oids } satisfies ScanRequest);
   }
 
   private received(w: number, m: ScanReply): void {

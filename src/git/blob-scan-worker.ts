@@ -1,10 +1,10 @@
-// One worker thread of a blob scan (blob-scan.ts). It opens the packs the main thread names with the
-// indexes the main thread already holds (shared memory, no copy), reads the objects at the offsets
-// it is sent (in pack order: its read window and delta-base cache work), tests each blob with the
-// scan's probe and answers per blob with a code; a blob the probe wants comes back whole, its buffer
-// transferred, never copied. Anything unusual (a base in another pack, a pack gone, damaged bytes,
-// not a blob) is answered RETRY: the main thread reads that object itself, through the one reader
-// whose errors a caller sees.
+// One worker thread of a blob scan (blob-scan.ts). It opens the repository's packs with the indexes
+// the main thread already holds (shared memory, no copy), finds each blob of a batch in them, reads
+// the batch in pack order (its read window and delta-base cache work best so), tests each blob with
+// the scan's probe and answers per blob with a code; a blob the probe wants comes back whole, its
+// buffer transferred, never copied. Anything unusual (not in these packs, a base in another pack, a
+// pack gone, damaged bytes, not a blob) is answered RETRY: the main thread reads that object itself,
+// through the one reader whose errors a caller sees.
 import { parentPort, workerData } from 'node:worker_threads';
 import { probeBlob, type BlobProbe } from './blob-probe.js';
 import { ByteLru } from './lru.js';
@@ -16,16 +16,15 @@ export interface ScanWorkerData {
   readonly cacheBytes: number;
 }
 
-/** The first message: the packs the batches name by number. */
+/** The first message: the repository's packs, in the order its store searches them. */
 export interface ScanSetup {
   readonly packs: readonly SharedPack[];
 }
 
-/** A batch: objects of one pack, by offset, in pack order. */
+/** A batch: blobs by oid. */
 export interface ScanRequest {
   readonly id: number;
-  readonly pack: number;
-  readonly offsets: Float64Array;
+  readonly oids: readonly string[];
 }
 
 /** Per object of the batch, in its order: a code, and the blob where the code says MATCH. */
@@ -62,38 +61,45 @@ export function serveBlobScan(): void {
       packs = m.packs.map((p, k) => Pack.fromShared(p, k, cache));
       return;
     }
-    const pack = packs[m.pack] as Pack;
-    const codes = new Uint8Array(m.offsets.length);
-    const blobs: (Uint8Array | null)[] = [];
+    const n = m.oids.length;
+    const codes = new Uint8Array(n).fill(RETRY);
+    const blobs: (Uint8Array | null)[] = new Array<Uint8Array | null>(n).fill(null);
     const transfer: ArrayBuffer[] = [];
-    for (let k = 0; k < m.offsets.length; k++) {
+    for (const { k, pack, offset } of inPackOrder(packs, m.oids)) {
       let obj: RawObject;
       try {
-        obj = pack.readOffset(m.offsets[k] as number, elsewhere, true);
+        obj = pack.readOffset(offset, elsewhere, true);
       } catch {
-        codes[k] = RETRY;
-        blobs.push(null);
         continue;
       }
-      if (obj.type !== 'blob') {
-        codes[k] = RETRY;
-        blobs.push(null);
-        continue;
-      }
+      if (obj.type !== 'blob') continue;
       const found = probeBlob(obj.data, data.probe);
       codes[k] = (found.binary ? BINARY : 0) | (found.match ? MATCH : 0);
-      if (!found.match) {
-        blobs.push(null);
-        continue;
-      }
+      if (!found.match) continue;
       const own = ownBuffer(obj.data);
-      blobs.push(own);
+      blobs[k] = own;
       transfer.push(own.buffer as ArrayBuffer);
     }
     port.postMessage({ id: m.id, codes, blobs } satisfies ScanReply, transfer);
   });
   // The pack files stay open until the thread ends: the main thread terminates it when the scan is done.
   port.postMessage({ ready: true });
+}
+
+/** The batch's blobs found in the packs (the others stay RETRY), sorted by pack and offset. */
+function inPackOrder(packs: readonly Pack[], oids: readonly string[]): { k: number; pack: Pack; offset: number }[] {
+  const raw = Buffer.alloc(20);
+  const found: { k: number; no: number; pack: Pack; offset: number }[] = [];
+  for (const [k, oid] of oids.entries()) {
+    raw.write(oid, 'hex');
+    for (const [no, pack] of packs.entries()) {
+      const i = pack.indexOf(raw);
+      if (i < 0) continue;
+      found.push({ k, no, pack, offset: pack.offsetAt(i) });
+      break;
+    }
+  }
+  return found.sort((a, b) => a.no - b.no || a.offset - b.offset);
 }
 
 /** `bytes` on an ArrayBuffer of its own, so that it can be transferred (a copy when it shares one). */

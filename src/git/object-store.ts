@@ -8,7 +8,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { gitError, refusalToGitError, errnoCode, onDisk, isGitError } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
-import { Pack, type RawObject } from './pack.js';
+import { Pack, type RawObject, type SharedPack } from './pack.js';
 import { raceproofCreate } from './raceproof.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
@@ -21,6 +21,7 @@ export class ObjectStore {
   private readonly packs = new Map<string, Pack>();
   private readonly cache = new ByteLru<RawObject>(CACHE_BYTES, CACHE_MAX_ITEM);
   private scanned = false;
+  private readonly scratch = Buffer.alloc(20);
   /** Pack numbers key the shared cache, so a number is never reused for another pack. */
   private nextPackNo = 0;
 
@@ -66,12 +67,19 @@ export class ObjectStore {
    * rescan: a caller that finds nothing reads the object with `read`, which looks again.
    */
   locate(oid: string): { readonly pack: Pack; readonly offset: number } | null {
-    const raw = Buffer.from(oid, 'hex');
+    // One scratch buffer: a scan locates every blob of a tree.
+    const raw = this.scratch;
+    raw.write(oid, 'hex');
     for (const pack of this.allPacks()) {
       const i = pack.indexOf(raw);
       if (i >= 0) return { pack, offset: pack.offsetAt(i) };
     }
     return null;
+  }
+
+  /** Every pack known now, in the order reads search them, as worker threads open them (see Pack.share). */
+  sharedPacks(): SharedPack[] {
+    return [...this.allPacks()].map((p) => p.share());
   }
 
   /** Whether the object exists. `rescan: false` skips looking for packs written since the last look. */

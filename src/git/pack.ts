@@ -31,8 +31,8 @@ export type ExternalReader = (oid: string) => RawObject;
 /** Larger than any buffer Node can make: a size beyond it is a damaged header. */
 const MAX_OBJECT = 2 ** 31 - 1;
 const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag'];
-/** Read first at an object's offset: its header and, for most objects, all of its data. */
-const FIRST_READ = 4096;
+/** Read first at an object's offset: its header and, for most objects (trees, small blobs), all of its data. */
+const FIRST_READ = 1024;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 

@@ -53,7 +53,8 @@ const outcome = (job: JobReport) => ({
 describe('replace over a scanned tree', () => {
   it('changes and skips the same files on worker threads as on the main thread, and what git grep finds', async () => {
     let started = 0;
-    blobScan.onWorker = () => started++;
+    // Workers whatever the machine's cores and load, for a tree this small.
+    Object.assign(blobScan, { workers: 2, minBlobs: 0, onWorker: () => started++ });
     const scanned = await run();
     expect(started).toBeGreaterThan(0);
     const { job, git } = scanned;
@@ -80,6 +81,7 @@ describe('replace over a scanned tree', () => {
   });
 
   it('fails on a binary file that holds the match, on worker threads as on the main thread', async () => {
+    Object.assign(blobScan, { workers: 2, minBlobs: 0 });
     const scanned = await run(true);
     expect(scanned.job.errors.map((e) => [e.file, e.kind])).toEqual([['pkg2/nul.js', 'binary']]);
     blobScan.workers = 0;
