@@ -21,7 +21,6 @@ export class ObjectStore {
   private readonly packs = new Map<string, Pack>();
   private readonly cache = new ByteLru<RawObject>(CACHE_BYTES, CACHE_MAX_ITEM);
   private scanned = false;
-  private readonly scratch = Buffer.alloc(20);
   /** Pack numbers key the shared cache, so a number is never reused for another pack. */
   private nextPackNo = 0;
 
@@ -60,21 +59,6 @@ export class ObjectStore {
     if (oid === EMPTY_TREE) return owned ? { type: 'tree', data: Buffer.alloc(0) } : EMPTY;
     const raw = Buffer.from(oid, 'hex');
     return this.fromPacks(raw, owned) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? this.fromLoose(oid)) : null);
-  }
-
-  /**
-   * Which pack holds the object and where in it, or null (loose, missing, or the empty tree). No
-   * rescan: a caller that finds nothing reads the object with `read`, which looks again.
-   */
-  locate(oid: string): { readonly pack: Pack; readonly offset: number } | null {
-    // One scratch buffer: a scan locates every blob of a tree.
-    const raw = this.scratch;
-    raw.write(oid, 'hex');
-    for (const pack of this.allPacks()) {
-      const i = pack.indexOf(raw);
-      if (i >= 0) return { pack, offset: pack.offsetAt(i) };
-    }
-    return null;
   }
 
   /** Every pack known now, in the order reads search them, as worker threads open them (see Pack.share). */
