@@ -144,8 +144,19 @@ export abstract class OverlayWorkspace {
   }
 
   changes(): Changes {
-    return effectiveChanges(this.base, this.overlay);
+    return effectiveChanges(this.base, this.overlay, this.hashOf);
   }
+
+  /**
+   * A file's blob oid, once per content: a job asks for its changes around every step, and hashing
+   * every changed file each time cost more than the rest of that question.
+   */
+  private readonly hashes = new WeakMap<Uint8Array, string>();
+  private readonly hashOf = (bytes: Uint8Array): string => {
+    let oid = this.hashes.get(bytes);
+    if (oid === undefined) this.hashes.set(bytes, (oid = hashBlob(bytes)));
+    return oid;
+  };
 
   /** Records a file's new state; a path appearing or disappearing invalidates the sorted listing. */
   protected record(path: string, state: FileState | null): void {
@@ -177,7 +188,11 @@ export function listPaths(base: ReadonlyMap<string, TreeEntry>, overlay: Readonl
 }
 
 /** Overlay entries that really differ from the base (a write of the same bytes is no change). */
-export function effectiveChanges(base: ReadonlyMap<string, TreeEntry>, overlay: ReadonlyMap<string, FileState | null>): Changes {
+export function effectiveChanges(
+  base: ReadonlyMap<string, TreeEntry>,
+  overlay: ReadonlyMap<string, FileState | null>,
+  hash: (bytes: Uint8Array) => string = hashBlob,
+): Changes {
   const out = new Map<string, FileState | null>();
   for (const [path, state] of overlay) {
     const entry = base.get(path);
@@ -185,7 +200,7 @@ export function effectiveChanges(base: ReadonlyMap<string, TreeEntry>, overlay: 
       if (entry) out.set(path, null);
       continue;
     }
-    if (entry && entry.mode === state.mode && hashBlob(state.bytes) === entry.oid) continue;
+    if (entry && entry.mode === state.mode && hash(state.bytes) === entry.oid) continue;
     out.set(path, state);
   }
   return out;
