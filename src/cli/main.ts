@@ -1,9 +1,9 @@
 // The CLI owns the process: it parses argv over the command table (commands.ts: each command's module
 // is imported when that command runs), runs one command, and maps every error to an exit code and one
 // clear sentence (exit.ts). Nothing below it knows about argv, TTYs or exit codes.
-import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { ScionError } from '../api/errors.js';
+import { scionVersion } from '../api/version.js';
 import { COMMAND_NAMES, COMMANDS, EPILOG } from './commands.js';
 import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, inCommandWords, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
@@ -64,7 +64,7 @@ function parser(io: CliIo, exit: (code: number) => void) {
       })
       .help()
       .alias('help', 'h')
-      .version(packageVersion())
+      .version(scionVersion())
       .alias('version', 'V')
   );
 }
@@ -96,11 +96,4 @@ async function flagsOf(command: string | undefined): Promise<string[]> {
   const quiet = { write: () => true };
   await main([command, '--help'], { stdout: { write: (s: string) => (text += s) }, stderr: quiet, env: {}, cwd: '/' });
   return [...new Set([...text.matchAll(/--(?:\[no-\])?([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))];
-}
-
-let version: string | undefined;
-/** package.json's version: two folders up from src/cli and from dist/cli alike. */
-function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
 }
