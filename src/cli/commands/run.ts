@@ -7,7 +7,7 @@ import type { RepoEvent, RepositoriesOptions } from '../../api/campaign.js';
 import type { RunEvent } from '../../api/output.js';
 import type { Args } from '../args.js';
 import { CAMPAIGN_SOURCES, inFlagWords, labelsOf, resolveShard, type RunFlags } from '../flags.js';
-import { hostOptionsFor } from '../../api/track.js';
+import { hostOptionsFor } from '../../api/host-options.js';
 import type { CliIo } from '../io.js';
 import { writeOutcome } from '../outcome.js';
 import { makeProgress, progressMode, type Progress } from '../progress.js';
