@@ -129,7 +129,7 @@ function scionRun(work: string, clone: string, name: string, steps: unknown[]): 
   const rep = JSON.parse(readFileSync(report, 'utf8')) as { jobs: { status: string; files: unknown[]; errors: unknown[] }[] };
   const bad = rep.jobs.filter((j) => j.status === 'failed');
   if (bad.length > 0) throw new Error(`scion ${name} failed: ${JSON.stringify(bad.map((j) => j.errors)).slice(0, 2000)}`);
-  return { seconds: s.seconds, rssKB: s.rssKB };
+  return { seconds: s.seconds, rssKB: s.rssKB, ...(s.cpu !== undefined ? { cpu: s.cpu } : {}) };
 }
 
 // ---- native ------------------------------------------------------------------------------------
