@@ -1,5 +1,5 @@
 // The esbuild options of dist/'s bundle (.ci/build.js runs them): which files are entries, which
-// packages are bundled in, and string-width's stand-in. test/build/ checks the stand-in.
+// packages are bundled in, and the stand-ins of two packages that are slow to load. test/build/ checks the stand-ins.
 import { dirname, join } from 'node:path';
 
 // The files started on their own, by these names (src/util/own-files.ts finds them in src/ or dist/):
@@ -29,34 +29,44 @@ export const dependencies = {
   },
 };
 
-// string-width builds a \p{RGI_Emoji} expression and an ICU segmenter as it loads (~30 ms, a quarter of
-// `scion --help`), and yargs, its layout (cliui, wrap-ansi) and scion's diff renderer all import it.
-// In the bundle each of them gets a stand-in that measures ASCII text itself, as string-width does (a
-// column for each printable character, none for a control character), and loads the real one, of
-// the version that importer asked for, the first time it measures anything else: text with ESC
-// (which starts an escape sequence string-width leaves out) or beyond ASCII.
-const STAND_IN = (real) =>
-  [
+// Two packages do costly work as they load: string-width builds a \p{RGI_Emoji} expression and an
+// ICU segmenter (~30 ms, a quarter of `scion --help`), slice-ansi another segmenter (~10 ms). yargs,
+// its layout (cliui, wrap-ansi), cli-truncate and scion's diff renderer import them. In the bundle
+// each importer gets a stand-in that loads the real one (of the version that importer asked for)
+// the first time it is needed: slice-ansi's when a line is cut (cli-truncate leaves a line that fits
+// alone); string-width's when the text is not ASCII or holds ESC (which starts an escape sequence
+// string-width leaves out), since the stand-in measures ASCII itself as string-width does, a column
+// for each printable character and none for a control character.
+const STAND_INS = {
+  'string-width': [
     'const ascii = /^[\\x00-\\x1a\\x1c-\\x7f]*$/;',
     'const controls = /[\\x00-\\x1f\\x7f]/g;',
-    'let real;',
-    'export default function stringWidth(text, options) {',
-    "  if (typeof text === 'string' && ascii.test(text)) return text.replace(controls, '').length;",
+    "export default (text, options) => (typeof text === 'string' && ascii.test(text) ? text.replace(controls, '').length : real()(text, options));",
+  ],
+  'slice-ansi': ['export default (...args) => real()(...args);'],
+};
+
+const standIn = (path, body) =>
+  [
+    'let loaded;',
     // esbuild turns a require() of a bundled ES module into its initialisation, here and not at load.
-    `  real ??= require(${JSON.stringify(real)}).default;`,
-    '  return real(text, options);',
-    '}',
+    `const real = () => (loaded ??= require(${JSON.stringify(path)}).default);`,
+    ...body,
   ].join('\n');
 
-export const lazyStringWidth = {
-  name: 'lazy-string-width',
+export const lazyPackages = {
+  name: 'lazy-packages',
   setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.namespace === 'lazy-string-width') return undefined;
-      const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, namespace: 'lazy-string-width' });
-      return real.errors.length > 0 ? { errors: real.errors } : { path: real.path, namespace: 'lazy-string-width' };
+    b.onResolve({ filter: /^(string-width|slice-ansi)$/ }, async (args) => {
+      if (args.namespace === 'lazy') return undefined;
+      const real = await b.resolve(args.path, { importer: args.importer, resolveDir: args.resolveDir, kind: args.kind, namespace: 'lazy' });
+      return real.errors.length > 0 ? { errors: real.errors } : { path: real.path, namespace: 'lazy', pluginData: args.path };
     });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({ loader: 'js', resolveDir: dirname(args.path), contents: STAND_IN(args.path) }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      loader: 'js',
+      resolveDir: dirname(args.path),
+      contents: standIn(args.path, STAND_INS[args.pluginData]),
+    }));
   },
 };
 
@@ -73,7 +83,7 @@ export function bundleOptions(root, outdir) {
     target: 'node20.19',
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: true,
-    plugins: [lazyStringWidth, dependencies],
+    plugins: [lazyPackages, dependencies],
     // yaml is CommonJS and requires Node's built-ins; an ES module has no `require` of its own, so
     // each file gets one (esbuild renames any `require` the bundled code declares).
     banner: { js: "import { createRequire as __scionCreateRequire } from 'node:module';\nconst require = __scionCreateRequire(import.meta.url);" },
