@@ -172,7 +172,7 @@ export const PR_OPTIONS = {
     type: 'number',
     requiresArg: true,
     group: 'Bulk operations:',
-    describe: 'Days without activity after which an open pull request is stale (default 14)',
+    describe: 'Days without activity after which an open pull request is stale (default 14); without --state, selects the stale ones',
   },
   base: { type: 'string', describe: "The branch the pull requests merge into (default: the remote's default branch)" },
   draft: { type: 'boolean', default: false, describe: 'Open new pull requests as drafts (existing ones keep their state)' },

@@ -52,6 +52,8 @@ export async function bulkPrCmd(io: CliIo, report: RunReport, source: string, ac
   if (f.stale !== undefined && !(Number.isInteger(f.stale) && f.stale >= 1)) {
     throw usageError(`--stale ${f.stale} must be a whole number of days, 1 or more.`);
   }
+  // `--stale DAYS` alone asks for the pull requests idle that long; beside --state it only sets when one is stale.
+  if (f.stale !== undefined && states.length === 0) states.push('stale');
   const repos = f.repo === undefined ? [] : typeof f.repo === 'string' ? [f.repo] : [...f.repo];
   const done = await bulkPullRequests(report, action, {
     cwd: io.cwd,
