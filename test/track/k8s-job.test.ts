@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseShard } from '../../src/cli/flags.js';
+import { parseShard } from '../../src/cli/flags/rules.js';
 
 const FILE = new URL('../../recipes/ci/campaign-k8s.yaml', import.meta.url).pathname;
 
