@@ -81,9 +81,16 @@ export function failure(kind: ErrorKind, message: string, data?: Record<string, 
   };
 }
 
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Failure };
+/**
+ * An expected outcome as a value: what came out (`value`), or why nothing did (`error`). The error is
+ * a Failure (a kind, a message, facts) unless said otherwise: a parser's carries its problems, a
+ * transport's what the remote answered.
+ */
+export type Result<T, E = Failure> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+/** A Failure as a Result: `err` for the usual error type. */
 export const fail = <T = never>(error: Failure): Result<T> => ({ ok: false, error });
 
 /**

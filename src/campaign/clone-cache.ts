@@ -5,7 +5,7 @@
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { failure, type Failure } from '../errors.js';
+import { failure, type Result } from '../errors.js';
 import {
   advertisedBranches,
   CLONE_REMOTE,
@@ -53,7 +53,7 @@ export interface CachedClone {
   readonly repaired?: string;
 }
 
-export type CloneResult = { readonly ok: true; readonly value: CachedClone } | { readonly ok: false; readonly error: Failure };
+export type CloneResult = Result<CachedClone>;
 
 /** The default cache: `$XDG_CACHE_HOME/scion/repos`, else `~/.cache/scion/repos`. */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
