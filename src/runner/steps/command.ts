@@ -68,6 +68,8 @@ export function abortKind(reason: unknown): ErrorKind {
 /** Runs the command; why it failed, or null when it passed. */
 export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failure | null> {
   const root = ctx.ws.root;
+  // Cannot happen: the runner gives a job a workspace on disk whenever a step needs one (index.ts
+  // needsDisk) or the recipe has verify commands; an object-level workspace here is a bug in that table.
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
   const env = commandEnv(ctx, step.env);
