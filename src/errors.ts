@@ -148,7 +148,7 @@ export interface ScionErrorJson {
  * scion's one throwable: a kind from one vocabulary, the seed's number where it has one, the facts a
  * caller acts on (`data`), and every problem when there are several. Expected outcomes travel as
  * `Result`/`Failure` values; this is thrown only across a boundary (out of the library, out of a
- * layer that cannot go on). The CLI maps kinds to exit codes in one place (src/cli/fail.ts).
+ * layer that cannot go on). The CLI maps kinds to exit codes in one place (src/cli/exit.ts).
  */
 export class ScionError extends Error {
   readonly kind: ScionErrorKind;

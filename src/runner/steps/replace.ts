@@ -30,7 +30,7 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<S
     else if (mode === '120000') found.skip(p, 'symlink');
     else if (mode === '160000') found.skip(p, 'submodule');
   }
-  // User patterns run in a worker under a deadline (regex-runner.ts): one worker for the whole step.
+  // User patterns run in a worker under a deadline (core/engine/regex-runner.ts): one worker for the whole step.
   const regex = step.regex ? new RegexRunner() : null;
   const literal = literalProbe(step.old_string);
   try {
