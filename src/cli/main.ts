@@ -43,7 +43,8 @@ function parser(io: CliIo, exit: (code: number) => void) {
     // yargs words its messages in the locale of the process; usage.ts reads them in English.
     .locale('en')
     .usage(
-      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.',
+      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and ' +
+        'leaves a branch of reviewable commits. Your checkout is never touched.',
     );
   for (const c of COMMANDS) {
     cli = cli.command(c.usage, c.describe, c.build, async (a) => exit(await (await c.load()).run(io, a)));

@@ -113,8 +113,10 @@ function repoLine(e: RepoEvent): string {
   switch (e.type) {
     case 'clone-start':
       return `${e.cached ? 'fetching' : 'cloning'} ${e.repo}`;
-    case 'clone-end':
-      return `${e.repo}: ${e.repaired ? `the cached clone was damaged (${e.repaired}): cloned anew` : e.action === 'current' ? 'clone is current' : e.action} at ${e.sha.slice(0, 12)}`;
+    case 'clone-end': {
+      const done = e.repaired ? `the cached clone was damaged (${e.repaired}): cloned anew` : e.action === 'current' ? 'clone is current' : e.action;
+      return `${e.repo}: ${done} at ${e.sha.slice(0, 12)}`;
+    }
     case 'clone-failed':
       return `${e.repo}: ${e.message}`;
   }

@@ -232,7 +232,8 @@ export function resolveShard(spec: string, env: Readonly<Record<string, string |
   if (variable === null) {
     throw flagError(
       'shard',
-      `--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ${n}); neither is set, so set one or give --shard I/${n}.`,
+      `--shard auto/${n} takes the shard from JOB_COMPLETION_INDEX (a Kubernetes indexed Job, 0-based) or SCION_SHARD (1 to ` +
+        `${n}); neither is set, so set one or give --shard I/${n}.`,
     );
   }
   const index = /^\d+$/.test(text.trim()) ? Number(text.trim()) + offset : NaN;

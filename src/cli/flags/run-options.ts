@@ -85,7 +85,8 @@ export const RUN_ONLY_OPTIONS = {
   push: {
     type: 'string',
     describe:
-      "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion did not write",
+      "Push each changed job's branch to REMOTE (default origin) over HTTP(S), token from GITHUB_TOKEN or GIT_TOKEN; never overwrites commits scion " +
+      'did not write',
     group: 'Push and pull requests:',
     coerce: (v: unknown) => {
       const last = Array.isArray(v) ? v[v.length - 1] : v;
