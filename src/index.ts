@@ -68,7 +68,7 @@ export {
   type MergeMethod,
 } from './host/index.js';
 // Campaigns: one recipe across many repositories.
-export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
+export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run-campaign.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
 export { defaultCacheDir, ensureClone, type CachedClone, type CloneOptions } from './campaign/clone-cache.js';

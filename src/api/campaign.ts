@@ -9,7 +9,7 @@ import { closeRepo, openRepo } from '../git/index.js';
 import { cloneLimit } from '../campaign/clone-limit.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
 import { localTargetProblems } from '../campaign/locate.js';
-import { runCampaign, type CampaignRepo } from '../campaign/run.js';
+import { runCampaign, type CampaignRepo } from '../campaign/run-campaign.js';
 import { parseRepoList, type RepoTarget } from '../campaign/targets.js';
 import type { Env } from '../host/remote.js';
 import { publishCampaign } from '../publish/campaign.js';
@@ -18,7 +18,7 @@ import { loadRecipeFiles } from './recipes.js';
 import { cacheDirOf } from './repositories.js';
 import { publishSettingsFor, runnerOptionsOf, tracked, type RepositoriesOptions, type RunOptions, type RunResult } from './run-options.js';
 
-export type { RepoEvent } from '../campaign/run.js';
+export type { RepoEvent } from '../campaign/run-campaign.js';
 export type { DiscoverQuery } from '../campaign/discover.js';
 export type { RepositoriesOptions } from './run-options.js';
 

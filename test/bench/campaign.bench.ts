@@ -115,7 +115,7 @@ const CHILD =
   `
 const [dist, list, cache, concurrency, recipeFile] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
-const { runCampaign } = await import(dist + '/campaign/run.js');
+const { runCampaign } = await import(dist + '/campaign/run-campaign.js');
 const { parseRepoList } = await import(dist + '/campaign/targets.js');
 const { loadRecipe } = await import(dist + '/recipe/index.js');
 const { targets, problems } = parseRepoList(readFileSync(list, 'utf8'), { cwd: process.cwd() });

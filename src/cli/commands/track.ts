@@ -1,4 +1,4 @@
-// `scion track --report FILE`: flags → trackReport (src/track/run.ts), its result → a summary line.
+// `scion track --report FILE`: flags → trackReport (src/track/track-report.ts), its result → a summary line.
 // The flags were checked by yargs (flags/rules.ts: checkTrackFlags) before this module was loaded.
 import { isScionError } from '../../api/errors.js';
 import { readReport } from '../../api/reports.js';
