@@ -161,8 +161,8 @@ describe('requirementOf and prefilter: a table of rules', () => {
 
 async function program(source: AstgrepSource): Promise<AstgrepProgram> {
   const l = await loadAstgrep(source, { fromDir: ROOT });
-  if (!l.ok) throw new Error(JSON.stringify(l.problems));
-  return l.program;
+  if (!l.ok) throw new Error(JSON.stringify(l.error));
+  return l.value;
 }
 
 /** The same program with its prefilter turned off: every rule tried on every file. */

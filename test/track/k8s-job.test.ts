@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseShard } from '../../src/cli/flags.js';
+import { parseShard } from '../../src/cli/flags/rules.js';
 import type { RunReport } from '../../src/model/types.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { useFakeGitHubs, useGitServer } from '../support/servers.js';
