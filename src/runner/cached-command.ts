@@ -42,6 +42,8 @@ export function inputsOf(changes: Changes): Map<string, FileRecord | null> {
 
 export async function cachedCommand(i: CachedCommandInput): Promise<CachedCommandRun> {
   const root = i.ws.root;
+  // Cannot happen: the runner gives a job a workspace on disk whenever a step needs one (steps/index.ts
+  // needsDisk) or the recipe has verify commands; an object-level workspace here is a bug in that table.
   if (root === null) throw new Error('cachedCommand needs a workspace on disk');
   // The output goes to disk (.git/scion/step-cache) and back into reports: secrets of the command's
   // own environment (the run's and the step's `env`) are masked before it is stored, and

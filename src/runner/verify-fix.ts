@@ -52,6 +52,8 @@ const DEFAULT_FIX_TOKENS = 8192;
 
 export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv): Promise<VerifyResult> {
   const root = ctx.ws.root;
+  // Cannot happen: the runner gives a job a workspace on disk whenever a step needs one (steps/index.ts
+  // needsDisk) or the recipe has verify commands; an object-level workspace here is a bug in that table.
   if (root === null) throw new Error('verify needs a workspace on disk');
   const redact = ctx.run.redact ?? makeRedactor(ctx.run.env);
   const env = commandEnv(ctx, v.env);

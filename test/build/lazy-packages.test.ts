@@ -46,7 +46,10 @@ async function bundle(): Promise<string> {
     const { default: width } = await import('string-width');
     const { default: slice } = await import('slice-ansi');
     const [what, texts] = JSON.parse(process.argv[2]);
-    const out = texts.map((t) => what === 'width' ? { width: width(t), ansi: width(t, { countAnsiEscapeCodes: true }), segmenters } : { slice: slice(t, 0, 5), segmenters });
+    const answer = (t) => what === 'width'
+      ? { width: width(t), ansi: width(t, { countAnsiEscapeCodes: true }), segmenters }
+      : { slice: slice(t, 0, 5), segmenters };
+    const out = texts.map(answer);
     console.log(JSON.stringify(out));
   `;
   const out = join(work, 'out');

@@ -68,6 +68,8 @@ export function abortKind(reason: unknown): ErrorKind {
 /** Runs the command; why it failed, or null when it passed. */
 export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failure | null> {
   const root = ctx.ws.root;
+  // Cannot happen: the runner gives a job a workspace on disk whenever a step needs one (index.ts
+  // needsDisk) or the recipe has verify commands; an object-level workspace here is a bug in that table.
   if (root === null) throw new Error('runCommand needs a workspace on disk');
   ctx.log(`$ ${step.command}`);
   const env = commandEnv(ctx, step.env);
@@ -163,7 +165,9 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings, 
       continue;
     }
     const why = checked.error.data?.['reason'] ?? checked.error.message;
-    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
+    const message =
+      `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was ` +
+      `removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
   }
   if (bad.length > 0) await ctx.ws.revert(bad, before);
