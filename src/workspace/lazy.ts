@@ -46,7 +46,9 @@ export class LazyWorkspace implements OwnedWorkspace {
     const disk = await this.open();
     try {
       const changes = this.objects.changes();
-      await disk.revert([...changes.keys()], changes);
+      // Deletions first: a file written under a folder that stands where a deleted file was finds its way clear.
+      const paths = [...changes.keys()].sort((a, b) => Number(changes.get(a) !== null) - Number(changes.get(b) !== null));
+      await disk.revert(paths, changes);
       return disk;
     } catch (e) {
       await disk.close({ keep: false });

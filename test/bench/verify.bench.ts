@@ -7,7 +7,7 @@
 //  - native git doing the same work: per job `git worktree add -b`, the edit with `git grep | sed`,
 //    the command, `git commit -a`, `git worktree remove`. Native has no cache: its rerun is the same work.
 // The corpus is the synthetic 30,000-file repository (runner.bench.ts's), or SCION_BENCH_REPO. Jobs:
-// SCION_BENCH_JOBS (default 8) folders of the parent folder with the most subfolders, holding the
+// SCION_BENCH_JOBS (default 8) folders of the root or top-level folder with the most subfolders, holding the
 // edited token; --concurrency SCION_BENCH_CONCURRENCY (default 1, as native runs them one by one).
 // Each measurement works in a fresh bare `git clone --local` of the corpus. Needs `npm run build`.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,11 +34,11 @@ interface Plan {
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** The parent folder with the most subfolders, and a token that N of them hold. */
+/** The root or top-level folder with the most subfolders (a monorepo's `packages`), and a token that N of them hold. */
 function plan(repo: string): Plan {
   const dirs = sh(repo, 'git ls-tree -d -r --name-only HEAD').split('\n').filter(Boolean);
   const children = new Map<string, string[]>();
-  for (const d of dirs) {
+  for (const d of dirs.filter((x) => x.split('/').length <= 2)) {
     const parent = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '';
     children.set(parent, [...(children.get(parent) ?? []), d]);
   }

@@ -18,7 +18,7 @@ const cleanups = cleanupAfterEach();
 const JOBS = ['p0', 'p1', 'p2', 'p3'];
 
 async function setup(): Promise<{ r: TestRepo; out: string }> {
-  const files: Record<string, string> = { '.gitignore': 'build/\n', 'README.md': '# r\n', 'pkgs/p4/index.ts': 'modern();\n' };
+  const files: Record<string, string> = { '.gitignore': 'build/\n', 'README.md': '# r\n', 'pkgs/p0/old.ts': 'old\n', 'pkgs/p4/index.ts': 'modern();\n' };
   for (const j of JOBS) files[`pkgs/${j}/index.ts`] = `legacy(${j});\n`;
   const r = await repo(files);
   const out = mkdtempSync(join(tmpdir(), 'scion-counter-'));
@@ -84,8 +84,8 @@ verify:
     expect(runs(out)).toEqual(JOBS);
     expect(lines(first.stderr, 'vc/p4: checking out')).toEqual([]);
     expect(lines(first.stderr, 'vc/p4: verify was not run: the job changed nothing')).toHaveLength(1);
-    // One checkout of the whole base tree (7 files); the other jobs reuse that worktree, reset.
-    expect(lines(first.stderr, 'checking out')).toEqual([expect.stringMatching(/vc\/p0: checking out 7 files$/)]);
+    // One checkout of the whole base tree (8 files); the other jobs reuse that worktree, reset.
+    expect(lines(first.stderr, 'checking out')).toEqual([expect.stringMatching(/vc\/p0: checking out 8 files$/)]);
     expect(lines(first.stderr, 'reusing a worktree of the base')).toHaveLength(3);
     noWorktreeLeft(r);
     r.git('fsck', '--strict');
@@ -132,6 +132,49 @@ verify:
     expect(runs(out)).toHaveLength(8);
     noWorktreeLeft(r);
     r.git('fsck', '--strict');
+  });
+
+  it('changes replayed at object level are on disk for the first command that must run', async () => {
+    const { r, out } = await setup();
+    const recipe = (second: string) =>
+      recipeFile(`name: carry
+jobs:
+  - each: "pkgs/p0"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+  - run: 'echo step1 >> ${out}/runs && rm pkgs/p0/old.ts && echo made > pkgs/p0/made.ts'
+  - run: 'echo step2 >> ${out}/runs && ${second}'
+`);
+    const first = await scion(['run', recipe('true'), '--repo', r.dir], { cwd: r.dir });
+    expect(first.code, first.stderr).toBe(0);
+    // Step 1 replays from the cache; step 2 is new, so the files go to disk for it, with the replace's and
+    // step 1's changes on them: the edited file, the deleted one, the created one.
+    const check = 'grep -q modern pkgs/p0/index.ts && test ! -e pkgs/p0/old.ts && test "$(cat pkgs/p0/made.ts)" = made && echo seen > pkgs/p0/seen.ts';
+    const second = await scion(['run', recipe(check), '--repo', r.dir], { cwd: r.dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(runs(out)).toEqual(['step1', 'step2', 'step2']);
+    expect(lines(second.stderr, 'checking out')).toHaveLength(1);
+    expect(r.git('diff', '--name-status', 'main', 'scion/carry')).toBe('M\tpkgs/p0/index.ts\nA\tpkgs/p0/made.ts\nD\tpkgs/p0/old.ts\nA\tpkgs/p0/seen.ts');
+    noWorktreeLeft(r);
+  });
+
+  it('a failing run step is undone whole, also when its files went to disk only for it', async () => {
+    const { r } = await setup();
+    const recipe = recipeFile(`name: undone
+jobs:
+  - each: "pkgs/p0"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+  - run: 'echo half > pkgs/p0/half.ts && echo more >> pkgs/p0/index.ts && exit 3'
+`);
+    const file = join(mkdtempSync(join(tmpdir(), 'scion-report-')), 'report.json');
+    cleanups.push(() => rmSync(join(file, '..'), { recursive: true, force: true }));
+    const res = await scion(['run', recipe, '--repo', r.dir, '--report', file], { cwd: r.dir });
+    expect(res.code).toBe(1);
+    expect(report(file).get('p0')).toMatchObject({ status: 'failed', errors: [{ step: 1, kind: 'command-failed' }] });
+    expect(r.git('diff', '--name-only', 'main', 'scion/undone')).toBe('pkgs/p0/index.ts');
+    expect(r.git('show', 'scion/undone:pkgs/p0/index.ts')).toBe('modern(p0);');
+    noWorktreeLeft(r);
   });
 
   it('--keep-worktrees gives every job a worktree of its own, left clean at its branch head', async () => {
