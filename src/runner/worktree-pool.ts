@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { addWorktree, listWorktrees, removeWorktree, resetWorktree, worktreeChanges, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
+import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
 import { DiskWorkspace } from '../workspace/disk.js';
 import { plural } from '../util/plural.js';
 import { currentOwner, formatOwner, ownerAlive, worktreeOwner } from './job-lock.js';

@@ -91,7 +91,10 @@ describe('interrupting an agent step', () => {
     // agent starts, so its removal can be judged.
     const recipe = recipeFile('name: slow-agent\nsteps:\n  - run: "true"\n  - agent:\n      prompt: Rename foo to bar\n');
     const report = join(recipe, '..', 'report.json');
-    const cli = spawnScion(['run', recipe, '--repo', r.dir, '--report', report, '--no-cache'], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    const cli = spawnScion(['run', recipe, '--repo', r.dir, '--report', report, '--no-cache'], {
+      cwd: r.dir,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url },
+    });
     await waitFor(() => api.messages().length === 1);
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(2);
     cli.child.kill(signal);
