@@ -105,6 +105,27 @@ verify:
     r.git('fsck', '--strict');
   });
 
+  it('--concurrency 2: at most one worktree per job running at once, each verify still sees only its own change', async () => {
+    const { r, out } = await setup();
+    const recipe = recipeFile(`name: two
+jobs:
+  - each: "pkgs/p[0-3]"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+verify:
+  - run: '${verifyCommand(out, r.head())}'
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--concurrency', '2'], { cwd: r.dir });
+    expect(res.code, res.stderr).toBe(0);
+    expect([...runs(out)].sort()).toEqual(JOBS);
+    const checkouts = lines(res.stderr, 'checking out').length;
+    expect(checkouts).toBeGreaterThanOrEqual(1);
+    expect(checkouts).toBeLessThanOrEqual(2);
+    expect(lines(res.stderr, 'reusing a worktree of the base')).toHaveLength(4 - checkouts);
+    noWorktreeLeft(r);
+    r.git('fsck', '--strict');
+  });
+
   it('a run step that must run gets the files on disk once, verify reuses them; a rerun replays both without any', async () => {
     const { r, out } = await setup();
     const recipe = recipeFile(`name: gen
