@@ -63,10 +63,9 @@ function plan(repo: string): Plan {
 
 function fresh(work: string, corpus: string, name: string): string {
   const clone = join(work, name);
-  sh(
-    work,
-    `git clone -q --bare --local ${quote(corpus)} ${quote(clone)} 2>/dev/null || { rm -rf ${quote(clone)}; git clone -q --bare --no-hardlinks ${quote(corpus)} ${quote(clone)}; }`,
-  );
+  // Hard links when the corpus is on the same file system, a copy when not.
+  const local = `git clone -q --bare --local ${quote(corpus)} ${quote(clone)} 2>/dev/null`;
+  sh(work, `${local} || { rm -rf ${quote(clone)}; git clone -q --bare --no-hardlinks ${quote(corpus)} ${quote(clone)}; }`);
   return clone;
 }
 
