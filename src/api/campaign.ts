@@ -9,16 +9,16 @@ import { closeRepo, openRepo } from '../git/index.js';
 import { cloneLimit } from '../campaign/clone-limit.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
 import { localTargetProblems } from '../campaign/locate.js';
-import { runCampaign, type CampaignRepo } from '../campaign/run.js';
+import { runCampaign, type CampaignRepo } from '../campaign/run-campaign.js';
 import { parseRepoList, type RepoTarget } from '../campaign/targets.js';
 import type { Env } from '../host/remote.js';
 import { publishCampaign } from '../publish/campaign.js';
-import { resolveTarget } from '../publish/repository.js';
+import { requireTarget, type TargetSettings } from '../publish/repository.js';
 import { loadRecipeFiles } from './recipes.js';
 import { cacheDirOf } from './repositories.js';
 import { publishSettingsFor, runnerOptionsOf, tracked, type RepositoriesOptions, type RunOptions, type RunResult } from './run-options.js';
 
-export type { RepoEvent } from '../campaign/run.js';
+export type { RepoEvent } from '../campaign/run-campaign.js';
 export type { DiscoverQuery } from '../campaign/discover.js';
 export type { RepositoriesOptions } from './run-options.js';
 
@@ -120,7 +120,7 @@ async function discovered(q: DiscoverQuery, env: Env, note?: (line: string) => v
  * Publishing needs, for every repository, somewhere to push and a host with a token: a local path
  * needs its remote, a URL its host's token. Checked before any clone (a `usage` error naming the repository).
  */
-async function checkPublishing(targets: readonly RepoTarget[], remote: string, settings: Parameters<typeof resolveTarget>[1]): Promise<void> {
+async function checkPublishing(targets: readonly RepoTarget[], remote: string, settings: TargetSettings): Promise<void> {
   for (const t of targets) {
     if (t.url !== null) {
       if (!settings.pullRequests) continue;
@@ -132,9 +132,7 @@ async function checkPublishing(targets: readonly RepoTarget[], remote: string, s
     }
     const repo = await openRepo(t.path!, { env: settings.env });
     try {
-      const { problems } = resolveTarget({ repo, remote, url: null }, settings);
-      const problem = problems.push ?? problems.host;
-      if (problem !== null) throw usageError(`${t.id}: ${problem}`);
+      requireTarget({ repo, remote, url: null }, settings, t.id);
     } finally {
       closeRepo(repo);
     }

@@ -33,6 +33,8 @@ export async function loadRecipeFiles(files: readonly string[], cwd: string = pr
   return loaded;
 }
 
+// validate's answer is part of the library's published API (README: Library API): it keeps its own
+// field names (`file`, `recipe`, `problems`) rather than Result's `value` and `error`.
 export type Validation =
   { readonly file: string; readonly ok: true; readonly recipe: Recipe } | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
 

@@ -3,9 +3,8 @@
 // repositories and every publishing target are checked before anything runs or is pushed; an
 // interrupt (the signal) still ends with a report.
 import { resolve } from 'node:path';
-import { usageError } from '../errors.js';
 import { closeRepo, openRepo } from '../git/index.js';
-import { publishRepository, resolveTarget } from '../publish/repository.js';
+import { publishRepository, requireTarget } from '../publish/repository.js';
 import { runRecipes } from '../runner/run-recipes.js';
 import { loadRecipeFiles, type LoadedRecipe } from './recipes.js';
 import { checkRunOptions, publishSettingsFor, runnerOptionsOf, tracked, type RunOptions, type RunResult } from './run-options.js';
@@ -23,15 +22,13 @@ export async function run(o: RunOptions): Promise<RunResult> {
   // Where the branches go and who gets the pull requests, resolved before anything runs.
   const repo = settings === null ? null : await openRepo(repoDir);
   try {
-    const publishing = repo === null || settings === null ? null : resolveTarget({ repo, remote: o.publish!.remote, url: null }, settings);
-    const problem = publishing === null ? null : (publishing.problems.push ?? publishing.problems.host);
-    if (problem !== null) throw usageError(problem);
+    const target = repo === null || settings === null ? null : requireTarget({ repo, remote: o.publish!.remote, url: null }, settings);
     const loaded = await loadRecipeFiles(o.recipes, cwd);
     let report = await tracked(o, (onEvent) => runRecipes(loaded, { repo: repoDir, ...runnerOptionsOf(o) }, { env, onEvent }), repoDir);
     let publishError: string | null = null;
     // An interrupted run publishes nothing: the user asked it to stop.
-    if (publishing !== null && settings !== null && o.signal?.aborted !== true) {
-      const done = await publishRepository(report, publishing.target, { ...settings, recipes: loaded.map((l) => l.recipe) });
+    if (target !== null && settings !== null && o.signal?.aborted !== true) {
+      const done = await publishRepository(report, target, { ...settings, recipes: loaded.map((l) => l.recipe) });
       report = done.report;
       publishError = done.error;
     }

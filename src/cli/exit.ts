@@ -3,7 +3,7 @@
 // kind decides here.
 import { fixHint, isJobKind, ScionError, type ScionErrorKind } from '../api/errors.js';
 import { environmentError } from './files.js';
-import { inFlagWords } from './flags.js';
+import { inFlagWords } from './flags/words.js';
 import type { CliIo } from './io.js';
 
 export const EXIT_OK = 0;

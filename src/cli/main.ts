@@ -7,7 +7,7 @@ import { ScionError } from '../api/errors.js';
 import { COMMAND_NAMES, COMMANDS, EPILOG } from './commands.js';
 import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, inCommandWords, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
-import { shapeUsage } from './usage.js';
+import { shapeUsage } from './usage-mistakes.js';
 
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
   // Everything below prints and writes through the redacting edge.
@@ -40,10 +40,11 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
 function parser(io: CliIo, exit: (code: number) => void) {
   let cli = yargs()
     .scriptName('scion')
-    // yargs words its messages in the locale of the process; usage.ts reads them in English.
+    // yargs words its messages in the locale of the process; usage-mistakes.ts reads them in English.
     .locale('en')
     .usage(
-      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.',
+      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and ' +
+        'leaves a branch of reviewable commits. Your checkout is never touched.',
     );
   for (const c of COMMANDS) {
     cli = cli.command(c.usage, c.describe, c.build, async (a) => exit(await (await c.load()).run(io, a)));

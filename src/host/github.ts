@@ -176,14 +176,16 @@ export class GitHubHost implements Host {
     this.tracker.retries = 0;
     try {
       await this.octokit.graphql(
-        'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, mergeMethod: $mergeMethod}) { pullRequest { number } } }',
+        'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, ' +
+          'mergeMethod: $mergeMethod}) { pullRequest { number } } }',
         { pullRequestId: pull.nodeId, mergeMethod: method.toUpperCase() },
       );
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) {
         throw hostError(
-          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`,
+          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base ` +
+            `branch with required checks.`,
           200,
         );
       }

@@ -78,6 +78,9 @@ export interface TargetProblems {
   readonly host: string | null;
 }
 
+/** What resolving a target reads of the publishing settings. */
+export type TargetSettings = Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>;
+
 /**
  * Resolves a repository's target without sending anything: the push target when pushing (or when
  * pull requests may delete closed branches), the host when pull requests are asked. What cannot be
@@ -86,7 +89,7 @@ export interface TargetProblems {
  */
 export function resolveTarget(
   src: TargetSource,
-  s: Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>,
+  s: TargetSettings,
 ): {
   readonly target: RepositoryTarget;
   readonly problems: TargetProblems;
@@ -115,6 +118,18 @@ export function resolveTarget(
     target: { repo: src.repo, push, host, base, ...(src.id === undefined ? {} : { id: src.id }) },
     problems: { push: s.push === false || pushed.ok ? null : pushed.error.message, host: hosted === null || hosted.ok ? null : hosted.error.message },
   };
+}
+
+/**
+ * The target of a repository whose publishing is checked before anything runs or is sent (run --push,
+ * scion pr, publishRun, each local repository of a campaign): what cannot be resolved is thrown as a
+ * usage error, after `label` when one names the repository.
+ */
+export function requireTarget(src: TargetSource, s: TargetSettings, label?: string): RepositoryTarget {
+  const { target, problems } = resolveTarget(src, s);
+  const problem = problems.push ?? problems.host;
+  if (problem !== null) throw usageError(label === undefined ? problem : `${label}: ${problem}`);
+  return target;
 }
 
 /** The push target of a URL itself: what a cached clone pushes to. */

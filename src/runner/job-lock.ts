@@ -94,7 +94,8 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
       return fail(
         failure(
           'locked',
-          `Another scion run (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}) is working on ${o.job} (branch ${o.branch}); wait for it to finish and run again.`,
+          `Another scion run (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}) is working on ${o.job} ` +
+            `(branch ${o.branch}); wait for it to finish and run again.`,
           { pid: owner.pid, host: owner.host, branch: o.branch, lock: path },
         ),
       );

@@ -184,7 +184,8 @@ function fresh(work: string, corpus: Corpus, n: string): string {
   // Hard links when the corpus is on the same file system, a copy when not (SCION_BENCH_REPO elsewhere).
   sh(
     work,
-    `git clone -q --bare --local '${corpus.dir}' '${clone}' 2>/dev/null || { rm -rf '${clone}'; git clone -q --bare --no-hardlinks '${corpus.dir}' '${clone}'; }`,
+    `git clone -q --bare --local '${corpus.dir}' '${clone}' 2>/dev/null || { rm -rf '${clone}'; git clone -q --bare --no-hardlinks ` +
+      `'${corpus.dir}' '${clone}'; }`,
   );
   return clone;
 }

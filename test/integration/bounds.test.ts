@@ -48,7 +48,8 @@ describe('regular expressions in bounded time', () => {
     const r = await repo({ 'b.txt': EVIL, 'c.txt': 'one\n' });
     const res = await run(
       r,
-      'name: evil\nonError: continue\nsteps:\n  - replace: { old_string: "(a+)+$", new_string: "x", regex: true }\n    timeout: 0.5\n  - replace: { old_string: "one", new_string: "two" }\n',
+      'name: evil\nonError: continue\nsteps:\n  - replace: { old_string: "(a+)+$", new_string: "x", regex: true }\n    timeout: 0.5\n  - replace: { ' +
+        'old_string: "one", new_string: "two" }\n',
     );
     expect(res.job.errors.map((e) => e.kind)).toEqual(['timeout']);
     expect(res.job.files.map((f) => f.path)).toEqual(['c.txt']);
@@ -69,7 +70,8 @@ describe('transforms in bounded time and with checked results', () => {
     const r = await repo({ 'a.txt': 'a\n' });
     const res = await run(
       r,
-      'export default { name: "late", onError: "continue", steps: [{ transform: () => new Promise((ok) => setTimeout(() => ok("late\\n"), 1500)), timeout: 0.5 }] };\n',
+      'export default { name: "late", onError: "continue", steps: [{ transform: () => new Promise((ok) => setTimeout(() => ok("late\\n"), 1500)), ' +
+        'timeout: 0.5 }] };\n',
       'recipe.mjs',
     );
     expect(res.job.errors.map((e) => e.kind)).toEqual(['timeout']);

@@ -37,7 +37,8 @@ describe('expect', () => {
 
   it('more files than max fails the job; the report counts what each step changed', async () => {
     const ok = await run(
-      'name: counts\nonError: continue\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n    expect: { max: 2 }\n  - replace: { old_string: "nothing here", new_string: "x" }\n',
+      'name: counts\nonError: continue\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n    expect: { max: 2 }\n  - replace: ' +
+        '{ old_string: "nothing here", new_string: "x" }\n',
     );
     expect(ok.code).toBe(0);
     expect(ok.job.steps).toEqual([

@@ -74,6 +74,21 @@ describe('transforms in a worker', () => {
     expect(job.errors[0]!.message).toContain('process.exit(0)');
   });
 
+  it('a module whose step holds no transform in the worker fails the step as not loaded, changing nothing', async () => {
+    const r = await repo({ 'a.txt': 'a\n' });
+    // The module answers differently in the worker thread: its step there holds no function.
+    const recipe = [
+      "import { isMainThread } from 'node:worker_threads';",
+      'export default { name: "elsewhere", steps: [{ transform: isMainThread ? ({ content }) => content + "!" : "gone" }] };',
+      '',
+    ].join('\n');
+    const { code, job } = await runToEnd(r, join(recipeDir({ 'recipe.mjs': recipe }), 'recipe.mjs'));
+    expect(code).toBe(1);
+    expect(job.errors.map((e) => [e.file, e.kind])).toEqual([[null, 'command-failed']]);
+    expect(job.errors[0]!.message).toBe('The transform could not be loaded in its worker: its step 0 no longer holds a transform function');
+    expect(r.git('branch', '--list', 'scion/*')).toBe('');
+  });
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} while a transform spins ends scion with 130 and the report written`, async () => {
       const r = await repo({ 'a.txt': 'a\n' });

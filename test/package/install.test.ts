@@ -49,7 +49,8 @@ async function useInstalled(project: string): Promise<void> {
   await writeFile(join(project, 'rename.yaml'), 'name: rename\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
   await writeFile(
     join(project, 'header.ts'),
-    `import { defineRecipe } from '${PKG.name}';\nexport default defineRecipe({ name: 'header', steps: [{ transform: ({ content }) => '// header\\n' + content }] });\n`,
+    `import { defineRecipe } from '${PKG.name}';\nexport default defineRecipe({ name: 'header', steps: [{ transform: ({ content }) => '// ` +
+      `header\\n' + content }] });\n`,
   );
   const env = { ...NPM_ENV, ...gitEnv(), PATH: process.env['PATH'] };
   await run('npx', ['--no-install', 'scion', 'run', join(project, 'rename.yaml'), '--repo', repo], { cwd: project, env });

@@ -13,7 +13,8 @@ import { recipeFile } from '../support/recipe-file.js';
 import { useGitServer } from '../support/servers.js';
 
 const PR_BLOCK =
-  'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: [hubot]\n  autoMerge: squash\n';
+  'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: ' +
+  '[hubot]\n  autoMerge: squash\n';
 const RECIPE = recipeFile(
   'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
     'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n' +

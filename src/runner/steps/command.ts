@@ -165,7 +165,9 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings, 
       continue;
     }
     const why = checked.error.data?.['reason'] ?? checked.error.message;
-    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
+    const message =
+      `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was ` +
+      `removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
   }
   if (bad.length > 0) await ctx.ws.revert(bad, before);

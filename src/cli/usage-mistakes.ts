@@ -1,6 +1,6 @@
 // Usage mistakes, said as one sentence with the fix: yargs finds them (strict parsing, missing
 // values, checks), this module words them and adds "did you mean" for close flag and command names.
-import { PLAN_REFUSES } from './flags.js';
+import { PLAN_REFUSES } from './flags/run-options.js';
 
 export interface UsageContext {
   readonly argv: readonly string[];

@@ -42,6 +42,26 @@ describe('usage mistakes stop the run before it starts', () => {
     expect(snapshot(join(r.dir, '.git'))).toEqual(before);
   });
 
+  // The report named does not exist: each mistake is found while parsing, before it is read.
+  it.each([
+    [['pr', '--comment', ' '], '--comment needs the text to post'],
+    [['pr', '--merge', 'fast-forward'], '--merge fast-forward is not a merge method'],
+    [['pr', '--close', '--ready'], 'choose one per command'],
+    [['pr', '--state', 'open'], '--job, --state and --stale select the pull requests of a bulk operation'],
+    [['pr', '--job', 'a'], '--job, --state and --stale select the pull requests of a bulk operation'],
+    [['pr', '--close', '--state', 'sleepy'], '--state sleepy is not one of open, draft, failing, stale, no-reviewer.'],
+    [['pr', '--close', '--stale', '0'], '--stale 0 must be a whole number of days'],
+    [['pr', '--repo', 'a', '--repo', 'b'], '--repo names the repository folder once'],
+    [['pr', '--pr-interval', '-1'], '--pr-interval -1 must be a whole number of milliseconds'],
+    [['track', '--stale', '1.5'], '--stale 1.5 must be a whole number of days'],
+  ])('%j: exit 2 before the report is read', async (args, message) => {
+    const res = await scion([...args, '--report', 'missing.json'], { cwd: '/' });
+    expect(res.stderr).toContain(message);
+    expect(res.stderr).not.toContain('missing.json');
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+  });
+
   it('run without a recipe says so and prints nothing else', async () => {
     const r = await repo({ 'a.txt': 'v1\n' });
     const res = await scion(['run', '--repo', r.dir], { cwd: r.dir });
