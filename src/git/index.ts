@@ -23,6 +23,7 @@ export { worktreeChanges, type WorktreeChange } from './worktree-changes.js';
 export { worktreeCleaner, type CleanFilter } from './worktree-clean.js';
 export { setWorktreeHead, type WorktreeHead } from './worktree-head.js';
 export { removeWorktree } from './worktree-remove.js';
+export { resetWorktree, type ResetCounts } from './worktree-reset.js';
 export { gitError, isGitError, refusalToGitError, isEnvironmentErrno, onDisk, type GitErrorCode } from './errors.js';
 export { guardedHttp, type OriginCredential, type RemoteAccess } from './transport.js';
 export { remoteUrl, configuredHeaders, remoteHeadBranch, listRemoteBranches, pushCommit, deleteRemoteBranch, type PushCommitOptions } from './push.js';

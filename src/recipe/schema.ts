@@ -137,7 +137,10 @@ function buildBaseSchema(withTransform: boolean) {
         }),
       )
       .prefault([])
-      .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
+      .describe(
+        'Commands run in the worktree after the steps; a failure fails the job. Not run when the steps changed nothing (unless a command has a fix). ' +
+          'Default: [].',
+      ),
     pr: prSchema.optional(),
     split: splitSchema.optional(),
     schemas: z

@@ -78,6 +78,10 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
     get root() {
       return ws.root;
     },
+    onDisk: async () => {
+      check();
+      return ws.onDisk();
+    },
     paths: () => ws.paths(),
     mode: (p) => ws.mode(p),
     read: (p) => ws.read(p),
