@@ -1,13 +1,15 @@
 // Writing a pack (version 2) and its .idx (version 2) from objects held in memory, the way
 // `git index-pack --keep` leaves a pushed pack: a .keep file first, then the .pack, then the .idx
-// (readers find packs by their .idx). Objects are stored whole (no deltas): a job's new objects
+// (readers find packs by their .idx). The .keep and the temporary files name their writer, so what a
+// killed writer left is found and cleared by a later run (kept-packs.ts). Objects are stored whole (no deltas): a job's new objects
 // are few and mostly unlike each other; `git gc` deltifies them later.
 // Format: Documentation/gitformat-pack.txt.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { onDisk } from './errors.js';
+import { keepText, tempNames } from './kept-packs.js';
 import type { ObjectType } from './hash.js';
 import type { RawObject } from './pack.js';
 
@@ -44,11 +46,7 @@ export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, R
   chunks.push(packSha);
   const idx = indexBytes(oids, offsets, crcs, packSha);
   const name = `pack-${packSha.toString('hex')}`;
-  // Not git's `tmp_pack_` prefix: `git prune --expire=now` deletes those under a running writer.
-  // `.tmp-<pid>-` is what `git repack` uses for the packs it is writing, and prune leaves it alone.
-  const tmp = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const tmpPack = join(packDir, `.tmp-${tmp}-pack`);
-  const tmpIdx = join(packDir, `.tmp-${tmp}-idx`);
+  const { tmpPack, tmpIdx } = tempNames(packDir);
   const keepPath = join(packDir, `${name}.keep`);
   const idxPath = join(packDir, `${name}.idx`);
   onDisk(packDir, 'write a pack in', () => {
@@ -56,7 +54,7 @@ export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, R
     try {
       writeFileSync(tmpPack, Buffer.concat(chunks), { mode: 0o444, flag: 'wx' });
       writeFileSync(tmpIdx, idx, { mode: 0o444, flag: 'wx' });
-      writeFileSync(keepPath, `${keepReason}\n`);
+      writeFileSync(keepPath, keepText(keepReason));
       renameSync(tmpPack, join(packDir, `${name}.pack`));
       renameSync(tmpIdx, idxPath);
     } catch (err) {
