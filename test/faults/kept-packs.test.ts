@@ -3,7 +3,7 @@
 // stays out of `git repack` forever. What a live scion holds, and a .keep that is not scion's, are
 // left alone. A real process, killed with kill -9, then the CLI, judged with native git.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scion } from '../support/cli.js';
@@ -73,5 +73,29 @@ describe('pack files of a scion killed while writing its objects', () => {
     r.git('gc', '-q', '--prune=now');
     expect(r.git('cat-file', '-t', blob)).toBe('blob');
     child.kill('SIGKILL');
+  }, 60_000);
+
+  it('a pack of the same objects already there, unkept: the run writes its own under a new name, so a repack deleting the old one loses nothing', async () => {
+    const r = await repo({ 'src/a.ts': 'const a = 1;\n' });
+    // Fixed dates: the second run makes the very commit the first made, so the very same pack.
+    const dates = { GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+    const again = async () => {
+      const res = await scion(['run', RECIPE, '--repo', r.dir], { cwd: r.dir, env: dates });
+      expect(res.code, res.stderr).toBe(0);
+      return r.git('rev-parse', 'scion/packs');
+    };
+    const first = await again();
+    // The branch goes (a person deleted it, a later run gave the job up): its pack is nobody's now.
+    r.git('update-ref', '-d', 'refs/heads/scion/packs');
+    const before = packFiles(r).filter((f) => f.endsWith('.pack') || f.endsWith('.idx'));
+    expect(before).toHaveLength(2);
+    expect(await again()).toBe(first);
+    // A `git repack -a -d` that listed the old pack before this run wrote its own deletes it by name
+    // when it is done: the branch must not depend on it.
+    for (const f of before) rmSync(join(r.dir, '.git', 'objects', 'pack', f), { force: true });
+    expect(r.git('cat-file', '-t', first)).toBe('commit');
+    r.git('fsck', '--strict', '--no-dangling');
+    expect(r.git('show', 'scion/packs:src/a.ts')).toBe('let a = 1;');
+    expect(scionsOwn(r)).toEqual([]);
   }, 60_000);
 });
