@@ -211,9 +211,17 @@ describe('kill -9 at random moments of a run, under load: every rerun converges'
         else tally.endedFirst++;
         if (left.some((l) => l.startsWith('ref-lock record'))) tally.inRefUpdate++;
         if (existsSync(join(dir, '.git', 'worktrees', 'scion-disk')) && !existsSync(join(dir, '.git', 'worktrees', 'scion-disk', 'index'))) tally.inCheckout++;
-        const torn = [...branches(dir)].filter(([ref, tree]) => expected.get(ref) !== tree);
+        // A git command that fails (an object gone) says the round, the seed and the moment too.
+        const checked = <T>(what: string, fn: () => T): T => {
+          try {
+            return fn();
+          } catch (e) {
+            throw new Error(`${JSON.stringify(where)} ${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+          }
+        };
+        const torn = checked('after the kill', () => [...branches(dir)].filter(([ref, tree]) => expected.get(ref) !== tree));
         expect({ ...where, torn }).toEqual({ ...where, torn: [] });
-        runGit(dir, 'fsck', '--strict');
+        checked('after the kill', () => runGit(dir, 'fsck', '--strict'));
 
         const res = await underLoad(dir, () => scion(['run', OBJECTS, DISK, '--repo', dir, '--json'], { cwd: dir }));
         const report = res.stdout === '' ? null : (JSON.parse(res.stdout) as RunReport);
@@ -227,11 +235,11 @@ describe('kill -9 at random moments of a run, under load: every rerun converges'
           failed: [],
           stderr: expect.not.stringContaining('internal error'),
         });
-        expect({ ...where, branches: branches(dir) }).toEqual({ ...where, branches: expected });
+        expect({ ...where, branches: checked('after the rerun', () => branches(dir)) }).toEqual({ ...where, branches: expected });
         expect({ ...where, left: leftovers(dir) }).toEqual({ ...where, left: [] });
         expect(runGit(dir, 'worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
         expect(runGit(dir, 'status', '--porcelain')).toBe('');
-        runGit(dir, 'fsck', '--strict');
+        checked('after the rerun', () => runGit(dir, 'fsck', '--strict'));
       }
     } finally {
       rmSync(join(dir, '..'), { recursive: true, force: true });
