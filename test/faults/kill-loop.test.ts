@@ -9,9 +9,9 @@
 // lock (nor any other `.lock`), owner record, kept pack of a dead run, temporary pack or worktree
 // is left.
 //
-// `npm test` loops SCION_KILL_LOOPS times (default 3, one of each kind of moment) over SCION_KILL_JOBS object jobs (default
-// 16) and one worktree job. A soak sets more (SCION_KILL_LOOPS=40 SCION_KILL_JOBS=200);
-// SCION_KILL_SEED replays a failing round's draws.
+// `npm test` loops SCION_KILL_LOOPS times (default 3: one of each kind of moment) over
+// SCION_KILL_JOBS object jobs (default 16) and one worktree job. A soak sets more
+// (SCION_KILL_LOOPS=40 SCION_KILL_JOBS=200); SCION_KILL_SEED draws the same moments again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
