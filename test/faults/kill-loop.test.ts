@@ -33,7 +33,14 @@ const pad = (i: number) => String(i).padStart(String(DIRS - 1).length, '0');
 // Object-level jobs (one ref lock each), and a job in a worktree (a run step) beside them.
 const OBJECTS = recipeFile('name: objs\njobs:\n  - each: "d*"\nsteps:\n  - replace: { old_string: "const a", new_string: "let a" }\n');
 const DISK = recipeFile(
-  `name: disk\nfiles: { include: ["d${pad(0)}/**"] }\nsteps:\n  - replace: { old_string: "const a", new_string: "var a" }\n  - run: "printf ran > d${pad(0)}/ran.txt"\n`,
+  [
+    'name: disk',
+    `files: { include: ["d${pad(0)}/**"] }`,
+    'steps:',
+    '  - replace: { old_string: "const a", new_string: "var a" }',
+    `  - run: "printf ran > d${pad(0)}/ran.txt"`,
+    '',
+  ].join('\n'),
 );
 
 let base: TestRepo;
