@@ -13,6 +13,7 @@ import type { RunContext, RunOptions } from '../runner/types.js';
 import { redacting } from '../redact.js';
 import type { RunEvent, RunTotal } from '../runner/types.js';
 import { clonePath, ensureClone } from './clone-cache.js';
+import { localRepoProblem } from './locate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoTarget } from './targets.js';
@@ -88,6 +89,12 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
         let base: string | null = null;
         let branch: string | null = null;
         if (target.url === null) {
+          // A path that is not there (or holds no repository) fails this repository's jobs alone.
+          const missing = await localRepoProblem(target.path!);
+          if (missing !== null) {
+            o.onRepo?.({ type: 'clone-failed', repo: target.id, message: missing });
+            return unrun(r, target, limit(notRun(recipes, target, failure('clone-failed', missing, { repo: target.id }, LOCAL_HINT))));
+          }
           dir = target.path!;
         } else {
           o.onRepo?.({ type: 'clone-start', repo: target.id, cached: existsSync(join(clonePath(o.cacheDir, target), 'HEAD')) });
@@ -160,6 +167,8 @@ export async function runCampaign(recipes: readonly LoadedRecipe[], o: CampaignO
     repos: repos.filter((r): r is CampaignRepo => r !== null && r !== undefined),
   };
 }
+
+const LOCAL_HINT = 'A local entry of the repository list must be a folder inside a git repository on this machine.';
 
 /**
  * The run's events with each job's id prefixed by its repository (`<repo> <recipe>/<job>`): the same

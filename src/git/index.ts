@@ -13,6 +13,7 @@ export { readRef, isValidRefName, listBranches, listRefs } from './refs.js';
 export { updateRef, setSymbolicRef, type UpdateRefOptions } from './update-ref.js';
 export { deleteRef, deleteRefIfAt } from './delete-ref.js';
 export { sweepRefLocks } from './ref-lock.js';
+export { sweepKeptPacks } from './kept-packs.js';
 export { currentOwner, ownerAlive, ownerTag, parseOwnerTag, processStart, type LockOwner } from './process-owner.js';
 export { gitIdentity, type IdentityOptions } from './identity.js';
 export { commitSignatures, type Signatures, type SignatureOptions } from './signature.js';

@@ -2,7 +2,8 @@
 // scion runs again and again in the same repository. Every run must succeed and leave a repository
 // `git fsck --strict` accepts. Two such loops run at once. Folders native git removes when empty
 // (objects/xx/ by `git prune-packed`, refs/heads/<folder>/ by `git pack-refs`) vanished between
-// scion's mkdir and its file: the object's temp file, then the branch's lock (one run in ten).
+// scion's mkdir and its file: the object's temp file, then the branch's lock (one run in ten). And
+// `git worktree prune` beside jobs that make worktrees (.git/worktrees removed when empty).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,4 +67,33 @@ steps:
     r.git('fsck', '--strict', '--no-dangling');
     for (let i = 0; i < 16; i++) expect(r.git('show', `scion/beside-${i}:src/d0/f0.txt`)).toBe(`file 0\nvalue: round ${i}`);
   });
+
+  it('git worktree prune in a loop beside worktree jobs: every run succeeds, no worktree is left', async () => {
+    // `git worktree prune` removes .git/worktrees when it is empty, and an admin folder that has no
+    // gitdir file nor locked marker yet: between scion's mkdirs and its first file.
+    const r = await repo(files);
+    const prunes = [loop(r.dir, 'git worktree prune'), loop(r.dir, 'git worktree prune')];
+    try {
+      for (let i = 0; i < 6; i++) {
+        const recipe = recipeFile(`name: disk-${i}
+jobs:
+  - each: "src/*"
+steps:
+  - run: "printf '%s' ${i} > src/$SCION_JOB/ran.txt"
+`);
+        const res = await scion(['run', recipe, '--repo', r.dir, '--json', '--concurrency', '2'], { cwd: r.dir });
+        expect(res.stderr, `run ${i}`).not.toContain('internal error');
+        const report = JSON.parse(res.stdout) as RunReport;
+        const failed = report.jobs.filter((j) => j.status !== 'changed').map((j) => `${j.name}: ${JSON.stringify(j.errors)}`);
+        expect({ run: i, code: res.code, failed }).toEqual({ run: i, code: 0, failed: [] });
+        expect(report.jobs).toHaveLength(12);
+        expect(r.git('show', `scion/disk-${i}/d7:src/d7/ran.txt`)).toBe(String(i));
+      }
+    } finally {
+      const rounds = await Promise.all(prunes.map((p) => p.stop()));
+      expect(Math.min(...rounds)).toBeGreaterThan(0);
+    }
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+    r.git('fsck', '--strict', '--no-dangling');
+  }, 120_000);
 });
