@@ -24,7 +24,7 @@ const SEARCH_CAP = 1000;
 
 export async function discoverGitHub(q: DiscoverQuery, ctx: SourceContext): Promise<RepoTarget[]> {
   const tracker: RetryTracker = { retries: 0 };
-  const client = githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), sleep: ctx.sleep }, tracker);
+  const client = await githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), sleep: ctx.sleep }, tracker);
   const found: RepoTarget[] = [];
   if (q.githubOrg !== undefined) found.push(...(await organisation(q.githubOrg.trim(), q, ctx, client, tracker)));
   if (q.githubSearch !== undefined) found.push(...(await search(q.githubSearch.trim(), q, ctx, client, tracker)));

@@ -155,7 +155,7 @@ export function indexBytes(oids: readonly string[], offsets: ReadonlyMap<string,
     if (off < 0x80000000) {
       buf.writeUInt32BE(off, offAt + i * 4);
     } else {
-      buf.writeUInt32BE(0x80000000 | k, offAt + i * 4);
+      buf.writeUInt32BE((0x80000000 | k) >>> 0, offAt + i * 4);
       buf.writeBigUInt64BE(BigInt(off), largeAt + k * 8);
       k++;
     }

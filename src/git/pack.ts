@@ -2,13 +2,14 @@
 // Format: Documentation/gitformat-pack.txt. isomorphic-git reads packs too, but measured on a
 // 30k-file repository it took 14 s to read every blob (pako inflate, one readdir + one failed
 // loose-object open per read); this reader does it in about 1 s with node:zlib and a base cache.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ScionError } from '../errors.js';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
 import { errnoCode, gitError, isGitError } from './errors.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
+import { packGone, PackIndex } from './pack-index.js';
 
 export interface RawObject {
   readonly type: ObjectType;
@@ -30,17 +31,19 @@ const MAX_OBJECT = 2 ** 31 - 1;
 const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag'];
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
+/** Bytes read first at an object's offset: its header, and the whole of most trees, commits and small blobs. */
+const FIRST_READ = 8 * 1024;
 
-/** The .pack file went away after its .idx was read (`git repack -d` replaced it): kind `pack-gone`; rescan and retry. */
-function packGone(packPath: string, cause: unknown): ScionError {
-  return gitError('pack-gone', `${packPath} was removed while scion was reading it`, { path: packPath }, cause);
+/**
+ * The most bytes zlib's deflate makes of `size` bytes (its deflateBound): git's objects are read this
+ * far past their header, and inflating stops at the stream's end. A stream longer than that (another
+ * compressor's) is read again up to the next object's offset.
+ */
+function deflateBound(size: number): number {
+  return size + Math.floor(size / 4096) + Math.floor(size / 16384) + Math.floor(size / 33554432) + 13;
 }
 
 export class Pack {
-  readonly count: number;
-  private readonly shaStart = 8 + 256 * 4;
-  private readonly offStart: number;
-  private readonly largeStart: number;
   private data: Buffer | null = null;
   private fd: number | null = null;
   private packSize = 0;
@@ -48,52 +51,28 @@ export class Pack {
 
   private constructor(
     readonly packPath: string,
-    private readonly idx: Buffer,
+    private readonly idx: PackIndex,
     /** Small per-store number of this pack: cache keys are packNo * 2^40 + offset. */
     private readonly packNo: number,
     private readonly cache: ByteLru<RawObject>,
-  ) {
-    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
-      throw gitError('unsupported', `${packPath.replace(/pack$/, 'idx')} is not a version 2 pack index; run \`git gc\`.`);
-    }
-    this.count = idx.readUInt32BE(8 + 255 * 4);
-    this.offStart = this.shaStart + this.count * 24;
-    this.largeStart = this.offStart + this.count * 4;
-  }
+  ) {}
 
   static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>): Pack {
-    return new Pack(idxPath.replace(/\.idx$/, '.pack'), readFileSync(idxPath), packNo, cache);
+    return new Pack(idxPath.replace(/\.idx$/, '.pack'), PackIndex.open(idxPath), packNo, cache);
+  }
+
+  get count(): number {
+    return this.idx.count;
   }
 
   /** Position of `oid` (20 raw bytes) in the index, or -1. */
   indexOf(oid: Buffer): number {
-    const first = oid[0] as number;
-    let lo = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
-    let hi = this.idx.readUInt32BE(8 + first * 4);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.shaStart + mid * 20;
-      const c = this.idx.compare(oid, 0, 20, at, at + 20);
-      if (c === 0) return mid;
-      // > 0: the idx entry sorts after the oid we look for.
-      if (c > 0) hi = mid;
-      else lo = mid + 1;
-    }
-    return -1;
+    return this.idx.indexOf(oid);
   }
 
   /** Full oids in this pack that start with `hex` (at most `limit`). */
   findPrefix(hex: string, limit: number): string[] {
-    const first = parseInt(hex.slice(0, 2), 16);
-    const lo = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
-    const hi = this.idx.readUInt32BE(8 + first * 4);
-    const out: string[] = [];
-    for (let i = lo; i < hi && out.length < limit; i++) {
-      const s = this.idx.toString('hex', this.shaStart + i * 20, this.shaStart + i * 20 + 20);
-      if (s.startsWith(hex)) out.push(s);
-      else if (out.length > 0) break;
-    }
-    return out;
+    return this.idx.findPrefix(hex, limit);
   }
 
   readIndex(i: number, external: ExternalReader): RawObject {
@@ -104,12 +83,11 @@ export class Pack {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.data = null;
+    this.idx.close();
   }
 
   private offsetAt(i: number): number {
-    const off = this.idx.readUInt32BE(this.offStart + i * 4);
-    if (!(off & 0x80000000)) return off;
-    return Number(this.idx.readBigUInt64BE(this.largeStart + (off & 0x7fffffff) * 8));
+    return this.idx.offsetAt(i);
   }
 
   /**
@@ -139,8 +117,10 @@ export class Pack {
   }
 
   private parseAt(offset: number, key: number, external: ExternalReader, asBase: boolean): RawObject {
-    const end = this.endOf(offset);
-    const raw = this.slice(offset, end);
+    const last = this.packSize - 20;
+    // Packs store no lengths: in memory the rest of the pack is at hand; on disk, a first read
+    // that the header may show is too short.
+    const raw = this.slice(offset, this.data !== null ? last : Math.min(last, offset + FIRST_READ));
     let p = 0;
     let byte = raw[p++] as number;
     const typeNo = (byte >> 4) & 7;
@@ -161,20 +141,35 @@ export class Pack {
       }
       if (back <= 0 || back > offset) throw this.corrupt(offset, 'delta base outside the pack');
       const base = this.readAt(offset - back, external, true);
-      result = { type: base.type, data: applyDelta(base.data, this.inflate(raw.subarray(p), size, offset)) };
+      result = { type: base.type, data: applyDelta(base.data, this.inflateAt(raw, p, size, offset)) };
     } else if (typeNo === REF_DELTA) {
       const baseOid = raw.subarray(p, p + 20);
       p += 20;
       const i = this.indexOf(baseOid);
       const base = i >= 0 ? this.readAt(this.offsetAt(i), external, true) : external(baseOid.toString('hex'));
-      result = { type: base.type, data: applyDelta(base.data, this.inflate(raw.subarray(p), size, offset)) };
+      result = { type: base.type, data: applyDelta(base.data, this.inflateAt(raw, p, size, offset)) };
     } else {
       const type = TYPES[typeNo];
       if (!type) throw this.corrupt(offset, `unknown object type ${typeNo}`);
-      result = { type, data: this.inflate(raw.subarray(p), size, offset) };
+      result = { type, data: this.inflateAt(raw, p, size, offset) };
     }
     if (asBase || result.type !== 'blob') this.cache.set(key, result);
     return result;
+  }
+
+  /** The object's data, from `raw` (its bytes from `offset`; the compressed stream starts at `p`), read further when that is too short. */
+  private inflateAt(raw: Buffer, p: number, size: number, offset: number): Buffer {
+    const last = this.packSize - 20;
+    if (raw.length < p + deflateBound(size) && offset + raw.length < last) raw = this.slice(offset, Math.min(last, offset + p + deflateBound(size)));
+    try {
+      return this.inflate(raw.subarray(p), size, offset);
+    } catch (err) {
+      if (offset + raw.length >= last) throw err;
+      // Cut short by the bound: read up to the next object and try once more.
+      const whole = this.slice(offset, this.endOf(offset));
+      if (whole.length <= raw.length) throw err;
+      return this.inflate(whole.subarray(p), size, offset);
+    }
   }
 
   private inflate(compressed: Buffer, size: number, offset: number): Buffer {
@@ -202,8 +197,7 @@ export class Pack {
     this.packSize = fstatSync(fd).size;
     const trailer = Buffer.alloc(20);
     readSync(fd, trailer, 0, 20, this.packSize - 20);
-    const expected = this.idx.subarray(this.idx.length - 40, this.idx.length - 20);
-    if (!trailer.equals(expected)) {
+    if (!trailer.equals(this.idx.packChecksum())) {
       closeSync(fd);
       throw gitError('corrupt', `${this.packPath} does not match its .idx file; run \`git fsck\`.`);
     }

@@ -1,5 +1,5 @@
 // One schema per step kind. A step is a mapping with exactly one key: its kind.
-import { z } from 'zod';
+import * as z from 'zod';
 import { selectionSchema } from './schema-parts.js';
 import { astgrepStep, jscodeshiftStep } from './schema-structural.js';
 

@@ -1,7 +1,7 @@
 // The recipe schema: the one source of truth for recipe files, their types, the JSON Schema and the docs.
 // Defaults of lists and objects use .prefault(): the value is parsed like input, and z.toJSONSchema
 // keeps it as "default" (a plain .default() over a transforming schema is dropped from the JSON Schema).
-import { z } from 'zod';
+import * as z from 'zod';
 import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';

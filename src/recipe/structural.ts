@@ -6,11 +6,12 @@
 // step (`loaded`), so the runner never loads anything again and a worker process can rebuild it.
 //
 // All the astgrep steps of a recipe are loaded before any runs: napi registers extra languages once
-// per process, at the first load that needs one (see structural/packs.ts).
+// per process, at the first load that needs one (see structural/packs.ts). The engine itself loads
+// only for a recipe that has such a step.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { err, ok, type Result } from '../errors.js';
-import { loadAstgrep, loadTransform, type AstgrepSource, type LoadProblem } from '../structural/index.js';
+import type { AstgrepSource, LoadProblem } from '../structural/index.js';
 import type { PathSegment, RawProblem } from './problems.js';
 import type { Recipe, Step } from './schema.js';
 import type { AstgrepPayload, JscodeshiftPayload } from './schema-structural.js';
@@ -44,6 +45,7 @@ export function hasStructuralSteps(recipe: Recipe): boolean {
  */
 export async function loadStructural(recipe: Recipe, dir: string): Promise<StructuralResult> {
   if (!hasStructuralSteps(recipe)) return ok(recipe);
+  const { loadAstgrep, loadTransform } = await import('../structural/index.js');
   const problems: RawProblem[] = [];
   const foreign: ForeignProblem[] = [];
   const steps: Step[] = [];

@@ -7,7 +7,7 @@
 //  (b) the warm rerun (nothing changed upstream): every job `unchanged`, and no object downloaded
 //      again (pack files and objects in the cache counted before and after, no upload-pack POST);
 //  (c) peak RSS of the campaign process at concurrency 4 for 50 and for N repositories.
-// scion runs through the library (runCampaign from dist/, as `scion run --repos` will), in a child
+// scion runs through the library (runCampaign from dist/index.js, as `scion run --repos` will), in a child
 // process so its timing includes start-up and its peak RSS is its own. N: SCION_BENCH_CAMPAIGN_REPOS
 // (default 200). Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -115,9 +115,7 @@ const CHILD =
   `
 const [dist, list, cache, concurrency, recipeFile] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
-const { runCampaign } = await import(dist + '/campaign/run-campaign.js');
-const { parseRepoList } = await import(dist + '/campaign/targets.js');
-const { loadRecipe } = await import(dist + '/recipe/index.js');
+const { runCampaign, parseRepoList, loadRecipe } = await import(dist + '/index.js');
 const { targets, problems } = parseRepoList(readFileSync(list, 'utf8'), { cwd: process.cwd() });
 if (problems.length) throw new Error(problems.join('; '));
 const loaded = await loadRecipe(recipeFile);

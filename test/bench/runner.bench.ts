@@ -127,7 +127,7 @@ const SCENARIOS: Scenario[] = [
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function bench(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
+  if (!existsSync(join(ROOT, 'dist/cli/process.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
   const t0 = Date.now();
   const repo = syntheticRepo();
   console.log(`synthetic repository: ${repo} (${((Date.now() - t0) / 1000).toFixed(1)} s to prepare)`);

@@ -100,7 +100,7 @@ function nativeRun(work: string, clone: string, p: Plan, tag: string): Sample {
 }
 
 export default async function bench(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
+  if (!existsSync(join(ROOT, 'dist/cli/process.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
   const corpus = process.env.SCION_BENCH_REPO ?? syntheticRepo();
   const before = process.env.SCION_BENCH_BEFORE;
   const work = mkdtempSync(join(tmpdir(), 'scion-verify-bench-'));

@@ -2,7 +2,7 @@
 // (read first, keep indentation after the line-number prefix, prefer edit over write, unique
 // old_string or replace_all): the model learns them here, and the engine enforces them anyway.
 import type Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_READ_LIMIT, MAX_LINE_CHARS } from './cat-n.js';
 
 /**

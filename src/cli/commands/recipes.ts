@@ -1,7 +1,6 @@
 // `scion validate`, `scion list` and `scion schema`: recipes checked, listed, and their JSON Schema.
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { formatProblem } from '../../api/output.js';
-import { listRecipes, recipeSchema, validate } from '../../api/recipes.js';
+import { formatProblem, listRecipes, recipeSchema, validate } from '../../api/recipes.js';
 import { plural } from '../../api/text.js';
 import type { Args } from '../args.js';
 import type { CliIo } from '../io.js';

@@ -9,7 +9,7 @@ import type { Args } from '../args.js';
 import { labelsOf, resolveShard } from '../flags/rules.js';
 import { CAMPAIGN_SOURCES, type RunFlags } from '../flags/run-options.js';
 import { inFlagWords } from '../flags/words.js';
-import { hostOptionsFor } from '../../api/track.js';
+import { hostOptionsFor } from '../../api/host-options.js';
 import type { CliIo } from '../io.js';
 import { writeOutcome } from '../outcome.js';
 import { makeProgress, progressMode, type Progress } from '../progress.js';
