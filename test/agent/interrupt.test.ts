@@ -11,7 +11,7 @@ import { reposAfterEach } from '../support/cleanups.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { spawnScion } from '../support/spawn-cli.js';
-import { waitFor } from '../faults/processes.js';
+import { waitFor } from '../support/processes.js';
 import { KEY, memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { message, tool } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';

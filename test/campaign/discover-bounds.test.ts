@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGES } from '../../src/campaign/discover-page.js';
-import { fakeRepo } from '../github/fake-github.js';
+import { fakeRepo } from '../support/fake-github.js';
 import { fakeProject } from '../publish/fake-gitlab.js';
 import { scion } from '../support/cli.js';
 import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { discoverTargets, type DiscoverQuery } from '../../src/campaign/discover.js';
 import { UsageError } from '../../src/errors.js';
 import { HostError } from '../../src/host/types.js';
-import { fakeRepo } from '../github/fake-github.js';
+import { fakeRepo } from '../support/fake-github.js';
 import { fakeProject } from '../publish/fake-gitlab.js';
 import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 

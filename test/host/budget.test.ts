@@ -9,7 +9,7 @@ import { ReadCache } from '../../src/host/etags.js';
 import { GitHubHost } from '../../src/host/github.js';
 import { GitLabHost } from '../../src/host/gitlab.js';
 import type { Host } from '../../src/host/types.js';
-import type { Recorded } from '../github/fake-github.js';
+import type { Recorded } from '../support/fake-github.js';
 import { fakeClock } from '../support/cli.js';
 import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 

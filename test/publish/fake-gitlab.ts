@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Recorded } from '../github/fake-github.js';
+import type { Recorded } from '../support/fake-github.js';
 
 export interface FakeMr {
   iid: number;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import type { FakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../support/fake-github.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';

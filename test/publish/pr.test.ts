@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { DEFAULT_PR_SETTINGS, describeJob } from '../../src/publish/describe.js';
-import type { FakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../support/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';

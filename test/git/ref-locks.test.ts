@@ -11,7 +11,7 @@ import { scion } from '../support/cli.js';
 import { reposAfterEach, cleanupAfterEach } from '../support/cleanups.js';
 import type { TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { exited, isAlive, waitFor } from './processes.js';
+import { exited, isAlive, waitFor } from '../support/processes.js';
 
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();

@@ -11,7 +11,7 @@ import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { exited, isAlive, killGroup, pidsIn, spawnScion, waitFor } from './processes.js';
+import { exited, isAlive, killGroup, pidsIn, spawnScion, waitFor } from '../support/processes.js';
 
 const cleanups = cleanupAfterEach();
 

@@ -9,7 +9,7 @@ import { runRecipes, type LoadedRecipe } from '../../src/runner/run-recipes.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { gitRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { isAlive, pidsIn, waitFor } from './processes.js';
+import { isAlive, pidsIn, waitFor } from '../support/processes.js';
 
 const cleanups = cleanupAfterEach();
 

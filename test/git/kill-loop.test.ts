@@ -22,7 +22,7 @@ import { scion } from '../support/cli.js';
 import { gitEnv, gitRepo, runGit, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { spawnScion } from '../support/spawn-cli.js';
-import { exited } from './processes.js';
+import { exited } from '../support/processes.js';
 
 const LOOPS = Number(process.env['SCION_KILL_LOOPS'] ?? 3);
 const DIRS = Number(process.env['SCION_KILL_JOBS'] ?? 16);

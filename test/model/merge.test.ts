@@ -4,7 +4,7 @@ import { renderJson } from '../../src/report/json.js';
 import { mergeReports } from '../../src/model/merge.js';
 import { parseRunReport } from '../../src/model/parse.js';
 import type { RunReport } from '../../src/model/types.js';
-import { job, sampleReport } from './sample.js';
+import { job, sampleReport } from '../report/sample.js';
 
 const shard = (names: string[], over: Partial<RunReport> = {}): RunReport => ({
   version: 1,

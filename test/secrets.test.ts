@@ -6,10 +6,10 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/types.js';
-import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
-import { scion } from '../support/cli.js';
-import { recipeFile } from '../support/recipe-file.js';
+import type { RunReport } from '../src/model/types.js';
+import { cleanupAfterEach, reposAfterEach } from './support/cleanups.js';
+import { scion } from './support/cli.js';
+import { recipeFile } from './support/recipe-file.js';
 import { rm } from 'node:fs/promises';
 
 const repo = reposAfterEach();

@@ -10,7 +10,7 @@ import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import type { TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
-import { exited, waitFor } from './processes.js';
+import { exited, waitFor } from '../support/processes.js';
 
 const repo = reposAfterEach();
 const cleanups = cleanupAfterEach();

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCION_COMMAND } from '../support/spawn-cli.js';
+import { SCION_COMMAND } from './spawn-cli.js';
 
 export function isAlive(pid: number): boolean {
   try {
