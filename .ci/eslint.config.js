@@ -14,7 +14,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // Terminal output escapes and path checks match control characters on purpose.
       'no-control-regex': 'off',
-      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      // Lines stay within 160 characters, strings and templates included (a long text is concatenated or
+      // joined); only a URL may run past, as it cannot be cut where a reader would follow it.
+      'max-len': ['error', { code: 160, ignoreUrls: true }],
     },
   },
 );

@@ -81,9 +81,16 @@ export function failure(kind: ErrorKind, message: string, data?: Record<string, 
   };
 }
 
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Failure };
+/**
+ * An expected outcome as a value: what came out (`value`), or why nothing did (`error`). The error is
+ * a Failure (a kind, a message, facts) unless said otherwise: a parser's carries its problems, a
+ * transport's what the remote answered.
+ */
+export type Result<T, E = Failure> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+/** A Failure as a Result: `err` for the usual error type. */
 export const fail = <T = never>(error: Failure): Result<T> => ({ ok: false, error });
 
 /**
@@ -141,7 +148,7 @@ export interface ScionErrorJson {
  * scion's one throwable: a kind from one vocabulary, the seed's number where it has one, the facts a
  * caller acts on (`data`), and every problem when there are several. Expected outcomes travel as
  * `Result`/`Failure` values; this is thrown only across a boundary (out of the library, out of a
- * layer that cannot go on). The CLI maps kinds to exit codes in one place (src/cli/fail.ts).
+ * layer that cannot go on). The CLI maps kinds to exit codes in one place (src/cli/exit.ts).
  */
 export class ScionError extends Error {
   readonly kind: ScionErrorKind;

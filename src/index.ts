@@ -68,7 +68,7 @@ export {
   type MergeMethod,
 } from './host/index.js';
 // Campaigns: one recipe across many repositories.
-export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run.js';
+export { runCampaign, type CampaignOptions, type CampaignReport, type CampaignRepo } from './campaign/run-campaign.js';
 export { parseRepoList, parseTarget, type RepoTarget, type ParsedTargets } from './campaign/targets.js';
 export { discoverTargets, type DiscoverQuery, type DiscoverOptions } from './campaign/discover.js';
 export { defaultCacheDir, ensureClone, type CachedClone, type CloneOptions } from './campaign/clone-cache.js';
@@ -102,10 +102,10 @@ async function loaded(sources: readonly RecipeSource[]): Promise<LoadedRecipe[]>
     if (!parsed.ok) throw invalid(file, parsed.problems.map(formatProblem));
     const structural = await loadStructural(parsed.recipe, s.file ? dirname(resolve(s.file)) : resolve('.'));
     if (!structural.ok) {
-      const own = structural.problems.map((p) => formatProblem({ file, line: 1, col: 1, path: formatPath(p.path), message: p.message }));
-      throw invalid(file, [...own, ...structural.foreign.map((p) => formatProblem(p))]);
+      const own = structural.error.problems.map((p) => formatProblem({ file, line: 1, col: 1, path: formatPath(p.path), message: p.message }));
+      throw invalid(file, [...own, ...structural.error.foreign.map((p) => formatProblem(p))]);
     }
-    out.push({ file, recipe: structural.recipe });
+    out.push({ file, recipe: structural.value });
   }
   const clash = duplicateRecipeName(out);
   if (clash !== null) throw recipeError(clash);

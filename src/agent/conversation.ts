@@ -100,7 +100,8 @@ export class Conversation {
       this.fail(
         failure(
           'agent',
-          `The model did not finish ${this.label()} within maxTurns (${this.init.maxTurns}) round trips; the edits it made so far are kept. Raise maxTurns or make the prompt narrower.`,
+          `The model did not finish ${this.label()} within maxTurns (${this.init.maxTurns}) round trips; the edits it made so far are kept. Raise ` +
+            `maxTurns or make the prompt narrower.`,
           this.data(),
         ),
       );

@@ -13,6 +13,7 @@ import type { Estimate } from './types.js';
 import { BATCH_DISCOUNT, type Price } from './prices.js';
 import { SYSTEM_PROMPT } from './prompt.js';
 import { toolDefinitions } from './tools/schemas.js';
+import { compareCodeUnits } from '../util/compare.js';
 
 export const BYTES_PER_TOKEN = 4;
 
@@ -66,7 +67,7 @@ export function estimateOf(planned: readonly PlannedConversation[], s: EstimateS
     model: s.model,
     per: s.per,
     conversations: planned.length,
-    files: [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, tokens]) => ({ path, tokens })),
+    files: [...files].sort(([a], [b]) => compareCodeUnits(a, b)).map(([path, tokens]) => ({ path, tokens })),
     inputTokens,
     minUsd: usd(min),
     maxUsd: usd(max),

@@ -47,11 +47,16 @@ export async function fixMessage(prompt: string, failed: FailedCommand, files: A
       ? `\nNo problem could be tied to a file of this job. The end of its output:\n<output>\n${output.slice(-MAX_OUTPUT)}\n</output>\n`
       : '';
 
-  return `Task: ${prompt}
+  return (
+    `Task: ${prompt}
 
-The verify command \`${failed.command}\` ${howItEnded(failed)}. It reported ${plural(failed.diagnostics.length, 'problem')} in the files of this job. Each file's lines around its problems are shown below in read_file's cat -n form (line number, a tab, the line); they count as read, so you can edit them right away. Read more of a file, or other files of this job, with read_file, glob and grep when you need context. After you stop, the command runs again.
+The verify command \`${failed.command}\` ${howItEnded(failed)}. It reported ${plural(failed.diagnostics.length, 'problem')} in the files of this ` +
+    `job. Each file's lines around its problems are shown below in read_file's cat -n form (line number, a tab, the line); they count as read, so you ` +
+    `can edit them right away. Read more of a file, or other files of this job, with read_file, glob and grep when you need context. After you stop, ` +
+    `the command runs again.
 ${outputBlock}
-${blocks.join('\n\n')}${rest}`;
+${blocks.join('\n\n')}${rest}`
+  );
 }
 
 async function fileBlock(file: string, ds: readonly Diagnostic[], files: AgentFiles, reads: ReadStates): Promise<string> {

@@ -67,6 +67,8 @@ export function makeRun(step: AgentStepConfig, files: AgentFiles, env: AgentEnv)
     price,
     // Made on first use: a plan (estimate) never asks, and must not be able to.
     get client() {
+      // Cannot happen: a plan's conversation (estimate) only counts tokens and never reads the client,
+      // and a run without an API key fails before its first conversation; reaching here is a bug.
       if (estimate || !apiKey) throw new Error('scion bug: a request was about to be sent while estimating');
       client ??= makeClient(apiKey, env.env, clientOpts, log, redact);
       return client;

@@ -60,7 +60,8 @@ export async function runPerFile(run: AgentRun): Promise<StepError[]> {
         stopped.kind === 'agent'
           ? failure(
               'agent',
-              `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ${listed}${more}; raise timeoutMs or select fewer files.`,
+              `The agent step ran out of time (timeoutMs ${run.step.timeoutMs}) before it started ${notStarted.length} file(s): ` +
+                `${listed}${more}; raise timeoutMs or select fewer files.`,
               {
                 files: notStarted,
               },

@@ -8,17 +8,17 @@ import { usageError } from '../errors.js';
 import { closeRepo, openRepo } from '../git/index.js';
 import { cloneLimit } from '../campaign/clone-limit.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
-import { localTargetProblems } from '../campaign/locate.js';
-import { runCampaign, type CampaignRepo } from '../campaign/run.js';
+import { localRepoProblem } from '../campaign/locate.js';
+import { runCampaign, type CampaignRepo } from '../campaign/run-campaign.js';
 import { parseRepoList, type RepoTarget } from '../campaign/targets.js';
 import type { Env } from '../host/remote.js';
 import { publishCampaign } from '../publish/campaign.js';
-import { resolveTarget } from '../publish/repository.js';
+import { requireTarget, type TargetSettings } from '../publish/repository.js';
 import { loadRecipeFiles } from './recipes.js';
 import { cacheDirOf } from './repositories.js';
 import { publishSettingsFor, runnerOptionsOf, tracked, type RepositoriesOptions, type RunOptions, type RunResult } from './run-options.js';
 
-export type { RepoEvent } from '../campaign/run.js';
+export type { RepoEvent } from '../campaign/run-campaign.js';
 export type { DiscoverQuery } from '../campaign/discover.js';
 export type { RepositoriesOptions } from './run-options.js';
 
@@ -95,7 +95,8 @@ async function listedTargets(list: string, cwd: string, env: Env, readStdin?: ()
   const shown = fromStdin ? '<stdin>' : list;
   const githubServer = env['GITHUB_SERVER_URL'] ? { githubServer: env['GITHUB_SERVER_URL'] } : {};
   const parsed = parseRepoList(text, { cwd: file === null ? cwd : dirname(file), ...githubServer });
-  const problems = [...parsed.problems, ...(await localTargetProblems(parsed))].sort((a, b) => lineOf(a) - lineOf(b));
+  // Only what is written wrong stops the run here; a local path that is not there fails its own jobs.
+  const problems = parsed.problems;
   if (problems.length > 0) {
     const lines = problems.length === 1 ? 'a line' : `${problems.length} lines`;
     throw usageError(
@@ -106,8 +107,6 @@ async function listedTargets(list: string, cwd: string, env: Env, readStdin?: ()
   if (parsed.targets.length === 0) throw usageError(`The repository list ${shown} names no repository; write one a line (https URL, owner/name or a path).`);
   return [...parsed.targets];
 }
-
-const lineOf = (problem: string) => Number(/^line (\d+):/.exec(problem)?.[1] ?? 0);
 
 /** What discovery finds; a host that refuses or cannot be reached is a `host` error (exit 1, not a bug). */
 async function discovered(q: DiscoverQuery, env: Env, note?: (line: string) => void): Promise<RepoTarget[]> {
@@ -120,7 +119,7 @@ async function discovered(q: DiscoverQuery, env: Env, note?: (line: string) => v
  * Publishing needs, for every repository, somewhere to push and a host with a token: a local path
  * needs its remote, a URL its host's token. Checked before any clone (a `usage` error naming the repository).
  */
-async function checkPublishing(targets: readonly RepoTarget[], remote: string, settings: Parameters<typeof resolveTarget>[1]): Promise<void> {
+async function checkPublishing(targets: readonly RepoTarget[], remote: string, settings: TargetSettings): Promise<void> {
   for (const t of targets) {
     if (t.url !== null) {
       if (!settings.pullRequests) continue;
@@ -130,11 +129,11 @@ async function checkPublishing(targets: readonly RepoTarget[], remote: string, s
       if (!host.ok) throw usageError(host.error.message);
       continue;
     }
+    // A path that is no repository has nothing to publish: its jobs fail when the run reaches it.
+    if ((await localRepoProblem(t.path!)) !== null) continue;
     const repo = await openRepo(t.path!, { env: settings.env });
     try {
-      const { problems } = resolveTarget({ repo, remote, url: null }, settings);
-      const problem = problems.push ?? problems.host;
-      if (problem !== null) throw usageError(`${t.id}: ${problem}`);
+      requireTarget({ repo, remote, url: null }, settings, t.id);
     } finally {
       closeRepo(repo);
     }

@@ -3,12 +3,12 @@
 // campaign's each on its own host. Every host and token is checked before the first request.
 import type { HostOptions } from '../host/open.js';
 import { resolve } from 'node:path';
-import { recipeError, usageError } from '../errors.js';
+import { recipeError } from '../errors.js';
 import { closeRepo, openRepo } from '../git/index.js';
 import type { Env } from '../host/remote.js';
 import type { RunReport } from '../model/types.js';
 import { publishCampaign } from '../publish/campaign.js';
-import { checkPublishSettings, publishRepository, resolveTarget, type PublishSettings } from '../publish/repository.js';
+import { checkPublishSettings, publishRepository, requireTarget, type PublishSettings } from '../publish/repository.js';
 import { findRecipes, loadRecipe, type Recipe } from '../recipe/index.js';
 import { readReport } from './reports.js';
 import { campaignRepos, isCampaignReport } from './repositories.js';
@@ -80,8 +80,7 @@ async function repositoryPulls(o: PullRequestsOptions, s: PublishSettings, repor
   try {
     const remote = o.remote ?? report.jobs.find((j) => j.pushed)?.pushed?.remote ?? 'origin';
     // A remote scion cannot push to still takes pull requests; closed branches are then kept.
-    const { target, problems } = resolveTarget({ repo, remote, url: null }, s);
-    if (problems.host !== null) throw usageError(problems.host);
+    const target = requireTarget({ repo, remote, url: null }, s);
     const recipes = await recipesFor(o, report, cwd);
     const done = await publishRepository(report, target, { ...s, recipes });
     return { report: done.report, error: done.error, problems: [] as string[] };
@@ -105,8 +104,7 @@ async function campaignPulls(o: PullRequestsOptions, s: PublishSettings, report:
     }
     const repo = await openRepo(r.dir);
     try {
-      const { problems: p } = resolveTarget({ repo, remote, url: null }, s);
-      if (p.host !== null) throw usageError(p.host);
+      requireTarget({ repo, remote, url: null }, s);
     } finally {
       closeRepo(repo);
     }

@@ -9,6 +9,8 @@ import { duplicateRecipeName } from '../recipe/parse-recipe.js';
 import type { LoadedRecipe } from '../runner/run-recipes.js';
 
 export type { LoadedRecipe } from '../runner/run-recipes.js';
+// A problem as `file:line:col: message`, from here too: printing a validation needs no renderer of runs.
+export { formatProblem, type Problem } from '../recipe/index.js';
 
 /** Loads recipe files (relative to `cwd`). Throws a `recipe` error listing every problem of every file. */
 export async function loadRecipeFiles(files: readonly string[], cwd: string = process.cwd()): Promise<LoadedRecipe[]> {
@@ -33,6 +35,8 @@ export async function loadRecipeFiles(files: readonly string[], cwd: string = pr
   return loaded;
 }
 
+// validate's answer is part of the library's published API (README: Library API): it keeps its own
+// field names (`file`, `recipe`, `problems`) rather than Result's `value` and `error`.
 export type Validation =
   { readonly file: string; readonly ok: true; readonly recipe: Recipe } | { readonly file: string; readonly ok: false; readonly problems: readonly Problem[] };
 

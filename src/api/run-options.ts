@@ -4,10 +4,10 @@
 import type { HostOptions } from '../host/open.js';
 import { usageError } from '../errors.js';
 import type { DiscoverQuery } from '../campaign/discover.js';
-import type { RepoEvent } from '../campaign/run.js';
+import type { RepoEvent } from '../campaign/run-campaign.js';
 import type { Env } from '../host/remote.js';
 import type { RunReport } from '../model/types.js';
-import { checkPublishSettings, type PublishSettings } from '../publish/repository.js';
+import { checkPublishSettings, type PublishSettings } from '../publish/settings.js';
 import type { RunEvent, RunOptions as RunnerOptions } from '../runner/types.js';
 import { RunTracker, settle } from './interrupt.js';
 

@@ -5,7 +5,7 @@
 // against a clone cut short (it is made under a temporary name and renamed into place when whole).
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { failure, type Failure } from '../errors.js';
+import { failure, usageError, type Result } from '../errors.js';
 import {
   advertisedBranches,
   CLONE_REMOTE,
@@ -53,7 +53,7 @@ export interface CachedClone {
   readonly repaired?: string;
 }
 
-export type CloneResult = { readonly ok: true; readonly value: CachedClone } | { readonly ok: false; readonly error: Failure };
+export type CloneResult = Result<CachedClone>;
 
 /** The default cache: `$XDG_CACHE_HOME/scion/repos`, else `~/.cache/scion/repos`. */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -70,7 +70,8 @@ export function clonePath(cacheDir: string, target: RepoTarget): string {
 
 /** Clones `target` into the cache, or fetches it when it is there; returns the base commit. */
 export async function ensureClone(target: RepoTarget, o: CloneOptions): Promise<CloneResult> {
-  if (target.url === null) throw new Error(`ensureClone: ${target.id} is a local repository`);
+  // A library caller can hand a local repository here (a campaign never does): nothing to clone.
+  if (target.url === null) throw usageError(`ensureClone clones a repository from its URL; ${target.id} is a local repository: use its folder as it is.`);
   const url = target.url;
   const dir = clonePath(o.cacheDir, target);
   await mkdir(dirname(dir), { recursive: true });

@@ -24,7 +24,7 @@ const SEARCH_CAP = 1000;
 
 export async function discoverGitHub(q: DiscoverQuery, ctx: SourceContext): Promise<RepoTarget[]> {
   const tracker: RetryTracker = { retries: 0 };
-  const client = githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), sleep: ctx.sleep }, tracker);
+  const client = await githubClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...(ctx.fetch ? { fetch: ctx.fetch } : {}), sleep: ctx.sleep }, tracker);
   const found: RepoTarget[] = [];
   if (q.githubOrg !== undefined) found.push(...(await organisation(q.githubOrg.trim(), q, ctx, client, tracker)));
   if (q.githubSearch !== undefined) found.push(...(await search(q.githubSearch.trim(), q, ctx, client, tracker)));
@@ -75,7 +75,8 @@ async function search(query: string, q: DiscoverQuery, ctx: SourceContext, clien
       total = page.total_count;
       if (total > SEARCH_CAP)
         ctx.say(
-          `GitHub found ${total} repositories for "${query}" but gives only the first ${SEARCH_CAP}; narrow the search (e.g. split it by language:, topic: or created:) to reach the rest.`,
+          `GitHub found ${total} repositories for "${query}" but gives only the first ${SEARCH_CAP}; narrow the search (e.g. split it by language:, ` +
+            `topic: or created:) to reach the rest.`,
         );
     }
     incomplete ||= page.incomplete_results === true;
@@ -151,14 +152,23 @@ function explainFor(source: 'org' | 'search', name: string): ExplainGitHub {
     const detail = githubMessage(body);
     const said = detail === '' ? `${status}` : `${status} ${detail}`;
     if (retries !== null && (status === 429 || status === 403)) {
-      return `GitHub kept rate-limiting the requests while ${what} (${said}) ${retries > 0 ? `after ${retries} retries` : 'asking for a longer wait than scion allows'}; run again later.`;
+      return (
+        `GitHub kept rate-limiting the requests while ${what} (${said}) ` +
+        `${retries > 0 ? `after ${retries} retries` : 'asking for a longer wait than scion allows'}; run again later.`
+      );
     }
     if (status === 401) return `GitHub rejected the token while ${what} (${said}); set GITHUB_TOKEN to a valid token that can read the repositories.`;
     if (status === 403) {
-      return `GitHub refused the request while ${what} (${said}); give GITHUB_TOKEN read access to the repositories${source === 'org' ? `, and authorise it for ${name}'s single sign-on if the organisation uses it` : ''}.`;
+      return (
+        `GitHub refused the request while ${what} (${said}); give GITHUB_TOKEN read access to the ` +
+        `repositories${source === 'org' ? `, and authorise it for ${name}'s single sign-on if the organisation uses it` : ''}.`
+      );
     }
     if (status === 404 && source === 'org') {
-      return `GitHub answered 404 while ${what}: there is no organisation "${name}", or GITHUB_TOKEN cannot see it; check the name (for a user's repositories, search with "user:${name}").`;
+      return (
+        `GitHub answered 404 while ${what}: there is no organisation "${name}", or GITHUB_TOKEN cannot see it; check the name (for a user's ` +
+        `repositories, search with "user:${name}").`
+      );
     }
     if (status === 422 && source === 'search') return `GitHub could not run the search while ${what} (${said}); check the query's syntax and qualifiers.`;
     return explainGitHub(status, what, body, retries);

@@ -86,6 +86,9 @@ function explain(group: string, status: number, what: string, body: string, retr
   if (status === 401) return `GitLab rejected the token while ${what} (${said}); set GITLAB_TOKEN to a valid token with the read_api scope.`;
   if (status === 403) return `GitLab refused the request while ${what} (${said}); give GITLAB_TOKEN the read_api scope and access to the group.`;
   if (status === 404)
-    return `GitLab answered 404 while ${what}: there is no group "${group}", or GITLAB_TOKEN cannot see it; check the group's full path (e.g. parent/child) and the token's access.`;
+    return (
+      `GitLab answered 404 while ${what}: there is no group "${group}", or GITLAB_TOKEN cannot see it; check the group's full path (e.g. ` +
+      `parent/child) and the token's access.`
+    );
   return `GitLab answered ${said} while ${what}.`;
 }

@@ -66,13 +66,15 @@ export class PageWalk {
   visit(page: string): void {
     if (this.seen.has(page)) {
       throw hostError(
-        `${this.host} pointed its next page back at a page already read (${shownUrl(page)}) while ${this.what}; scion stops there rather than read it again: check ${this.variable}.`,
+        `${this.host} pointed its next page back at a page already read (${shownUrl(page)}) while ${this.what}; scion stops there rather than read ` +
+          `it again: check ${this.variable}.`,
         null,
       );
     }
     if (this.seen.size >= this.max) {
       throw hostError(
-        `${this.host} still had a next page after ${this.max} pages while ${this.what}; scion stops there rather than read on: narrow the listing (--topic, a search) or check ${this.variable}.`,
+        `${this.host} still had a next page after ${this.max} pages while ${this.what}; scion stops there rather than read on: narrow the listing ` +
+          `(--topic, a search) or check ${this.variable}.`,
         null,
       );
     }

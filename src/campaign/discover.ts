@@ -71,7 +71,8 @@ function githubContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line
   const f = githubForge(env);
   if (f.token === null) {
     throw usageError(
-      'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).',
+      'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token that can read the repositories to discover (in GitHub Actions: `env: ' +
+        'GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, or a token with access to the whole organisation).',
     );
   }
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
@@ -82,7 +83,8 @@ function gitlabContext(env: Env, fetchImpl: typeof fetch | undefined, say: (line
   const f = gitlabForge(env);
   if (f.token === null)
     throw usageError(
-      'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access token stored as a masked variable).',
+      'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the read_api scope that can see the group (in GitLab CI: a group access ' +
+        'token stored as a masked variable).',
     );
   checkApiUrl(f.api, f.apiVariable, f.token.variable);
   return context(f, f.token.value, fetchImpl, say, 'CI_SERVER_URL (or GITLAB_API_URL)');

@@ -3,12 +3,12 @@
 // whose clone is in the cache, and whose URL that clone's `origin` remembers.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { closeRepo, openRepo, remoteUrl } from '../git/index.js';
+import { closeRepo, isGitError, openRepo, remoteUrl } from '../git/index.js';
 import type { RunReport } from '../model/types.js';
 import type { CampaignRepoRef } from '../publish/campaign.js';
 import { clonePath, ensureClone } from './clone-cache.js';
 import { cloneDamage } from './clone-health.js';
-import type { ParsedTargets, RepoTarget } from './targets.js';
+import type { RepoTarget } from './targets.js';
 
 /** True for a report of a campaign: no top-level repository, each job naming its own. */
 export function isCampaignReport(report: RunReport): boolean {
@@ -77,31 +77,27 @@ function headBranch(dir: string): string | null {
 }
 
 /**
- * `line N: …` for each local path of a list that is no repository scion can open: checked before
- * anything runs, like a line that cannot be read, since a path (unlike a URL) can be checked
- * without the network, and a typo in it should cost nothing rather than a campaign half done.
+ * Why a local path of a list is no repository scion can work in (it does not exist, is a file, or
+ * holds no git repository), or null. Asked when the campaign reaches that repository: its jobs fail
+ * with this sentence, and the other repositories of the list go on.
  */
-export async function localTargetProblems(parsed: ParsedTargets): Promise<string[]> {
-  const problems: string[] = [];
-  for (const [i, t] of parsed.targets.entries()) {
-    if (t.path === null) continue;
-    const where = `line ${parsed.lines[i] ?? '?'}: ${t.path}`;
-    let isDir: boolean;
-    try {
-      isDir = statSync(t.path).isDirectory();
-    } catch (e) {
-      problems.push(`${where} does not exist (${(e as NodeJS.ErrnoException).code ?? String(e)}); correct the path, or remove the line`);
-      continue;
-    }
-    if (!isDir) {
-      problems.push(`${where} is a file, not a repository's folder`);
-      continue;
-    }
-    try {
-      closeRepo(await openRepo(t.path));
-    } catch {
-      problems.push(`${where} is not a git repository (no .git found there or above); correct the path, or remove the line`);
-    }
+export async function localRepoProblem(path: string): Promise<string | null> {
+  const fix = 'correct the path in the repository list, or remove the line';
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // A folder the machine refuses to show is not a missing one: the run says which (kind environment).
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+    return `${path} does not exist; ${fix}`;
   }
-  return problems;
+  if (!isDir) return `${path} is a file, not a repository's folder; ${fix}`;
+  try {
+    closeRepo(await openRepo(path));
+  } catch (e) {
+    if (isGitError(e, 'not-a-repository')) return `${path} is not a git repository (no .git found there or above); ${fix}`;
+    return null;
+  }
+  return null;
 }

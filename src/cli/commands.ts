@@ -1,8 +1,19 @@
-// The CLI's commands as one table: each command's words, its flags (from flags.ts) and the module that
+// The CLI's commands as one table: each command's words, its flags (from flags/) and the module that
 // runs it, imported only when that command runs (start-up: `scion --help` loads no command, no git,
 // no host client, no renderer). A new command is one entry here and one module under commands/.
 import type { Argv } from 'yargs';
-import { branchesFlags, listFlags, mergeReportsFlags, ownersFlags, planFlags, prFlags, runFlags, statusFlags, trackFlags, worktreesFlags } from './flags.js';
+import {
+  branchesFlags,
+  listFlags,
+  mergeReportsFlags,
+  ownersFlags,
+  planFlags,
+  prFlags,
+  runFlags,
+  statusFlags,
+  trackFlags,
+  worktreesFlags,
+} from './flags/index.js';
 import type { CommandModule } from './args.js';
 
 export interface Command {

@@ -2,8 +2,8 @@
 // user reads. Nothing below the CLI knows about exit codes; everything it throws is a ScionError whose
 // kind decides here.
 import { fixHint, isJobKind, ScionError, type ScionErrorKind } from '../api/errors.js';
-import { environmentError } from './files.js';
-import { inFlagWords } from './flags.js';
+import { environmentError } from './environment.js';
+import { inFlagWords } from './flags/words.js';
 import type { CliIo } from './io.js';
 
 export const EXIT_OK = 0;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { refusalOf, ScionError } from '../api/errors.js';
+import { environmentError } from './environment.js';
 import type { Redactor } from '../api/text.js';
 
 export async function writeOutputFile(file: string, text: string, redact: Redactor): Promise<void> {
@@ -19,12 +19,4 @@ export async function writeOutputFile(file: string, text: string, redact: Redact
     await rm(temp, { force: true }).catch(() => undefined);
     throw environmentError(e, file, 'write') ?? e;
   }
-}
-
-/** An errno error as kind `environment` with one sentence (src/refusal.ts), or undefined when it is no such refusal. */
-export function environmentError(e: unknown, path?: string, verb: 'write' | 'use' = 'use'): ScionError | undefined {
-  const refusal = refusalOf(e, { ...(path !== undefined ? { path } : {}), action: verb, userPath: true });
-  if (refusal === null) return undefined;
-  const data = { path: refusal.path, errno: refusal.errno, ...(refusal.at !== null ? { at: refusal.at } : {}) };
-  return new ScionError('environment', refusal.message, { data });
 }

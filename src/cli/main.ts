@@ -1,13 +1,13 @@
 // The CLI owns the process: it parses argv over the command table (commands.ts: each command's module
 // is imported when that command runs), runs one command, and maps every error to an exit code and one
 // clear sentence (exit.ts). Nothing below it knows about argv, TTYs or exit codes.
-import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { ScionError } from '../api/errors.js';
+import { scionVersion } from '../api/version.js';
 import { COMMAND_NAMES, COMMANDS, EPILOG } from './commands.js';
 import { EXIT_INTERRUPTED, EXIT_USAGE, fromArgv, inCommandWords, reportError } from './exit.js';
 import { atEdge, processIo, type CliIo } from './io.js';
-import { shapeUsage } from './usage.js';
+import { shapeUsage } from './usage-mistakes.js';
 
 export async function main(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
   // Everything below prints and writes through the redacting edge.
@@ -16,7 +16,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
   let code = 0;
   let output = '';
   try {
-    await parser(io, (c) => (code = c)).parseAsync([...args], {}, (_err, _args, out) => {
+    await parser(io, (c) => (code = c), wantsHelp(args)).parseAsync([...args], {}, (_err, _args, out) => {
       output = out;
     });
   } catch (thrown) {
@@ -37,13 +37,14 @@ export async function main(argv: readonly string[], given: CliIo = processIo()):
 }
 
 /** yargs over the command table: each command's module is imported when it runs, and its exit status kept. */
-function parser(io: CliIo, exit: (code: number) => void) {
+function parser(io: CliIo, exit: (code: number) => void, help: boolean) {
   let cli = yargs()
     .scriptName('scion')
-    // yargs words its messages in the locale of the process; usage.ts reads them in English.
+    // yargs words its messages in the locale of the process; usage-mistakes.ts reads them in English.
     .locale('en')
     .usage(
-      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and leaves a branch of reviewable commits. Your checkout is never touched.',
+      '$0 <command> [options]\n\nGit-native batch refactoring: a recipe describes a change across many files; each job gets its own worktree and ' +
+        'leaves a branch of reviewable commits. Your checkout is never touched.',
     );
   for (const c of COMMANDS) {
     cli = cli.command(c.usage, c.describe, c.build, async (a) => exit(await (await c.load()).run(io, a)));
@@ -54,7 +55,10 @@ function parser(io: CliIo, exit: (code: number) => void) {
       .strict()
       .recommendCommands()
       .epilog(EPILOG)
-      .wrap(Math.min(110, io.stdout.columns ?? 100))
+      // yargs lays out the command's help text as the command starts, whether or not it is shown;
+      // wrapping it to the terminal takes longer than the rest of a 1-file job's parsing, so it is
+      // wrapped only when asked for.
+      .wrap(help ? Math.min(110, io.stdout.columns ?? 100) : null)
       .exitProcess(false)
       // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
       .fail((msg, err) => {
@@ -64,7 +68,7 @@ function parser(io: CliIo, exit: (code: number) => void) {
       })
       .help()
       .alias('help', 'h')
-      .version(packageVersion())
+      .version(scionVersion())
       .alias('version', 'V')
   );
 }
@@ -81,6 +85,11 @@ async function usage(io: CliIo, args: readonly string[], e: ScionError): Promise
 /** The commands' names and `help`. */
 const ALL_NAMES = [...COMMAND_NAMES, 'help'];
 
+/** Whether the command line asks for a help text (`help` is already --help here). */
+function wantsHelp(args: readonly string[]): boolean {
+  return args.some((a) => a === '--help' || a === '-h');
+}
+
 /** `scion help run` is `scion run --help`; `scion help` is `scion --help`. */
 function helpCommand(argv: readonly string[]): readonly string[] {
   if (argv[0] !== 'help') return argv;
@@ -96,11 +105,4 @@ async function flagsOf(command: string | undefined): Promise<string[]> {
   const quiet = { write: () => true };
   await main([command, '--help'], { stdout: { write: (s: string) => (text += s) }, stderr: quiet, env: {}, cwd: '/' });
   return [...new Set([...text.matchAll(/--(?:\[no-\])?([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))];
-}
-
-let version: string | undefined;
-/** package.json's version: two folders up from src/cli and from dist/cli alike. */
-function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
 }

@@ -16,8 +16,10 @@ import {
 } from '../api/output.js';
 import { redactDeep } from '../api/text.js';
 import { EXIT_INTERRUPTED } from './exit.js';
-import { environmentError, writeOutputFile } from './files.js';
-import { inFlagWords, type RunFlags } from './flags.js';
+import { environmentError } from './environment.js';
+import { writeOutputFile } from './files.js';
+import type { RunFlags } from './flags/run-options.js';
+import { inFlagWords } from './flags/words.js';
 import { data, redactorOf, styled, useColor, type CliIo, type CliStream } from './io.js';
 
 export async function writeOutcome(

@@ -1,14 +1,13 @@
 // The worker threads of one blob scan (blob-scan.ts): the batches they were sent, and the answers the
 // caller has not taken yet.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BlobProbe } from './blob-probe.js';
 import { blobScan, readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
 import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanSetup, type ScanWorkerData } from './blob-scan-worker.js';
 import { gitError } from './errors.js';
 import { repoState, type Repo } from './repo.js';
+import { FROM_SOURCE, ownModule } from '../util/own-files.js';
 
 type Answer = ScannedBlob | { readonly retry: true };
 
@@ -207,7 +206,8 @@ export class ScanPool {
     if (this.failure) return;
     this.failure = gitError(
       'environment',
-      `A worker thread reading blobs of ${this.repo.commonDir} ended before it was done (${e.message}); run again, or set fewer parallel jobs if memory is short.`,
+      `A worker thread reading blobs of ${this.repo.commonDir} ended before it was done (${e.message}); ` +
+        'run again, or set fewer parallel jobs if memory is short.',
       { path: this.repo.commonDir },
       e,
     );
@@ -221,9 +221,9 @@ export class ScanPool {
   }
 }
 
-// Plain JavaScript evaluated in the worker: it imports the worker's module, through tsx when scion
-// runs from its TypeScript sources (tests), and serves. A module that fails to load ends the worker
-// with an error, which fails the scan.
+// Plain JavaScript evaluated in the worker: it imports the worker's module (src/git/blob-scan-worker.ts
+// through tsx when scion runs from its sources, in tests; the bundle's entry of that name in dist/)
+// and serves. A module that fails to load ends the worker with an error, which fails the scan.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (async () => {
@@ -234,18 +234,7 @@ const { workerData } = require('node:worker_threads');
 })().catch((e) => setImmediate(() => { throw e; }));
 `;
 
-/**
- * The worker's module: blob-scan-worker.ts beside this file when running from the sources (with
- * tsx's API to load it), the built blob-scan-worker.js beside this file, or, when this code sits in
- * a bundle's chunk elsewhere, dist/git/blob-scan-worker.js under the package's folder.
- */
 function workerEntry(): { readonly entry: string; readonly tsx: string | null } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return { entry: new URL('./blob-scan-worker.ts', here).href, tsx: import.meta.resolve('tsx/esm/api') };
-  const beside = new URL('./blob-scan-worker.js', here);
-  if (existsSync(beside)) return { entry: beside.href, tsx: null };
-  for (let dir = dirname(fileURLToPath(here)); dirname(dir) !== dir; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return { entry: pathToFileURL(join(dir, 'dist/git/blob-scan-worker.js')).href, tsx: null };
-  }
-  return { entry: beside.href, tsx: null };
+  const entry = pathToFileURL(ownModule('git/blob-scan-worker')).href;
+  return { entry, tsx: FROM_SOURCE ? import.meta.resolve('tsx/esm/api') : null };
 }

@@ -38,7 +38,8 @@ export function gitDateFromEnv(name: string, value: string): GitDate {
   if (d === null) {
     throw gitError(
       'environment',
-      `${name}="${value}" is not a date git accepts; use "@<unix seconds> +hhmm", RFC 2822 ("Thu, 07 Apr 2005 22:13:13 +0200") or ISO 8601 ("2005-04-07T22:13:13+02:00"), or unset it.`,
+      `${name}="${value}" is not a date git accepts; use "@<unix seconds> +hhmm", RFC 2822 ("Thu, 07 Apr 2005 22:13:13 +0200") or ISO 8601 ` +
+        `("2005-04-07T22:13:13+02:00"), or unset it.`,
       { variable: name },
     );
   }

@@ -43,7 +43,9 @@ export class ObjectStore {
       const gitDir = dirname(this.objectsDir);
       throw gitError(
         'environment',
-        `Object ${oid} is not in ${gitDir}: the repository is a partial clone (git clone --filter) and scion reads only objects that are local; run scion in a clone made without --filter, or fetch the objects first (\`git --git-dir=${gitDir} cat-file -p ${oid}\` fetches this one from ${this.promisor}).`,
+        `Object ${oid} is not in ${gitDir}: the repository is a partial clone (git clone --filter) and scion reads only objects that are local; ` +
+          `run scion in a clone made without --filter, or fetch the objects first ` +
+          `(\`git --git-dir=${gitDir} cat-file -p ${oid}\` fetches this one from ${this.promisor}).`,
         { oid, path: gitDir, remote: this.promisor },
       );
     }

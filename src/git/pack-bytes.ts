@@ -1,8 +1,8 @@
 // The bytes of one .pack file: read into memory whole when it is small, else read at offsets through
 // an open handle (which also keeps a pack `git repack -d` deleted readable) and a read-ahead window.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { ScionError } from '../errors.js';
 import { errnoCode, gitError } from './errors.js';
+import { packGone } from './pack-index.js';
 
 /**
  * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
@@ -12,11 +12,6 @@ import { errnoCode, gitError } from './errors.js';
  * 256 KB windows read 36 MB; a scan in pack order uses most of what either reads).
  */
 export const packReading = { wholePackLimit: 16 * 1024 * 1024, readAhead: 64 * 1024 };
-
-/** The .pack file went away after its .idx was read (`git repack -d` replaced it): kind `pack-gone`; rescan and retry. */
-export function packGone(packPath: string, cause: unknown): ScionError {
-  return gitError('pack-gone', `${packPath} was removed while scion was reading it`, { path: packPath }, cause);
-}
 
 export class PackBytes {
   /** Where the object data ends: the pack's trailer (its checksum) follows. */

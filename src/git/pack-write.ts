@@ -1,27 +1,61 @@
 // Writing a pack (version 2) and its .idx (version 2) from objects held in memory, the way
 // `git index-pack --keep` leaves a pushed pack: a .keep file first, then the .pack, then the .idx
-// (readers find packs by their .idx). Objects are stored whole (no deltas): a job's new objects
-// are few and mostly unlike each other; `git gc` deltifies them later.
+// (readers find packs by their .idx). The .keep and the temporary files name their writer, so what a
+// killed writer left is found and cleared by a later run (kept-packs.ts). Objects are stored whole
+// (no deltas): a job's new objects are few and mostly unlike each other; `git gc` deltifies them later.
+//
+// A pack is never written under a name that exists. A pack's name is the hash of its bytes, so the
+// same objects encoded the same way give the same name, and a pack of this name may be there
+// unkept (a job given up, a killed run's pack whose .keep a later run cleared, commits made again
+// with the same dates): a `git repack -a -d` that listed it before this write deletes it by name
+// when it is done, whatever it holds by then, and the branch moved meanwhile would point at nothing.
+// The same objects are then encoded again (other zlib levels: the stream's header differs) under a
+// new name, and each file is linked into place, refused when it exists.
 // Format: Documentation/gitformat-pack.txt.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { onDisk } from './errors.js';
+import { errnoCode, gitError, onDisk } from './errors.js';
+import { keepText, tempNames } from './kept-packs.js';
 import type { ObjectType } from './hash.js';
 import type { RawObject } from './pack.js';
 
 const TYPE_NO: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+/** zlib levels whose streams begin with different headers (FLEVEL 0, 2, 3, 1), whatever the data. */
+const LEVELS = [1, 6, 9, 2] as const;
+/** Encodings tried before giving up: the first two objects' levels, 4 × 4. */
+const VARIANTS = 16;
 
 export interface WrittenPack {
   readonly idxPath: string;
   readonly keepPath: string;
 }
 
-/** Writes `objects` (oid → object) as objects/pack/pack-<sha>.{keep,pack,idx}. */
+interface EncodedPack {
+  readonly name: string;
+  readonly bytes: Buffer;
+  readonly idx: Buffer;
+}
+
+/** Writes `objects` (oid → object) as objects/pack/pack-<sha>.{keep,pack,idx}, under a name no file has yet. */
 export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, RawObject>, keepReason: string): WrittenPack {
   const packDir = join(objectsDir, 'pack');
   const oids = [...objects.keys()].sort();
+  return onDisk(packDir, 'write a pack in', () => {
+    mkdirSync(packDir, { recursive: true });
+    for (let variant = 0; variant < VARIANTS; variant++) {
+      const written = writeNew(packDir, encode(oids, objects, variant), keepReason);
+      if (written !== null) return written;
+    }
+    throw gitError('in-use', `${packDir} holds packs of these same objects under every name scion tries; run \`git gc\` there and run again.`, {
+      path: packDir,
+    });
+  });
+}
+
+/** The pack and its index; `variant` picks the zlib levels of the first objects (0: level 1 throughout). */
+function encode(oids: readonly string[], objects: ReadonlyMap<string, RawObject>, variant: number): EncodedPack {
   const chunks: Buffer[] = [];
   const header = Buffer.alloc(12);
   header.write('PACK', 0, 'latin1');
@@ -31,42 +65,54 @@ export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, R
   let offset = 12;
   const offsets = new Map<string, number>();
   const crcs = new Map<string, number>();
-  for (const oid of oids) {
+  oids.forEach((oid, i) => {
     const obj = objects.get(oid) as RawObject;
     const head = objectHeader(TYPE_NO[obj.type], obj.data.length);
-    const body = deflateSync(obj.data, { level: 1 });
+    const level = i < 2 ? LEVELS[Math.floor(variant / 4 ** i) % 4]! : LEVELS[0];
+    const body = deflateSync(obj.data, { level });
     offsets.set(oid, offset);
     crcs.set(oid, crc32(body, crc32(head)));
     chunks.push(head, body);
     offset += head.length + body.length;
-  }
+  });
   const packSha = sha1(chunks);
   chunks.push(packSha);
-  const idx = indexBytes(oids, offsets, crcs, packSha);
-  const name = `pack-${packSha.toString('hex')}`;
-  // Not git's `tmp_pack_` prefix: `git prune --expire=now` deletes those under a running writer.
-  // `.tmp-<pid>-` is what `git repack` uses for the packs it is writing, and prune leaves it alone.
-  const tmp = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const tmpPack = join(packDir, `.tmp-${tmp}-pack`);
-  const tmpIdx = join(packDir, `.tmp-${tmp}-idx`);
-  const keepPath = join(packDir, `${name}.keep`);
-  const idxPath = join(packDir, `${name}.idx`);
-  onDisk(packDir, 'write a pack in', () => {
-    mkdirSync(packDir, { recursive: true });
+  return { name: `pack-${packSha.toString('hex')}`, bytes: Buffer.concat(chunks), idx: indexBytes(oids, offsets, crcs, packSha) };
+}
+
+/** Writes the pack under its name: the .keep, the .pack, the .idx, each refused when it exists (null: the name is taken). */
+function writeNew(packDir: string, pack: EncodedPack, keepReason: string): WrittenPack | null {
+  const base = join(packDir, pack.name);
+  const { tmpPack, tmpIdx } = tempNames(packDir);
+  const placed: string[] = [];
+  const place = (to: string, put: () => void): boolean => {
     try {
-      writeFileSync(tmpPack, Buffer.concat(chunks), { mode: 0o444, flag: 'wx' });
-      writeFileSync(tmpIdx, idx, { mode: 0o444, flag: 'wx' });
-      writeFileSync(keepPath, `${keepReason}\n`);
-      renameSync(tmpPack, join(packDir, `${name}.pack`));
-      renameSync(tmpIdx, idxPath);
+      put();
     } catch (err) {
-      rmSync(tmpPack, { force: true });
-      rmSync(tmpIdx, { force: true });
-      rmSync(keepPath, { force: true });
+      if (errnoCode(err) === 'EEXIST') return false;
       throw err;
     }
-  });
-  return { idxPath, keepPath };
+    placed.push(to);
+    return true;
+  };
+  try {
+    writeFileSync(tmpPack, pack.bytes, { mode: 0o444, flag: 'wx' });
+    writeFileSync(tmpIdx, pack.idx, { mode: 0o444, flag: 'wx' });
+    const whole =
+      place(`${base}.keep`, () => writeFileSync(`${base}.keep`, keepText(keepReason), { flag: 'wx' })) &&
+      place(`${base}.pack`, () => linkSync(tmpPack, `${base}.pack`)) &&
+      place(`${base}.idx`, () => linkSync(tmpIdx, `${base}.idx`));
+    if (whole) return { idxPath: `${base}.idx`, keepPath: `${base}.keep` };
+    // Taken: what this attempt placed goes (newest first: the .idx, then the .pack, then the .keep).
+    for (const f of placed.reverse()) rmSync(f, { force: true });
+    return null;
+  } catch (err) {
+    for (const f of placed.reverse()) rmSync(f, { force: true });
+    throw err;
+  } finally {
+    rmSync(tmpPack, { force: true });
+    rmSync(tmpIdx, { force: true });
+  }
 }
 
 /** A pack entry's header: type and inflated size, as git's variable-length encoding. */
@@ -109,7 +155,7 @@ export function indexBytes(oids: readonly string[], offsets: ReadonlyMap<string,
     if (off < 0x80000000) {
       buf.writeUInt32BE(off, offAt + i * 4);
     } else {
-      buf.writeUInt32BE(0x80000000 | k, offAt + i * 4);
+      buf.writeUInt32BE((0x80000000 | k) >>> 0, offAt + i * 4);
       buf.writeBigUInt64BE(BigInt(off), largeAt + k * 8);
       k++;
     }

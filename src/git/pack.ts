@@ -2,7 +2,6 @@
 // Format: Documentation/gitformat-pack.txt. isomorphic-git reads packs too, but measured on a
 // 30k-file repository it took 14 s to read every blob (pako inflate, one readdir + one failed
 // loose-object open per read); this reader does it in about 1 s with node:zlib and a base cache.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ScionError } from '../errors.js';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
@@ -10,6 +9,7 @@ import { gitError, isGitError } from './errors.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
 import { PackBytes } from './pack-bytes.js';
+import { PackIndex } from './pack-index.js';
 
 export { packReading } from './pack-bytes.js';
 
@@ -21,8 +21,8 @@ export interface RawObject {
 /** A pack as it crosses to a worker thread: its index stays in memory both threads share. */
 export interface SharedPack {
   readonly packPath: string;
+  readonly idxPath: string;
   readonly idx: SharedArrayBuffer;
-  readonly idxLength: number;
 }
 
 /** Reads a REF_DELTA base that may live in another pack or loose. */
@@ -37,77 +37,44 @@ const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
 export class Pack {
-  readonly count: number;
-  private readonly shaStart = 8 + 256 * 4;
-  private readonly offStart: number;
-  private readonly largeStart: number;
   /** The .pack file's bytes, opened on the first read. */
   private bytes: PackBytes | null = null;
   private ends: Float64Array | null = null;
 
   private constructor(
     readonly packPath: string,
-    private readonly idx: Buffer,
+    private readonly idx: PackIndex,
     /** Small per-store number of this pack: cache keys are packNo * 2^40 + offset. */
     private readonly packNo: number,
     private readonly cache: ByteLru<RawObject>,
-  ) {
-    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) {
-      throw gitError('unsupported', `${packPath.replace(/pack$/, 'idx')} is not a version 2 pack index; run \`git gc\`.`);
-    }
-    this.count = idx.readUInt32BE(8 + 255 * 4);
-    this.offStart = this.shaStart + this.count * 24;
-    this.largeStart = this.offStart + this.count * 4;
-  }
+  ) {}
 
-  /** The index is read into shared memory: worker threads reading the same pack use it without a copy. */
   static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>): Pack {
-    return new Pack(idxPath.replace(/\.idx$/, '.pack'), readShared(idxPath), packNo, cache);
+    return new Pack(idxPath.replace(/\.idx$/, '.pack'), PackIndex.open(idxPath), packNo, cache);
   }
 
   /** The same pack in another thread: `shared` is what `share()` gave there. */
   static fromShared(shared: SharedPack, packNo: number, cache: ByteLru<RawObject>): Pack {
-    return new Pack(shared.packPath, Buffer.from(shared.idx, 0, shared.idxLength), packNo, cache);
+    return new Pack(shared.packPath, PackIndex.fromShared(shared.idxPath, shared.idx), packNo, cache);
   }
 
-  /** What another thread needs to open this pack: its path and its index's shared memory. */
+  /** What another thread needs to open this pack: its path, and its index in memory both share (read whole now if it was read in pieces). */
   share(): SharedPack {
-    if (!(this.idx.buffer instanceof SharedArrayBuffer)) throw new Error(`the index of ${this.packPath} is not in shared memory`);
-    return { packPath: this.packPath, idx: this.idx.buffer, idxLength: this.idx.length };
+    return { packPath: this.packPath, idxPath: this.idx.path, idx: this.idx.share() };
+  }
+
+  get count(): number {
+    return this.idx.count;
   }
 
   /** Position of `oid` (20 raw bytes) in the index, or -1. */
   indexOf(oid: Buffer): number {
-    const first = oid[0] as number;
-    let lo = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
-    let hi = this.idx.readUInt32BE(8 + first * 4);
-    // Compared a 32-bit word at a time in JavaScript: Buffer.compare's call into C++ cost more than the comparison.
-    const w0 = oid.readUInt32BE(0);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.shaStart + mid * 20;
-      let c = this.idx.readUInt32BE(at) - w0;
-      for (let k = 4; c === 0 && k < 20; k += 4) c = this.idx.readUInt32BE(at + k) - oid.readUInt32BE(k);
-      if (c === 0) return mid;
-      // > 0: the idx entry sorts after the oid we look for.
-      if (c > 0) hi = mid;
-      else lo = mid + 1;
-    }
-    return -1;
+    return this.idx.indexOf(oid);
   }
 
   /** Full oids in this pack that start with `hex` (at most `limit`). */
   findPrefix(hex: string, limit: number): string[] {
-    const first = parseInt(hex.slice(0, 2), 16);
-    const lo = first === 0 ? 0 : this.idx.readUInt32BE(8 + (first - 1) * 4);
-    const hi = this.idx.readUInt32BE(8 + first * 4);
-    const out: string[] = [];
-    for (let i = lo; i < hi && out.length < limit; i++) {
-      const s = this.idx.toString('hex', this.shaStart + i * 20, this.shaStart + i * 20 + 20);
-      if (s.startsWith(hex)) out.push(s);
-      else if (out.length > 0) break;
-    }
-    return out;
+    return this.idx.findPrefix(hex, limit);
   }
 
   /**
@@ -128,14 +95,13 @@ export class Pack {
 
   /** Where the object at index position `i` starts in the .pack file. */
   offsetAt(i: number): number {
-    const off = this.idx.readUInt32BE(this.offStart + i * 4);
-    if (!(off & 0x80000000)) return off;
-    return Number(this.idx.readBigUInt64BE(this.largeStart + (off & 0x7fffffff) * 8));
+    return this.idx.offsetAt(i);
   }
 
   close(): void {
     this.bytes?.close();
     this.bytes = null;
+    this.idx.close();
   }
 
   /** Numbers hash faster than strings; offsets stay below 2^40 (1 TiB packs). */
@@ -152,7 +118,7 @@ export class Pack {
     const key = this.keyOf(offset);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    this.bytes ??= PackBytes.open(this.packPath, this.idx.subarray(this.idx.length - 40, this.idx.length - 20));
+    this.bytes ??= PackBytes.open(this.packPath, this.idx.packChecksum());
     if (offset < 12 || offset >= this.bytes.end) throw this.corrupt(offset, 'offset outside the pack');
     try {
       return this.parseAt(offset, key, external, asBase);
@@ -290,22 +256,4 @@ function compact(obj: RawObject): RawObject {
   const own = Buffer.allocUnsafeSlow(d.byteLength);
   d.copy(own);
   return { type: obj.type, data: own };
-}
-
-/** A whole file in shared memory (readFileSync cannot read into a SharedArrayBuffer). */
-function readShared(path: string): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.from(new SharedArrayBuffer(size));
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, buf, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return done === size ? buf : buf.subarray(0, done);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -9,7 +9,7 @@
 // written as isomorphic-git writes them.
 import fs from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { isScionError, ScionError } from '../errors.js';
+import { isScionError, ScionError, type Result } from '../errors.js';
 import { guardedHttp, type RemoteAccess } from './transport.js';
 
 /**
@@ -28,7 +28,7 @@ export interface TransportFailure {
   readonly limit?: number;
 }
 
-export type TransportResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: TransportFailure };
+export type TransportResult<T> = Result<T, TransportFailure>;
 
 /** A commit the remote holds, shown to isomorphic-git as refs/remotes/<remote>/HEAD (see pushOnce). */
 export interface RemoteHead {

@@ -24,7 +24,8 @@ export async function resolveCommit(repo: Repo, ref: string): Promise<string | n
     if (shallow.has(c)) {
       throw gitError(
         'environment',
-        `The base ${ref} is beyond the shallow clone's history (${repo.workTree ?? repo.commonDir} was cloned with --depth): fetch more history with \`git fetch --deepen N\`, or choose a base inside it.`,
+        `The base ${ref} is beyond the shallow clone's history (${repo.workTree ?? repo.commonDir} was cloned with --depth): fetch more history ` +
+          `with \`git fetch --deepen N\`, or choose a base inside it.`,
         { path: repo.workTree ?? repo.commonDir, revision: ref, shallow: c },
       );
     }

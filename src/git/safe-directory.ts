@@ -38,7 +38,8 @@ export function safeDirectoryRefusal(o: Ownership, env: Env): ScionError | null 
   if (isSafe(dir, env)) return null;
   return gitError(
     'environment',
-    `${dir} is owned by another user (${notOwned.path} has uid ${notOwned.uid}, scion runs as uid ${euid}), and git refuses such a repository; run scion as its owner, or if you trust it, run \`git config --global --add safe.directory ${dir}\`.`,
+    `${dir} is owned by another user (${notOwned.path} has uid ${notOwned.uid}, scion runs as uid ${euid}), and git refuses such a repository; run ` +
+      `scion as its owner, or if you trust it, run \`git config --global --add safe.directory ${dir}\`.`,
     { path: dir, owner: notOwned.uid, uid: euid },
   );
 }

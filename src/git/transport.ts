@@ -117,7 +117,10 @@ export function guardedHttp(access: RemoteAccess, inner?: HttpClient): HttpClien
         }
         const location = res.headers?.['location'];
         if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && location !== '') {
-          if (++hops > MAX_REDIRECTS) throw new Error('too many redirects');
+          if (++hops > MAX_REDIRECTS) {
+            // A remote's doing: said as a protocol failure of the call (remote-call.ts transportFailure).
+            throw new ScionError('remote', `the server redirected more than ${MAX_REDIRECTS} times`, { data: { reason: 'protocol' } });
+          }
           await drain(res);
           url = new URL(location, url).href;
           // As curl does: a 303 turns into a GET, and so does a POST answered 301 or 302.

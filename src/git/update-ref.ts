@@ -67,7 +67,8 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
     if (actual !== expectedOld) {
       throw gitError(
         'ref-moved',
-        `${ref} moved: expected ${expectedOld ?? 'no such ref'}, found ${actual ?? 'no such ref'}. Another process updated it; run again to start from its new value.`,
+        `${ref} moved: expected ${expectedOld ?? 'no such ref'}, found ${actual ?? 'no such ref'}. Another process updated it; run again to start ` +
+          `from its new value.`,
         { ref, expected: expectedOld, actual },
       );
     }

@@ -1,9 +1,10 @@
 // `git worktree add` without git: the admin files, the checkout, and an index with stat data.
 // Order follows git's: the admin dir is claimed with mkdir (atomic, so parallel jobs and a native
 // git never share an id) and marked `locked` until the worktree is complete, so a concurrent
-// `git worktree prune` leaves the half-made one alone.
-import { mkdirSync, readdirSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+// `git worktree prune` leaves the half-made one alone (and what a prune took anyway is made again:
+// worktree-claim.ts).
+import { mkdirSync, readdirSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { checkoutEntries } from './checkout.js';
 import { readCommitSync } from './commit.js';
 import { errnoCode, gitError } from './errors.js';
@@ -12,7 +13,8 @@ import { writeIndexFile } from './index-file.js';
 import { listTreeSync, type TreeEntry } from './list-tree.js';
 import { isValidRefName, readRefSync } from './refs.js';
 import type { Repo } from './repo.js';
-import { branchCheckedOutSync, worktreeAdminRoot, type Worktree } from './worktree-admin.js';
+import { branchCheckedOutSync, type Worktree } from './worktree-admin.js';
+import { dropAdminDir, isWhole, makeAdminDir, type AdminDir, type AdminFiles } from './worktree-claim.js';
 
 export interface AddWorktreeOptions {
   /** Folder to create (or an empty one to fill). */
@@ -35,23 +37,30 @@ export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Wo
   const tree = readCommitSync(repo, o.commit).tree;
   const head = o.branch === undefined ? `${o.commit}\n` : `ref: ${branchRef(repo, o.branch, o.commit)}\n`;
   const path = claimFolder(resolve(o.path));
-  const { id, adminDir } = claimAdminDir(repo, path);
+  const files: AdminFiles = { path, head, locked: o.lockedBy ?? 'initializing\n' };
+  let admin: AdminDir | null = null;
   try {
-    writeFileSync(join(adminDir, 'locked'), o.lockedBy ?? 'initializing\n');
-    writeFileSync(join(path, '.git'), `gitdir: ${adminDir}\n`);
-    writeFileSync(join(adminDir, 'commondir'), '../..\n');
-    writeFileSync(join(adminDir, 'gitdir'), `${join(path, '.git')}\n`);
-    writeFileSync(join(adminDir, 'HEAD'), head);
+    admin = makeAdminDir(repo, files);
     const entries = o.entries ?? listTreeSync(repo, tree);
     const index = await checkoutEntries(repo, path, entries);
-    writeIndexFile(join(adminDir, 'index'), index);
-    if (o.lockedBy === undefined) unlinkSync(join(adminDir, 'locked'));
+    const writeIndex = (dir: string) => writeIndexFile(join(dir, 'index'), index);
+    try {
+      writeIndex(admin.adminDir);
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') throw err;
+    }
+    // A prune that judged before the folder was marked may have removed it during the checkout.
+    if (!isWhole(admin.adminDir, ['index'])) {
+      dropAdminDir(admin.adminDir, files);
+      admin = makeAdminDir(repo, { ...files, more: writeIndex }, ['index']);
+    }
+    if (o.lockedBy === undefined) unlinkSync(join(admin.adminDir, 'locked'));
   } catch (err) {
     rmSync(path, { recursive: true, force: true });
-    rmSync(adminDir, { recursive: true, force: true });
+    if (admin !== null) dropAdminDir(admin.adminDir, files);
     throw err;
   }
-  return { path, id, adminDir };
+  return { path, id: admin.id, adminDir: admin.adminDir };
 }
 
 function branchRef(repo: Repo, branch: string, commit: string): string {
@@ -71,25 +80,4 @@ function claimFolder(path: string): string {
   mkdirSync(path, { recursive: true });
   if (readdirSync(path).length > 0) throw gitError('in-use', `${path} already exists and is not empty; choose another worktree folder.`, { path });
   return realpathSync(path);
-}
-
-function claimAdminDir(repo: Repo, path: string): { id: string; adminDir: string } {
-  const root = worktreeAdminRoot(repo);
-  mkdirSync(root, { recursive: true });
-  // Like git: the folder's name, made safe as a ref component, with a counter when taken.
-  const base =
-    basename(path)
-      .replace(/[^A-Za-z0-9._-]/g, '-')
-      .replace(/^\.+/, '')
-      .replace(/\.lock$/, '') || 'worktree';
-  for (let n = 0; ; n++) {
-    const id = n === 0 ? base : `${base}${n}`;
-    const adminDir = join(root, id);
-    try {
-      mkdirSync(adminDir);
-      return { id, adminDir };
-    } catch (err) {
-      if (errnoCode(err) !== 'EEXIST') throw err;
-    }
-  }
 }

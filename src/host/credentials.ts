@@ -190,7 +190,10 @@ export function credentialAdvice(url: string, kind: ForgeKind, credential: Crede
     return `the server asks for credentials (${detail}), and scion sends credentials only over HTTPS (or to this machine); use the repository's https URL.`;
   }
   const setting = kind === 'gitlab' ? 'CI_SERVER_URL' : 'GITHUB_SERVER_URL';
-  return `the server asks for credentials (${detail}), and scion has none for ${originOf(url) ?? url}: ${variable} goes only to ${server}; set ${setting} if ${originOf(url) ?? 'this'} is your server, or write the credentials in the URL.`;
+  return (
+    `the server asks for credentials (${detail}), and scion has none for ${originOf(url) ?? url}: ${variable} goes only to ${server}; ` +
+    `set ${setting} if ${originOf(url) ?? 'this'} is your server, or write the credentials in the URL.`
+  );
 }
 
 function lowerKeys(h: Readonly<Record<string, string>>): Record<string, string> {

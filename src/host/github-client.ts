@@ -3,10 +3,9 @@
 // x-ratelimit-reset), @octokit/plugin-retry for 5xx and network failures, and a small plugin for a
 // plain 429 with Retry-After. Every wait the host asks for holds the token's write budget (budget.ts);
 // the throttling plugin's own one-request-per-second write queue is replaced by one that does not wait,
-// since the budget paces the writes.
-import { Octokit } from '@octokit/core';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
+// since the budget paces the writes. octokit is loaded with the first client (~60 ms of start-up a
+// run without --push or --pr, and `plan`, would otherwise pay for nothing).
+import type { Octokit } from '@octokit/core';
 import { processWriteBudgets, type WriteBudget } from './budget.js';
 import { explainGitHub } from './github-explain.js';
 import { apiFetch } from './http.js';
@@ -72,7 +71,17 @@ function plain429Wait(e: unknown): number | null {
   return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
 }
 
-const Client = Octokit.plugin(throttling, retry, honourRetryAfter as never);
+/** octokit with the plugins, loaded once. */
+async function loadClient() {
+  const [{ Octokit }, { retry }, { throttling }] = await Promise.all([
+    import('@octokit/core'),
+    import('@octokit/plugin-retry'),
+    import('@octokit/plugin-throttling'),
+  ]);
+  return Octokit.plugin(throttling, retry, honourRetryAfter as never);
+}
+
+let loading: ReturnType<typeof loadClient> | undefined;
 
 /** A Bottleneck group that never waits: pacing is scion's own (--pr-interval). */
 const unpaced = {
@@ -82,7 +91,7 @@ const unpaced = {
   }),
 };
 
-export type GitHubClient = InstanceType<typeof Client>;
+export type GitHubClient = InstanceType<Awaited<ReturnType<typeof loadClient>>>;
 
 export interface GitHubClientOptions extends RequestLimits {
   readonly apiUrl: string;
@@ -94,7 +103,8 @@ export interface GitHubClientOptions extends RequestLimits {
  * An octokit with scion's rate-limit and retry rules and the token on every request: the one client
  * construction that GitHubHost and repository discovery (campaign/discover.ts) share.
  */
-export function githubClient(o: GitHubClientOptions, tracker: RetryTracker): GitHubClient {
+export async function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Promise<GitHubClient> {
+  const Client = await (loading ??= loadClient());
   const apiUrl = o.apiUrl.replace(/\/+$/, '');
   const maxRetries = o.maxRetries ?? 3;
   const maxWaitMs = o.maxRetryWaitMs ?? 120_000;

@@ -61,22 +61,27 @@ export class GitHubHost implements Host {
   /** GitHub refuses an issue body past 65,536 characters. */
   readonly issueLimit = 65_536;
   readonly label: string;
-  private readonly octokit: GitHubClient;
+  /** Made on the first request (octokit loads then). */
+  private octokit: Promise<GitHubClient> | null = null;
   private readonly tracker: RetryTracker = { retries: 0 };
   private readonly apiUrl: string;
 
   constructor(private readonly o: GitHubOptions) {
     this.label = `${o.owner}/${o.repo}`;
     this.apiUrl = (o.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
-    this.octokit = githubClient({ ...o, apiUrl: this.apiUrl }, this.tracker);
+  }
+
+  private client(): Promise<GitHubClient> {
+    return (this.octokit ??= githubClient({ ...this.o, apiUrl: this.apiUrl }, this.tracker));
   }
 
   /** One REST call; its answer must have `shape` (any JSON by default), else it is a `host` error. */
   private async call<T>(route: string, params: Record<string, unknown>, what: string, shape: Shape<T> = isJson as Shape<T>): Promise<T> {
+    const octokit = await this.client();
     this.tracker.retries = 0;
     let data: unknown;
     try {
-      data = (await this.octokit.request(route, { owner: this.o.owner, repo: this.o.repo, ...params })).data;
+      data = (await octokit.request(route, { owner: this.o.owner, repo: this.o.repo, ...params })).data;
     } catch (e) {
       throw this.failure(e, what);
     }
@@ -173,17 +178,20 @@ export class GitHubHost implements Host {
 
   async enableAutoMerge(pull: HostPull, method: MergeMethod): Promise<void> {
     const what = `enabling auto-merge on pull request #${pull.number}`;
+    const octokit = await this.client();
     this.tracker.retries = 0;
     try {
-      await this.octokit.graphql(
-        'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, mergeMethod: $mergeMethod}) { pullRequest { number } } }',
+      await octokit.graphql(
+        'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, ' +
+          'mergeMethod: $mergeMethod}) { pullRequest { number } } }',
         { pullRequestId: pull.nodeId, mergeMethod: method.toUpperCase() },
       );
     } catch (e) {
       const gql = (e as { errors?: { message?: string }[] }).errors;
       if (Array.isArray(gql)) {
         throw hostError(
-          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base branch with required checks.`,
+          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base ` +
+            `branch with required checks.`,
           200,
         );
       }
@@ -264,9 +272,10 @@ export class GitHubHost implements Host {
 
   async markReady(pull: HostPull): Promise<void> {
     const what = `marking pull request #${pull.number} ready for review`;
+    const octokit = await this.client();
     this.tracker.retries = 0;
     try {
-      await this.octokit.graphql(
+      await octokit.graphql(
         'mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }',
         { pullRequestId: pull.nodeId },
       );

@@ -27,7 +27,8 @@ export function hostOf(repo: Repo, remote: string, env: Env, o: HostOptions = {}
   const url = remoteUrl(repo, remote);
   if (url === null) {
     return noHost(
-      `The repository has no remote "${remote}" (remote.${remote}.url is not set); name the remote of the GitHub or GitLab repository with the \`remote\` option.`,
+      `The repository has no remote "${remote}" (remote.${remote}.url is not set); name the remote of the GitHub or GitLab repository with the ` +
+        `\`remote\` option.`,
     );
   }
   return hostAtUrl(url, remote, env, o);
@@ -62,7 +63,8 @@ export function hostAtUrl(url: string, remote: string, env: Env, o: HostOptions 
     return noHost(
       kind === 'gitlab'
         ? 'No GitLab token: set GITLAB_TOKEN (or GIT_TOKEN) to a token with the api scope (in GitLab CI: a project access token stored as a masked variable).'
-        : 'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token allowed to create pull requests (in GitHub Actions: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`).',
+        : 'No GitHub token: set GITHUB_TOKEN (or GIT_TOKEN) to a token allowed to create pull requests (in GitHub Actions: `env: GITHUB_TOKEN: ${{ ' +
+            'secrets.GITHUB_TOKEN }}`).',
     );
   }
   const clear = apiUrlProblem(f.api, f.apiVariable, f.token.variable);
@@ -86,7 +88,8 @@ export function hostAtUrl(url: string, remote: string, env: Env, o: HostOptions 
   const gh = fromUrl ?? (fromEnv ? { owner: fromEnv[1]!, repo: fromEnv[2]! } : null);
   if (gh === null) {
     return noHost(
-      `Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your GitHub Enterprise server.`,
+      `Cannot tell the GitHub repository from remote ${remote}'s URL ${shownUrl(url)}; use a github.com remote, or set GITHUB_SERVER_URL to your ` +
+        `GitHub Enterprise server.`,
     );
   }
   return ok(new GitHubHost({ ...o, apiUrl: f.api, token: f.token.value, owner: gh.owner, repo: gh.repo }));

@@ -8,6 +8,7 @@ export type PullState = 'open' | 'closed' | 'merged';
 export type ChecksState = 'success' | 'failure' | 'pending' | 'none';
 export type ReviewState = 'approved' | 'changes-requested' | 'required' | 'none';
 export type MergeMethod = 'squash' | 'merge' | 'rebase';
+export const MERGE_METHODS: readonly MergeMethod[] = ['squash', 'merge', 'rebase'];
 
 /** A pull request (GitHub) or merge request (GitLab) as the host reports it. */
 export interface HostPull {

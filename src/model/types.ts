@@ -172,6 +172,11 @@ export interface JobReport {
   /** What the failing `verify` command reported. */
   readonly diagnostics?: readonly Diagnostic[];
   /**
+   * Set when the recipe's verify commands were not run: `no-change`, the job changed nothing, so there
+   * was nothing to verify (and no files were put on disk for it). Not set where a command has a `fix`.
+   */
+  readonly verifySkipped?: 'no-change';
+  /**
    * Include globs of the recipe's or the job's `files` that matched no file, at the base or among the
    * files the job wrote: a typo there would otherwise leave the job silently empty. Absent when none.
    */

@@ -63,6 +63,8 @@ export interface OwnersQuery {
   readonly env?: Env;
 }
 
+// ownersAt's answer is part of the library's published API: it keeps its own field names (`dialect`,
+// `report`, `locations`) rather than Result's `value` and `error`.
 export type OwnersAnswer =
   | { readonly ok: true; readonly dialect: Dialect; readonly report: OwnersReport }
   /** The commit has no CODEOWNERS file in any of the places the host looks (`locations`, in its order). */

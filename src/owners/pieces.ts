@@ -107,6 +107,7 @@ function nameDrafts(drafts: readonly Draft[]): Piece[] {
       }));
     }
   }
+  // Cannot happen: the loop returns at the last hash length whether or not the names are unique there.
   throw new Error('unreachable: the last hash length always names the pieces');
 }
 

@@ -2,13 +2,12 @@
 // run wrote its branches to. Everything is checked before anything is pushed: the options, the
 // remote scion pushes to, the host and its token.
 import { closeRepo, openRepo } from '../git/index.js';
-import { usageError } from '../errors.js';
 import type { RunReport } from '../model/types.js';
 import type { Recipe } from '../recipe/index.js';
 import type { HostOptions } from '../host/open.js';
 import type { Env } from '../host/remote.js';
 import type { Host } from '../host/types.js';
-import { checkPublishSettings, publishRepository, resolveTarget, type PublishSettings } from './repository.js';
+import { checkPublishSettings, publishRepository, requireTarget, type PublishSettings } from './repository.js';
 
 export interface PublishRunOptions {
   /** Any folder inside the repository the run wrote its branches to. */
@@ -78,9 +77,7 @@ export async function publishRun(report: RunReport, o: PublishRunOptions): Promi
   const settings = publishSettingsOf(o);
   const repo = await openRepo(o.repo);
   try {
-    const { target, problems } = resolveTarget({ repo, remote: o.remote ?? 'origin', url: null, ...(o.host ? { host: o.host } : {}) }, settings);
-    const problem = problems.push ?? problems.host;
-    if (problem !== null) throw usageError(problem);
+    const target = requireTarget({ repo, remote: o.remote ?? 'origin', url: null, ...(o.host ? { host: o.host } : {}) }, settings);
     return await publishRepository(report, target, settings);
   } finally {
     closeRepo(repo);

@@ -68,7 +68,8 @@ export function pushTargetOf(repo: Repo, name: string, env: Env): Result<PushTar
   const configured = remoteUrl(repo, name);
   if (configured === null) {
     return cannotPush(
-      `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote with the \`remote\` option.`,
+      `The repository has no remote "${name}" (remote.${name}.url is not set); add it with \`git remote add ${name} URL\`, or name another remote ` +
+        `with the \`remote\` option.`,
     );
   }
   const loc = parseRemoteLocation(configured);
@@ -80,7 +81,8 @@ export function pushTargetOf(repo: Repo, name: string, env: Env): Result<PushTar
       (kind === 'gitlab' || ['github.com', 'ssh.github.com', 'www.github.com'].includes(loc.host) || hostOfUrl(env['GITHUB_SERVER_URL']) === loc.host);
     if (loc === null || !known) {
       return cannotPush(
-        `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only (SSH only to a GitHub or GitLab host it can turn into https); give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
+        `Remote ${name} has the URL ${shownUrl(configured)}, and scion pushes over HTTP(S) only (SSH only to a GitHub or GitLab host it can turn ` +
+          `into https); give it an https push URL: \`git remote set-url --push ${name} https://…\`.`,
       );
     }
     url = `${serverUrl(kind, loc.host, env)}/${loc.path}.git`;
@@ -175,7 +177,9 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
         job,
         o,
         'branch-diverged',
-        `Branch ${job.branch} on ${remote} holds commits scion did not write (head ${short(remoteSha)}); look at them (\`git fetch ${remote} ${job.branch}\`), merge or delete that branch${decision.scions ? ', or rerun with --force to overwrite it' : ' (scion never wrote it, so --force will not overwrite it)'}.`,
+        `Branch ${job.branch} on ${remote} holds commits scion did not write (head ${short(remoteSha)}); ` +
+          `look at them (\`git fetch ${remote} ${job.branch}\`), merge or delete that branch` +
+          `${decision.scions ? ', or rerun with --force to overwrite it' : ' (scion never wrote it, so --force will not overwrite it)'}.`,
       );
     }
     if (decision.action === 'unchanged') {
@@ -201,7 +205,8 @@ async function pushJob(repo: Repo, job: JobReport, remoteSha: string | null, hel
         job,
         o,
         'branch-diverged',
-        `Branch ${job.branch} on ${remote} moved while scion was pushing (now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`,
+        `Branch ${job.branch} on ${remote} moved while scion was pushing ` +
+          `(now ${pushed.error.detail === 'no such branch' ? 'deleted' : short(pushed.error.detail)}); run again to check the new commits.`,
         MOVED_HINT,
       );
     }

@@ -9,42 +9,15 @@ import type { JobReport, RunReport } from '../model/types.js';
 import { makeRedactor, type Redactor } from '../redact.js';
 import type { Recipe } from '../recipe/index.js';
 import { settingsFor } from './describe.js';
-import { hostAtUrl, hostOf, type HostOptions } from '../host/open.js';
+import { hostAtUrl, hostOf } from '../host/open.js';
 import { pushReport, pushTargetOf, type PushTarget } from './push.js';
 import { publishPullRequests } from './pulls.js';
 import { remoteAccess, shownUrl, type Env } from '../host/remote.js';
 import { forge } from '../host/credentials.js';
 import type { Host } from '../host/types.js';
+import type { PublishSettings } from './settings.js';
 
-/** What to publish and how: the same for one repository and for each repository of a campaign. */
-export interface PublishSettings {
-  /** Tokens and host URLs (GITHUB_TOKEN, GITLAB_TOKEN, GITHUB_API_URL, …). */
-  readonly env: Env;
-  /** Push the branches first (force-with-lease), or not at all. */
-  readonly push: false | { readonly force: boolean; readonly pushFailed: boolean };
-  /** Publish pull requests (after the push, when there is one). */
-  readonly pullRequests: boolean;
-  /** The recipes of the run: their `pr` blocks apply, and their step counts place push and PR errors. */
-  readonly recipes: readonly Recipe[];
-  /** Added to every recipe's `pr` block (what --draft and --label do). */
-  readonly extra?: { readonly draft?: boolean; readonly labels?: readonly string[] };
-  /** The branch pull requests merge into. Default: the repository's base branch, else the remote's default branch. */
-  readonly base?: string;
-  readonly reopen: boolean;
-  /** Pause between pull requests, in milliseconds: a whole number, 0 or more. */
-  readonly intervalMs: number;
-  /** Makes that pause (a test passes one that records it). */
-  readonly pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  readonly hostOptions?: HostOptions;
-  /** One line per branch pushed and pull request published. */
-  readonly say?: (line: string) => void;
-  /** Notes that are not results ("r.json records no push"). */
-  readonly note?: (line: string) => void;
-  /** Where the report came from, for those notes. */
-  readonly source?: string;
-  /** Once it fired, no push and no request starts; the jobs it caught end `interrupted`. */
-  readonly signal?: AbortSignal;
-}
+export { checkPublishSettings, type PublishSettings } from './settings.js';
 
 /** One repository, ready to publish: the branches' repository, where they go, and the host. */
 export interface RepositoryTarget {
@@ -78,6 +51,9 @@ export interface TargetProblems {
   readonly host: string | null;
 }
 
+/** What resolving a target reads of the publishing settings. */
+export type TargetSettings = Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>;
+
 /**
  * Resolves a repository's target without sending anything: the push target when pushing (or when
  * pull requests may delete closed branches), the host when pull requests are asked. What cannot be
@@ -86,7 +62,7 @@ export interface TargetProblems {
  */
 export function resolveTarget(
   src: TargetSource,
-  s: Pick<PublishSettings, 'env' | 'push' | 'pullRequests' | 'base' | 'hostOptions'>,
+  s: TargetSettings,
 ): {
   readonly target: RepositoryTarget;
   readonly problems: TargetProblems;
@@ -115,6 +91,18 @@ export function resolveTarget(
     target: { repo: src.repo, push, host, base, ...(src.id === undefined ? {} : { id: src.id }) },
     problems: { push: s.push === false || pushed.ok ? null : pushed.error.message, host: hosted === null || hosted.ok ? null : hosted.error.message },
   };
+}
+
+/**
+ * The target of a repository whose publishing is checked before anything runs or is sent (run --push,
+ * scion pr, publishRun, each local repository of a campaign): what cannot be resolved is thrown as a
+ * usage error, after `label` when one names the repository.
+ */
+export function requireTarget(src: TargetSource, s: TargetSettings, label?: string): RepositoryTarget {
+  const { target, problems } = resolveTarget(src, s);
+  const problem = problems.push ?? problems.host;
+  if (problem !== null) throw usageError(label === undefined ? problem : `${label}: ${problem}`);
+  return target;
 }
 
 /** The push target of a URL itself: what a cached clone pushes to. */
@@ -185,19 +173,4 @@ function failPush(job: JobReport, step: number, message: string): JobReport {
   const eligible = job.head !== null && (job.status === 'changed' || job.status === 'unchanged');
   if (!eligible) return job;
   return { ...job, status: 'failed', errors: [...job.errors, { step, file: null, kind: 'push-failed', message }] };
-}
-
-/**
- * Options of publishing as a caller gives them, checked completely before anything is pushed. Messages
- * name the options as the caller wrote them: `options` is their prefix (`publish.` in a run's options).
- */
-export function checkPublishSettings(s: Pick<PublishSettings, 'intervalMs' | 'base' | 'extra'>, options = ''): void {
-  const option = (name: string) => `The \`${options}${name}\` option`;
-  if (!(Number.isInteger(s.intervalMs) && s.intervalMs >= 0)) {
-    throw usageError(`${option('intervalMs')} (${s.intervalMs}) must be a whole number of milliseconds, 0 or more.`, [], 'pr-interval');
-  }
-  if (s.base !== undefined && s.base.trim() === '') throw usageError(`${option('base')} needs a branch name (for example main).`, [], 'pr-base');
-  for (const l of s.extra?.labels ?? []) {
-    if (l.trim() === '') throw usageError(`${option('labels')} needs label names (for example codemod), not an empty one.`, [], 'label');
-  }
 }

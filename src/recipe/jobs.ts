@@ -97,7 +97,9 @@ export function branchProblems(recipe: Recipe): { readonly path: (string | numbe
     const bad = branchNameProblem(branch);
     if (!bad) continue;
     const path = recipe.branch !== undefined ? ['branch'] : n.path;
-    const message = `the branch ${n.sample ? `of a job of this entry (e.g. "${branch}")` : `"${branch}"`} ${bad}; a branch must be a valid git branch name (git check-ref-format)`;
+    const message =
+      `the branch ${n.sample ? `of a job of this entry (e.g. "${branch}")` : `"${branch}"`} ${bad}; a branch must be a valid git ` +
+      `branch name (git check-ref-format)`;
     if (seen.has(message)) continue;
     seen.add(message);
     out.push({ path, message });
@@ -138,7 +140,8 @@ function checkUnique(recipe: Recipe, jobs: readonly JobSpec[]): void {
   if (badNames.length > 0) {
     throw planError(
       'bad-branch',
-      `Recipe "${recipe.name}" gives ${badNames.length === 1 ? 'a branch name' : 'branch names'} git refuses: ${badNames.join('; ')}. Change the recipe's branch template (or the job's name).`,
+      `Recipe "${recipe.name}" gives ${badNames.length === 1 ? 'a branch name' : 'branch names'} git refuses: ${badNames.join('; ')}. Change the ` +
+        `recipe's branch template (or the job's name).`,
       badNames,
     );
   }

@@ -1,5 +1,5 @@
 // The JSON Schema of the recipe file formats, for editors (yaml-language-server, VS Code's json.schemas).
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildRecipeSchema } from './schema.js';
 
 export const RECIPE_SCHEMA_ID = 'https://scion.dev/schema/recipe.schema.json';

@@ -1,5 +1,6 @@
 // Module recipes (.js/.mjs/.ts): the default export, loaded through tsx so TypeScript needs no build.
 import { pathToFileURL } from 'node:url';
+import { ownModule } from '../util/own-files.js';
 
 export type Imported = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -56,11 +57,12 @@ export function transformOrigin(fn: object): TransformOrigin | undefined {
 }
 
 /**
- * What a worker needs to load recipe modules the same way: this module's own URL, and tsx's API as
- * this module resolves it (never from the user's current directory).
+ * What a worker needs to load recipe modules the same way: this module as a file of its own (in the
+ * bundle its code sits in a shared chunk, so the build writes it as an entry too), and tsx's API as
+ * scion resolves it (never from the user's current directory).
  */
 export function loaderUrls(): { readonly loader: string; readonly tsx: string } {
-  return { loader: import.meta.url, tsx: import.meta.resolve('tsx/esm/api') };
+  return { loader: pathToFileURL(ownModule('recipe/load-module')).href, tsx: import.meta.resolve('tsx/esm/api') };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';

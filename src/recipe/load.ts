@@ -8,8 +8,11 @@ import { sourcePosition } from './source-position.js';
 import { formatPath, issuesToProblems, parseErrorMap, type Problem, type RawProblem } from './problems.js';
 import { recipeSchema, type Recipe } from './schema.js';
 import { decodeSource } from './source-text.js';
+import type { Result } from '../errors.js';
 import { loadStructural } from './structural.js';
 
+// loadRecipe's answer is part of the library's published API (README: Library API): it keeps its own
+// field names (`recipe`, `file`, `problems`) rather than Result's `value` and `error`.
 export type LoadResult = { ok: true; recipe: Recipe; file: string } | { ok: false; file: string; problems: Problem[] };
 
 const TEXT_FORMATS = new Set(['.yaml', '.yml', '.json']);
@@ -36,9 +39,12 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
   }
   // A module is read here only to be checked: Node's loader would decode bad bytes as U+FFFD.
   const source = decodeSource(bytes);
-  if (!source.ok) return { ok: false, file, problems: [{ file, line: source.line, col: source.col, path: '', message: `the recipe file ${source.message}` }] };
+  if (!source.ok) {
+    const { line, col, message } = source.error;
+    return { ok: false, file, problems: [{ file, line, col, path: '', message: `the recipe file ${message}` }] };
+  }
   if (TEXT_FORMATS.has(ext)) {
-    const parsed = parseText(file, source.text);
+    const parsed = parseText(file, source.value);
     problems.push(...parsed.problems);
     data = parsed.data;
     place = (p) => sourcePosition(parsed.doc, parsed.lines, p.path, p.at);
@@ -62,14 +68,14 @@ export async function loadRecipe(file: string): Promise<LoadResult> {
   if (branches.length > 0) return { ok: false, file, problems: sortProblems(branches.map((raw) => toProblem(file, raw, place))) };
 
   const schemas = await resolveSchemas(result.data, dirname(file));
-  if (!schemas.ok) return { ok: false, file, problems: schemas.problems.map((raw) => toProblem(file, raw, place)) };
+  if (!schemas.ok) return { ok: false, file, problems: schemas.error.map((raw) => toProblem(file, raw, place)) };
   // Rules and transforms: a missing rule file, a bad rule or language package, a module without a default export.
   const structural = await loadStructural({ ...result.data, schemas: schemas.value }, dirname(file));
   if (!structural.ok) {
-    const own = structural.problems.map((raw) => toProblem(file, raw, place));
-    return { ok: false, file, problems: [...sortProblems(own), ...structural.foreign] };
+    const own = structural.error.problems.map((raw) => toProblem(file, raw, place));
+    return { ok: false, file, problems: [...sortProblems(own), ...structural.error.foreign] };
   }
-  return { ok: true, file, recipe: structural.recipe };
+  return { ok: true, file, recipe: structural.value };
 }
 
 function parseText(file: string, text: string): { doc: Document; lines: LineCounter; data: unknown; problems: Problem[] } {
@@ -129,7 +135,7 @@ function expansionProblem(file: string, doc: Document, lines: LineCounter, err: 
 }
 
 /** `schemas[].schema` given as a path: read it now, so a missing or broken schema file stops the run early. */
-async function resolveSchemas(recipe: Recipe, dir: string): Promise<{ ok: true; value: Recipe['schemas'] } | { ok: false; problems: RawProblem[] }> {
+async function resolveSchemas(recipe: Recipe, dir: string): Promise<Result<Recipe['schemas'], RawProblem[]>> {
   const problems: RawProblem[] = [];
   const value: Recipe['schemas'] = [];
   for (const [i, entry] of recipe.schemas.entries()) {
@@ -142,10 +148,10 @@ async function resolveSchemas(recipe: Recipe, dir: string): Promise<{ ok: true; 
     try {
       const source = decodeSource(await readFile(abs));
       if (!source.ok) {
-        problems.push({ path, at: 'value', message: `${entry.schema} ${source.message}` });
+        problems.push({ path, at: 'value', message: `${entry.schema} ${source.error.message}` });
         continue;
       }
-      const json: unknown = JSON.parse(source.text);
+      const json: unknown = JSON.parse(source.value);
       if (json === null || typeof json !== 'object' || Array.isArray(json)) {
         problems.push({ path, at: 'value', message: `${entry.schema} does not hold a JSON Schema object` });
       } else value.push({ ...entry, schema: json as Record<string, unknown> });
@@ -154,7 +160,7 @@ async function resolveSchemas(recipe: Recipe, dir: string): Promise<{ ok: true; 
       problems.push({ path, at: 'value', message: err instanceof SyntaxError ? `${entry.schema} ${why}` : why });
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
+  return problems.length > 0 ? { ok: false, error: problems } : { ok: true, value };
 }
 
 function readFailure(err: unknown, name?: string): string {

@@ -3,6 +3,8 @@
 import { issuesToProblems, parseErrorMap, formatPath, type Problem } from './problems.js';
 import { recipeSchema, type Recipe, type RecipeInput } from './schema.js';
 
+// parseRecipe's answer is part of the library's published API (README: Library API): it keeps its own
+// field names (`recipe`, `problems`) rather than Result's `value` and `error`.
 export type ParseResult = { readonly ok: true; readonly recipe: Recipe } | { readonly ok: false; readonly problems: Problem[] };
 
 /** Validates a recipe value: every problem at once (line and col are 1: a value has no positions). */

@@ -1,6 +1,6 @@
 // The `guards` block of a recipe: which guards hold for the model's edits (agent steps and verify fix
 // rounds), and which more files count as tests. Every guard is on unless the recipe turns it off.
-import { z } from 'zod';
+import * as z from 'zod';
 import { globList } from './schema-parts.js';
 
 const on = (description: string) => z.boolean().default(true).describe(`${description} Default: true.`);

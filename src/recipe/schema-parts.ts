@@ -1,5 +1,5 @@
 // Small schema pieces shared by the recipe and its steps: glob lists, file selections, templates.
-import { z } from 'zod';
+import * as z from 'zod';
 import { globProblem } from './globs.js';
 import { unknownPlaceholders } from './templates.js';
 

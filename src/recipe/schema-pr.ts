@@ -1,5 +1,5 @@
 // The recipe's `pr:` block: how the pull request of each job's branch looks and lives.
-import { z } from 'zod';
+import * as z from 'zod';
 import { template } from './schema-parts.js';
 
 /** Placeholders the pull request's title and body may use. */

@@ -1,6 +1,6 @@
 // The recipe's `split:` block: a job's change divided by owner, one branch and one pull request per
 // set of owners, each reviewed by its owners.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const splitSchema = z
   .strictObject({

@@ -1,5 +1,5 @@
 // One schema per step kind. A step is a mapping with exactly one key: its kind.
-import { z } from 'zod';
+import * as z from 'zod';
 import { selectionSchema } from './schema-parts.js';
 import { astgrepStep, jscodeshiftStep } from './schema-structural.js';
 
@@ -122,7 +122,8 @@ export type TransformFn = (file: { readonly path: string; readonly content: stri
 export const transformStep = z
   .custom<TransformFn>((v) => typeof v === 'function', {
     error:
-      'a transform step holds a function, which only module recipes (.js, .mjs, .ts) can express; in YAML or JSON use edit, replace, write, notebook, run, agent, astgrep or jscodeshift',
+      'a transform step holds a function, which only module recipes (.js, .mjs, .ts) can express; in YAML or JSON use edit, replace, write, ' +
+      'notebook, run, agent, astgrep or jscodeshift',
   })
   .describe('Module recipes only: ({ path, content }) => new content, or undefined to leave the file alone; may be async.');
 

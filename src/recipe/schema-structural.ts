@@ -2,7 +2,7 @@
 // (an existing jscodeshift transform module). The schema checks the step's own shape; the rule's
 // insides (its keys, napi's verdict, the language packages) and the transform module are checked when
 // the recipe is loaded (structural.ts), where each problem gets its file:line:col too.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AstgrepProgram, AstgrepSource, LoadedTransform, ParserName } from '../structural/index.js';
 import { selectionSchema } from './schema-parts.js';
 

@@ -1,7 +1,7 @@
 // The recipe schema: the one source of truth for recipe files, their types, the JSON Schema and the docs.
 // Defaults of lists and objects use .prefault(): the value is parsed like input, and z.toJSONSchema
 // keeps it as "default" (a plain .default() over a transforming schema is dropped from the JSON Schema).
-import { z } from 'zod';
+import * as z from 'zod';
 import { globProblem } from './globs.js';
 import { globList, selectionSchema, template } from './schema-parts.js';
 import { stepSchema } from './schema-steps.js';
@@ -79,12 +79,14 @@ function buildBaseSchema(withTransform: boolean) {
     base: z.string().min(1).optional().describe('Ref or sha every job starts from; --base overrides it. Default: HEAD.'),
     branch: template(
       BRANCH_PLACEHOLDERS,
-      'Branch template ({{recipe}}, {{job}}); with several jobs and no {{job}}, "/{{job}}" is appended. Default: scion/{{recipe}}, or scion/{{recipe}}/{{job}} with several jobs.',
+      'Branch template ({{recipe}}, {{job}}); with several jobs and no {{job}}, "/{{job}}" is appended. Default: scion/{{recipe}}, or ' +
+        'scion/{{recipe}}/{{job}} with several jobs.',
     ).optional(),
     files: selectionSchema
       .prefault({ include: ['**'], exclude: [] })
       .describe(
-        'Files the steps read and change (tracked files of the base commit; new files may be created where these globs match). Default: { include: ["**"], exclude: [] }.',
+        'Files the steps read and change (tracked files of the base commit; new files may be created where these globs match). Default: { include: ' +
+          '["**"], exclude: [] }.',
       ),
     deny: globList('Paths no step may change; an attempt fails with kind "denied". Default: [].').prefault([]),
     author: z
@@ -98,7 +100,8 @@ function buildBaseSchema(withTransform: boolean) {
       .strictObject({
         message: template(
           MESSAGE_PLACEHOLDERS,
-          'Commit message template: {{recipe}} {{job}} {{group}} {{description}} {{count}}. Default: "{{description}}" (or "scion: {{recipe}}" without a description), plus " ({{group}})" when the recipe has groups.',
+          'Commit message template: {{recipe}} {{job}} {{group}} {{description}} {{count}}. Default: "{{description}}" (or "scion: {{recipe}}" ' +
+            'without a description), plus " ({{group}})" when the recipe has groups.',
         ).optional(),
       })
       .optional()
@@ -134,7 +137,10 @@ function buildBaseSchema(withTransform: boolean) {
         }),
       )
       .prefault([])
-      .describe('Commands run in the worktree after the steps; a failure fails the job. Default: [].'),
+      .describe(
+        'Commands run in the worktree after the steps; a failure fails the job. Not run when the steps changed nothing (unless a command has a fix). ' +
+          'Default: [].',
+      ),
     pr: prSchema.optional(),
     split: splitSchema.optional(),
     schemas: z

@@ -2,19 +2,26 @@
 // and any rule file to come): strict UTF-8. A byte that is not UTF-8 would otherwise be decoded to
 // U+FFFD and end up in commits and branch names (a Latin-1 "café"), so it is refused where it
 // stands, by line and column. A UTF-8 byte order mark is dropped, as editors on Windows add one.
+import { err, ok, type Result } from '../errors.js';
 
-/** The text, or where it stops being UTF-8 with a message that reads after the file's name. */
-export type SourceText =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly line: number; readonly col: number; readonly message: string };
+/** Where a file stops being UTF-8, with a message that reads after the file's name. */
+export interface NotUtf8 {
+  readonly line: number;
+  readonly col: number;
+  readonly message: string;
+}
+
+/** The text, or where it stops being UTF-8. */
+export type SourceText = Result<string, NotUtf8>;
 
 const BOM = [0xef, 0xbb, 0xbf];
 
 export function decodeSource(bytes: Uint8Array): SourceText {
   const start = BOM.every((b, i) => bytes[i] === b) ? 3 : 0;
   const bad = firstInvalidUtf8(bytes, start);
-  if (bad === -1) return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.length - start).toString('utf8') };
+  if (bad === -1) return ok(Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.length - start).toString('utf8'));
   if (bad === 0 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    return { ok: false, line: 1, col: 1, message: 'is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' };
+    return err({ line: 1, col: 1, message: 'is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8' });
   }
   // Everything before the bad byte is valid UTF-8: count its lines, and the characters on the last.
   const before = Buffer.from(bytes.buffer, bytes.byteOffset + start, bad - start).toString('utf8');
@@ -22,12 +29,11 @@ export function decodeSource(bytes: Uint8Array): SourceText {
   const line = countNewlines(before) + 1;
   const col = before.length - lineStart + 1;
   const hex = (bytes[bad] as number).toString(16).toUpperCase().padStart(2, '0');
-  return {
-    ok: false,
+  return err({
     line,
     col,
     message: `is not valid UTF-8 (byte 0x${hex} at line ${line}, column ${col}; perhaps it was saved as Latin-1 or Windows-1252); save it as UTF-8`,
-  };
+  });
 }
 
 function countNewlines(s: string): number {

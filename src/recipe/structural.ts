@@ -6,10 +6,12 @@
 // step (`loaded`), so the runner never loads anything again and a worker process can rebuild it.
 //
 // All the astgrep steps of a recipe are loaded before any runs: napi registers extra languages once
-// per process, at the first load that needs one (see structural/packs.ts).
+// per process, at the first load that needs one (see structural/packs.ts). The engine itself loads
+// only for a recipe that has such a step.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadAstgrep, loadTransform, type AstgrepSource, type LoadProblem } from '../structural/index.js';
+import { err, ok, type Result } from '../errors.js';
+import type { AstgrepSource, LoadProblem } from '../structural/index.js';
 import type { PathSegment, RawProblem } from './problems.js';
 import type { Recipe, Step } from './schema.js';
 import type { AstgrepPayload, JscodeshiftPayload } from './schema-structural.js';
@@ -24,9 +26,13 @@ export interface ForeignProblem {
   readonly message: string;
 }
 
-export type StructuralResult =
-  | { readonly ok: true; readonly recipe: Recipe }
-  | { readonly ok: false; readonly problems: readonly RawProblem[]; readonly foreign: readonly ForeignProblem[] };
+/** Every problem of a recipe's structural steps: in the recipe itself, and in the files it names. */
+export interface StructuralProblems {
+  readonly problems: readonly RawProblem[];
+  readonly foreign: readonly ForeignProblem[];
+}
+
+export type StructuralResult = Result<Recipe, StructuralProblems>;
 
 /** True when the recipe has a structural step (nothing to load otherwise: no native module is touched). */
 export function hasStructuralSteps(recipe: Recipe): boolean {
@@ -38,7 +44,8 @@ export function hasStructuralSteps(recipe: Recipe): boolean {
  * transform paths are relative to it, and language packages and transform packages resolve from it upwards.
  */
 export async function loadStructural(recipe: Recipe, dir: string): Promise<StructuralResult> {
-  if (!hasStructuralSteps(recipe)) return { ok: true, recipe };
+  if (!hasStructuralSteps(recipe)) return ok(recipe);
+  const { loadAstgrep, loadTransform } = await import('../structural/index.js');
   const problems: RawProblem[] = [];
   const foreign: ForeignProblem[] = [];
   const steps: Step[] = [];
@@ -53,23 +60,23 @@ export async function loadStructural(recipe: Recipe, dir: string): Promise<Struc
         continue;
       }
       const loaded = await loadAstgrep(source, { fromDir });
-      if (loaded.ok) steps.push({ ...step, astgrep: withLoaded(payload, { source, fromDir, program: loaded.program }) });
+      if (loaded.ok) steps.push({ ...step, astgrep: withLoaded(payload, { source, fromDir, program: loaded.value }) });
       else {
-        for (const p of loaded.problems) place(p, at, problems, foreign);
+        for (const p of loaded.error) place(p, at, problems, foreign);
         steps.push(step);
       }
     } else if ('jscodeshift' in step) {
       const payload: JscodeshiftPayload = step.jscodeshift;
       const loaded = await loadTransform(payload.transform, fromDir);
-      if (loaded.ok) steps.push({ ...step, jscodeshift: withLoaded(payload, { fromDir, transform: loaded.transform }) });
+      if (loaded.ok) steps.push({ ...step, jscodeshift: withLoaded(payload, { fromDir, transform: loaded.value }) });
       else {
-        problems.push({ path: ['steps', i, 'jscodeshift', 'transform'], at: 'value', message: loaded.message });
+        problems.push({ path: ['steps', i, 'jscodeshift', 'transform'], at: 'value', message: loaded.error });
         steps.push(step);
       }
     } else steps.push(step);
   }
-  if (problems.length > 0 || foreign.length > 0) return { ok: false, problems, foreign };
-  return { ok: true, recipe: { ...recipe, steps } };
+  if (problems.length > 0 || foreign.length > 0) return err({ problems, foreign });
+  return ok({ ...recipe, steps });
 }
 
 /**

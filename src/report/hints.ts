@@ -24,7 +24,8 @@ export const FIX_HINTS: Readonly<Record<ErrorKind, string>> = {
   'command-failed': "The command exited non-zero: rerun with `--keep-worktrees` and run it in the job's worktree to see why, then fix the code or the command.",
   agent: 'The model gave up or ran out of turns: raise `maxTurns`, make the prompt more specific, or narrow `files`.',
   'branch-diverged':
-    'Someone else committed on the branch: merge or close its pull request, or (when the branch is a scion branch someone added to) rerun with `--force` to overwrite it.',
+    'Someone else committed on the branch: merge or close its pull request, or (when the branch is a scion branch someone added to) rerun with ' +
+    '`--force` to overwrite it.',
   expectation:
     "The step changed fewer or more files than its `expect` allows: the code drifted from the recipe; check the step's old_string and files against the base.",
   timeout: "The step ran past its `timeout`: raise the step's `timeout`, simplify the regular expression, or narrow `files`.",

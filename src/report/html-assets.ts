@@ -37,9 +37,11 @@ function inlineScript(js: string): string {
   return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
 }
 
-export const REPORT_CSS = `
+export const REPORT_CSS =
+  `
 [hidden] { display: none !important; }
-body { font: 14px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 0; padding: 24px 32px 48px; background: #fff; }
+body { font: 14px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 0; padding: 24px 32px ` +
+  `48px; background: #fff; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 28px 0 8px; }
 h3 { font-size: 15px; margin: 18px 0 6px; }
@@ -59,14 +61,16 @@ code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
 .kind { font-weight: 600; color: #a40e26; }
 .fix { color: #3d444d; margin: 2px 0 4px; }
 .ok-banner { background: #dafbe1; border: 1px solid #1a7f37; border-radius: 6px; padding: 8px 12px; margin: 16px 0; }
-.filters { position: sticky; top: 0; z-index: 10; background: #fff; padding: 8px 0; border-bottom: 1px solid #d1d9e0; display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
+.filters { position: sticky; top: 0; z-index: 10; background: #fff; padding: 8px 0; border-bottom: 1px solid #d1d9e0; display: flex; flex-wrap: ` +
+  `wrap; gap: 12px; align-items: center; }
 .filters input { font: inherit; padding: 4px 8px; min-width: 320px; border: 1px solid #d1d9e0; border-radius: 6px; }
 .filters button { font: inherit; padding: 3px 10px; border: 1px solid #d1d9e0; background: #f6f8fa; border-radius: 6px; cursor: pointer; margin-right: 2px; }
 .toolbar { margin: 8px 0; }
 .toolbar button { font: inherit; padding: 3px 10px; border: 1px solid #d1d9e0; background: #f6f8fa; border-radius: 6px; cursor: pointer; }
 .toolbar button[aria-pressed="true"], .filters button[aria-pressed="true"] { background: #0969da; border-color: #0969da; color: #fff; }
 table.jobs, table.files, table.diagnostics { border-collapse: collapse; margin: 8px 0; }
-table.jobs th, table.jobs td, table.files th, table.files td, table.diagnostics th, table.diagnostics td { border: 1px solid #d1d9e0; padding: 3px 10px; text-align: left; }
+table.jobs th, table.jobs td, table.files th, table.files td, table.diagnostics th, table.diagnostics td { border: 1px solid #d1d9e0; padding: 3px ` +
+  `10px; text-align: left; }
 table.jobs td.n, table.files td.n { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f6f8fa; }
 tr.repo-row th { background: #eaeef2; font-size: 15px; }

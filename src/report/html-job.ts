@@ -39,7 +39,8 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
       `<h3>Commits (${num(job.commits.length)})</h3><ul class="commits">${job.commits
         .map(
           (k) =>
-            `<li><code>${k.sha === null ? 'dry run' : esc(k.sha.slice(0, 12))}</code> [${esc(k.group)}] ${esc(firstLine(k.message))} (${plural(k.files.length, 'file')})</li>`,
+            `<li><code>${k.sha === null ? 'dry run' : esc(k.sha.slice(0, 12))}</code> [${esc(k.group)}] ` +
+            `${esc(firstLine(k.message))} (${plural(k.files.length, 'file')})</li>`,
         )
         .join('')}</ul>`,
     );
@@ -49,7 +50,8 @@ export function jobSection(job: JobReport, i: number, leftOut: ReadonlySet<FileR
       `<h3>Failures (${num(job.errors.length)})</h3><ul class="errors">${job.errors
         .map(
           (e) =>
-            `<li><span class="kind">${esc(e.kind)}</span>${e.code === undefined ? '' : ` (code ${e.code})`}, ${stepLabel(e.step)}${e.file === null ? '' : `, <code>${esc(e.file)}</code>`}: ${esc(e.message)}</li>`,
+            `<li><span class="kind">${esc(e.kind)}</span>${e.code === undefined ? '' : ` (code ${e.code})`}, ${stepLabel(e.step)}` +
+            `${e.file === null ? '' : `, <code>${esc(e.file)}</code>`}: ${esc(e.message)}</li>`,
         )
         .join('')}</ul>`,
     );
@@ -69,13 +71,16 @@ function ownersPart(job: JobReport): string {
   const split = job.split;
   if (split === undefined) return '';
   const owners = (job.owners ?? []).length === 0 ? 'nobody' : (job.owners ?? []).map((o) => `<code>${esc(o)}</code>`).join(', ');
-  const head = `<p>Piece <code>${esc(split.piece)}</code> of job <code>${esc(split.job)}</code>, owned by ${owners}${split.directory === null ? '' : `, files under <code>${esc(split.directory || '/')}</code>`}.</p>`;
+  const head =
+    `<p>Piece <code>${esc(split.piece)}</code> of job ` +
+    `<code>${esc(split.job)}</code>, owned by ${owners}${split.directory === null ? '' : `, files under <code>${esc(split.directory || '/')}</code>`}.</p>`;
   if (split.file === null)
     return `${head}<p class="muted">The base commit has no CODEOWNERS file: every changed file is in the piece <code>unowned</code>.</p>`;
   if (split.rules.length === 0) return `${head}<p class="muted">No line of <code>${esc(split.file)}</code> owns these files.</p>`;
   const rules = split.rules.map(
     (r) =>
-      `<li><code>${esc(`${split.file}:${r.line}`)}</code> <code>${esc(r.pattern)}</code>${r.section === null ? '' : ` [${esc(r.section)}]`}: ${plural(r.files, 'file')}</li>`,
+      `<li><code>${esc(`${split.file}:${r.line}`)}</code> <code>${esc(r.pattern)}</code>` +
+      `${r.section === null ? '' : ` [${esc(r.section)}]`}: ${plural(r.files, 'file')}</li>`,
   );
   return `${head}<h3>Why these owners</h3><ul class="owner-rules">${rules.join('')}</ul>`;
 }
@@ -130,10 +135,15 @@ function skipped(job: JobReport): string {
     .join('')}</ul>`;
 }
 
+/** Where a file's diff left out of the page is said to be (the overview's list of large runs). */
+const LARGE_RUN_LINK = '<a href="#not-rendered">large run</a>';
+
 function filesTable(files: readonly FileReport[], leftOut: ReadonlySet<FileReport>): string {
   const rows = files.map(
     (f) =>
-      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}${f.matches === undefined ? '' : ` <span class="muted">(${plural(f.matches, 'match', 'matches')})</span>`}${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: <a href="#not-rendered">large run</a>)</span>` : ''}</td>` +
+      `<tr><td><code>${esc(f.path)}</code>${f.created ? ' (new)' : ''}` +
+      `${f.matches === undefined ? '' : ` <span class="muted">(${plural(f.matches, 'match', 'matches')})</span>`}` +
+      `${leftOut.has(f) ? ` <span class="muted">(diff of ${plural(diffLines(f), 'line')} not included: ${LARGE_RUN_LINK})</span>` : ''}</td>` +
       `<td>${esc(f.group)}</td><td class="n"><span class="add">+${num(f.added)}</span> <span class="del">−${num(f.removed)}</span></td></tr>`,
   );
   return `<h3>Files (${num(files.length)})</h3>

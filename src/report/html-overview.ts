@@ -104,7 +104,8 @@ function withSplitRows(jobs: readonly [JobReport, number][]): string[] {
       const count = jobs.filter(([j]) => j.split !== undefined && `${j.recipe}\0${j.split.job}` === key).length;
       const from = job.split!.file === null ? 'no CODEOWNERS file: every file unowned' : `by ${job.split!.file}`;
       rows.push(
-        `<tr class="split-row"><th colspan="8">${esc(jobLabel({ ...job, name: job.split!.job }))} <span class="muted">split by owner into ${plural(count, 'piece')} (${esc(from)})</span></th></tr>`,
+        `<tr class="split-row"><th colspan="8">${esc(jobLabel({ ...job, name: job.split!.job }))} <span class="muted">split by owner into ` +
+          `${plural(count, 'piece')} (${esc(from)})</span></th></tr>`,
       );
     }
     current = key;
@@ -118,7 +119,9 @@ function indexRow(job: JobReport, i: number): string {
   const n = (v: number) => (v === 0 ? '' : num(v));
   return (
     `<tr data-job="${i}" data-status="${job.status}" data-text="${esc(searchText(job))}">` +
-    `<td><a href="#job-${i}">${esc(jobLabel(job))}</a>${job.owners === undefined ? '' : ` <span class="muted owners">${esc(ownersLine(job.owners))}</span>`}</td>` +
+    `<td><a href="#job-${i}">${esc(jobLabel(job))}</a>${
+      job.owners === undefined ? '' : ` <span class="muted owners">${esc(ownersLine(job.owners))}</span>`
+    }</td>` +
     `<td><code>${esc(job.branch)}</code></td><td>${statusChip(job)}</td>` +
     `<td class="n">${num(c.files)}</td><td class="n"><span class="add">+${num(c.added)}</span> <span class="del">−${num(c.removed)}</span></td>` +
     `<td class="n">${n(job.errors.length)}</td><td class="n">${n(job.diagnostics?.length ?? 0)}</td><td class="n">${n(job.skipped.length)}</td></tr>`

@@ -77,7 +77,10 @@ function jobSections(report: RunReport, leftOut: ReadonlySet<FileReport>): strin
     .map(([repo, jobs]) => {
       const sections = jobs.map(([job, i]) => jobSection(job, i, leftOut)).join('\n');
       if (repo === null) return sections;
-      return `<section class="repo" data-repo="${esc(repo)}">\n<h2>${esc(repo)} <span class="muted">(${plural(jobs.length, 'job')})</span></h2>\n${sections}\n</section>`;
+      return (
+        `<section class="repo" data-repo="${esc(repo)}">\n` +
+        `<h2>${esc(repo)} <span class="muted">(${plural(jobs.length, 'job')})</span></h2>\n${sections}\n</section>`
+      );
     })
     .join('\n');
 }

@@ -118,7 +118,9 @@ function diffSegment(job: JobReport, f: FileReport, places: readonly DiffPlace[]
       : `The same change in ${plural(others.length, 'other file')}: ${named.join(', ')}${rest > 0 ? `, … and ${num(rest)} more` : ''}.\n\n`;
   return {
     diff: `${mdCode(f.path)}\n\n${also}${mdFence(diff, 'diff')}\n`,
-    note: `${mdCode(f.path)}: diff left out (${num(diff.length)} characters) to fit the size limit${others.length === 0 ? '' : `; ${plural(others.length, 'other file')} ${pluralWord(others.length, 'has', 'have')} the same change`}.\n\n`,
+    note:
+      `${mdCode(f.path)}: diff left out (${num(diff.length)} characters) to fit the size ` +
+      `limit${others.length === 0 ? '' : `; ${plural(others.length, 'other file')} ${pluralWord(others.length, 'has', 'have')} the same change`}.\n\n`,
     files: 1 + others.length,
   };
 }

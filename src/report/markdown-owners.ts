@@ -75,7 +75,8 @@ export function splitJobsSection(jobs: readonly JobReport[], heading: string): s
     for (const p of pieces) {
       const pr = p.pullRequest ? ` · [#${p.pullRequest.number}](${p.pullRequest.url})` : '';
       out.push(
-        `  - ${mdCode(p.split!.piece)} · ${ownersText(p.owners ?? [])} · ${mdCode(p.branch)} · ${statusBadge(p.status)} · ${plural(p.files.length, 'file')}${pr}\n`,
+        `  - ${mdCode(p.split!.piece)} · ${ownersText(p.owners ?? [])} · ${mdCode(p.branch)} · ` +
+          `${statusBadge(p.status)} · ${plural(p.files.length, 'file')}${pr}\n`,
       );
     }
   }

@@ -83,7 +83,10 @@ export function countsLine(report: RunReport): string {
     removed += c.removed;
   }
   const parts = (Object.keys(counts) as JobStatus[]).filter((s) => counts[s] > 0).map((s) => `${num(counts[s])} ${s}`);
-  return `**${plural(report.jobs.length, 'job')}**${parts.length > 0 ? `: ${parts.join(', ')}` : ''} · ${plural(files, 'file')} changed, +${num(added)} −${num(removed)}\n\n`;
+  return (
+    `**${plural(report.jobs.length, 'job')}**${parts.length > 0 ? `: ${parts.join(', ')}` : ''} · ${plural(files, 'file')} changed, ` +
+    `+${num(added)} −${num(removed)}\n\n`
+  );
 }
 
 /** A job's own failures, one item each, with the fix to try; past `maxItems`, a count of the rest. */
@@ -95,7 +98,8 @@ export function jobFailures(job: JobReport, heading: string, maxItems = 100, max
     return `- ${where}: **${e.kind}**${code}: ${mdText(e.message, maxMessage)}\n  - Fix: ${fixHintFor(e)}\n`;
   });
   const more = job.errors.length - items.length;
-  return `${heading} Failures (${num(job.errors.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : ''}\n`;
+  const rest = more > 0 ? `- … and ${plural(more, 'more failure')}: see the JSON report.\n` : '';
+  return `${heading} Failures (${num(job.errors.length)})\n\n${items.join('')}${rest}\n`;
 }
 
 /**
@@ -134,10 +138,12 @@ export function diagnosticsList(job: JobReport, heading: string, maxItems = 50):
     .slice(0, maxItems)
     .map(
       (d) =>
-        `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`,
+        `- ${mdCode(`${d.file}:${d.line}:${d.col}`)} ${mdText(d.severity)}: ${mdText(d.message, 300)}` +
+        `${d.source === undefined ? '' : ` (${mdCode(d.source)})`}\n`,
     );
   const more = all.length - items.length;
-  return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : ''}\n`;
+  const rest = more > 0 ? `- … and ${plural(more, 'more diagnostic')}: see the JSON report.\n` : '';
+  return `${heading} Diagnostics (${num(all.length)})\n\n${items.join('')}${rest}\n`;
 }
 
 /**
@@ -199,7 +205,10 @@ export function idleStepsSection(report: RunReport, heading: string, maxJobs = 1
   const items = [...groups.values()].map((g) => {
     const names = g.jobs.slice(0, maxJobs).map((j) => mdText(jobLabel(j)));
     const more = g.jobs.length - names.length;
-    return `- ${mdCode(g.recipe)} ${stepLabel(g.step)} (${mdCode(g.kind)}), in ${plural(g.jobs.length, 'job')}: ${names.join(', ')}${more > 0 ? `, … and ${num(more)} more` : ''}\n`;
+    return (
+      `- ${mdCode(g.recipe)} ${stepLabel(g.step)} (${mdCode(g.kind)}), in ${plural(g.jobs.length, 'job')}: ` +
+      `${names.join(', ')}${more > 0 ? `, … and ${num(more)} more` : ''}\n`
+    );
   });
   return `${heading} Steps that changed nothing\n\n${items.join('')}\n`;
 }

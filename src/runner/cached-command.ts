@@ -1,6 +1,8 @@
 // A `run` step or verify command through the step cache: look its key up; on a hit put the recorded
-// changes on disk (as the command would have) and pick them up, without running anything; on a miss
+// changes in place (as the command would have) and pick them up, without running anything; on a miss
 // run it and record what it did. The caller treats both the same afterwards (deny/selection checks).
+// The key needs no files on disk (the base tree and the job's changes), nor does a replay: `exec`
+// asks the workspace for its folder, so a job's files go to disk only when a command really runs.
 import { hashBlob } from '../git/index.js';
 import { makeRedactor } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
@@ -18,7 +20,7 @@ export interface CachedCommandInput {
   readonly stepEnv?: Readonly<Record<string, string>>;
   readonly baseTree: string;
   readonly ws: Workspace;
-  /** Runs the command for real. */
+  /** Runs the command for real (in the workspace's folder: `ws.onDisk()`). */
   readonly exec: () => Promise<CommandRun>;
   /** Whether a result may be stored (a run step: only when it passed). */
   readonly record: (r: CommandRun) => boolean;
@@ -41,8 +43,6 @@ export function inputsOf(changes: Changes): Map<string, FileRecord | null> {
 }
 
 export async function cachedCommand(i: CachedCommandInput): Promise<CachedCommandRun> {
-  const root = i.ws.root;
-  if (root === null) throw new Error('cachedCommand needs a workspace on disk');
   // The output goes to disk (.git/scion/step-cache) and back into reports: secrets of the command's
   // own environment (the run's and the step's `env`) are masked before it is stored, and
   // again when an entry is read (one written before masking, or by a run with other secrets).

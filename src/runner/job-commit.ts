@@ -86,9 +86,11 @@ export async function commitJob(c: CommitInput): Promise<Committed> {
 
 const CHECKED_OUT_HINT = 'Switch the checkout that holds the branch to another branch (or remove that worktree), then run again; --force does not change this.';
 const REF_CLASH_HINT =
-  "Another ref is in the way (a branch named like a folder of this one, or the branch moved meanwhile): rename or delete it, or change the recipe's `branch`, then run again; --force does not change this.";
+  "Another ref is in the way (a branch named like a folder of this one, or the branch moved meanwhile): rename or delete it, or change the recipe's " +
+  '`branch`, then run again; --force does not change this.';
 const NOT_SCIONS_HINT =
-  "This branch was not written by scion for this recipe and job, so scion never overwrites it: change the recipe's `branch`, or rename or delete that branch yourself.";
+  "This branch was not written by scion for this recipe and job, so scion never overwrites it: change the recipe's `branch`, or rename or delete " +
+  'that branch yourself.';
 
 /** The branch holds commits scion did not write: --force helps only on a scion branch someone added to. */
 function divergedFailure(branch: string, head: string, scions: boolean): Failure {

@@ -10,7 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, failure, ok, type Result } from '../errors.js';
-import { currentOwner, onDisk, ownerAlive, ownerTag, parseOwnerTag, sweepRefLocks, worktreeAdminRoot, type LockOwner, type Repo } from '../git/index.js';
+import {
+  currentOwner,
+  onDisk,
+  ownerAlive,
+  ownerTag,
+  parseOwnerTag,
+  sweepKeptPacks,
+  sweepRefLocks,
+  worktreeAdminRoot,
+  type LockOwner,
+  type Repo,
+} from '../git/index.js';
 
 export type { LockOwner } from '../git/index.js';
 export { currentOwner, ownerAlive, processStart } from '../git/index.js';
@@ -94,7 +105,8 @@ export function acquireJobLock(repo: Repo, o: { branch: string; job: string }): 
       return fail(
         failure(
           'locked',
-          `Another scion run (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}) is working on ${o.job} (branch ${o.branch}); wait for it to finish and run again.`,
+          `Another scion run (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}) is working on ${o.job} ` +
+            `(branch ${o.branch}); wait for it to finish and run again.`,
           { pid: owner.pid, host: owner.host, branch: o.branch, lock: path },
         ),
       );
@@ -134,7 +146,8 @@ function breakStale(path: string, judged: string): void {
 /**
  * What killed runs left in the repository's lock folders, cleared before a run writes anything:
  * half-taken job locks (the temporary file of a lock being written, a stale lock moved aside) whose
- * owner is gone, and ref locks and their owners' files (git/ref-lock.ts). Best effort: a folder scion
+ * owner is gone, ref locks and their owners' files (git/ref-lock.ts), and the kept and temporary
+ * pack files of jobs killed before their ref moved (git/kept-packs.ts). Best effort: a folder scion
  * cannot change is reported by the job that needs it, not here.
  */
 export function sweepLeftovers(repo: Repo): void {
@@ -145,10 +158,12 @@ export function sweepLeftovers(repo: Repo): void {
     const owner = m ? parseOwnerTag(m[1]!) : null;
     if (owner !== null && !ownerAlive(owner)) unlinkQuietly(join(dir, name));
   }
-  try {
-    sweepRefLocks(repo);
-  } catch {
-    // As above: the ref update that meets the problem reports it.
+  for (const sweep of [sweepRefLocks, sweepKeptPacks]) {
+    try {
+      sweep(repo);
+    } catch {
+      // As above: the ref update (or pack write) that meets the problem reports it.
+    }
   }
 }
 

@@ -21,7 +21,7 @@ import { errorReport } from './step-outcome.js';
 import { needsDisk } from './steps/index.js';
 import type { RunContext, RunOptions } from './types.js';
 import { makeWorkspace, worktreeId } from './workspaces.js';
-import { plural } from '../util/plural.js';
+import type { WorktreePool } from './worktree-pool.js';
 
 export { jobId };
 
@@ -39,6 +39,8 @@ export interface JobInput {
   readonly sinks: ObjectSinks;
   /** The run's pool of structural workers (astgrep, jscodeshift), started on first use. */
   readonly structural?: () => StructuralPool;
+  /** The run's worktrees, shared by its jobs (none in a dry run: a job that must run a command gets a scratch copy). */
+  readonly pool?: WorktreePool;
 }
 
 export async function runJob(input: JobInput): Promise<JobReport[]> {
@@ -59,8 +61,6 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
   ctx.onEvent?.({ type: 'job-start', job: id });
 
   const disk = recipe.steps.some(needsDisk) || recipe.verify.length > 0;
-  // Writing the base tree to disk takes long in a big repository: progress says so instead of "starting".
-  if (disk || keep) ctx.onEvent?.({ type: 'log', job: id, message: `checking out ${plural(input.entries.size, 'file')}` });
   const making = await makeWorkspace(repo, {
     base: input.base,
     entries: input.entries,
@@ -70,6 +70,8 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     id: worktreeId(recipe.name, job.name),
     branch: job.branch,
     job: id,
+    // Writing the base tree to disk takes long in a big repository: progress says so when it happens.
+    lazy: { pool: input.pool ?? null, log: (message) => ctx.onEvent?.({ type: 'log', job: id, message }) },
   });
   // Another live run holds this job (kind `locked`): this one leaves it alone.
   if (!making.ok) return end(unfinishedReport({ job, base: input.base, step: 0, started }, making.error));
@@ -84,10 +86,14 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
     const beforeFix = new Map(ws.changes());
     // A plan that estimated the agent's edits instead of making them has nothing for verify to check.
     const unmade = (options.estimateAgent ?? false) && steps.estimates.length > 0;
-    const verified = steps.stopped || recipe.verify.length === 0 ? null : unmade ? await estimateVerifyPhase(jc) : await runVerifyPhase(jc);
+    // Verify checks the job's change: a job that changed nothing has none to check (unless a fix
+    // round could make one), so it gets no verify run and no files on disk for one.
+    const nothingToVerify = !steps.stopped && !unmade && recipe.verify.length > 0 && ws.changes().size === 0 && !recipe.verify.some((v) => v.fix);
+    const verified = steps.stopped || recipe.verify.length === 0 || nothingToVerify ? null : unmade ? await estimateVerifyPhase(jc) : await runVerifyPhase(jc);
     if (unmade) {
       jc.emit({ type: 'log', job: id, message: 'plan: verify was not run (the agent steps were estimated, not run); its fix rounds are estimated instead' });
     }
+    if (nothingToVerify) jc.emit({ type: 'log', job: id, message: 'verify was not run: the job changed nothing, so there is nothing to verify' });
     const errors = [...steps.errors, ...(verified?.errors ?? [])];
     if (jc.interrupted()) {
       const step = verified?.reached ?? steps.reached;
@@ -167,6 +173,7 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
           steps: steps.steps,
           usage: i === 0 ? jc.usage() : ZERO_USAGE,
           ...(verified && verified.diagnostics.length > 0 ? { diagnostics: verified.diagnostics } : {}),
+          ...(nothingToVerify ? { verifySkipped: 'no-change' as const } : {}),
           // The model's refusals and a plan's estimates, like the usage, are told once: on the first piece.
           ...(i === 0 ? refusalsAndEstimates(steps, verified) : {}),
           ...(unmatched.length > 0 ? { unmatched } : {}),

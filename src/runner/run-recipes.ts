@@ -13,6 +13,7 @@ import { interruptedReport, yieldToSignals } from './interrupt.js';
 import { hashingSinks, writingSinks } from './objects.js';
 import { stepLabel } from './steps/index.js';
 import { planJobs, type LoadedRecipe } from './plan-jobs.js';
+import { sweepPools, WorktreePool } from './worktree-pool.js';
 import type { RunContext, RunOptions } from './types.js';
 import { CostBudget } from '../agent/budget.js';
 import { clusterFailures } from '../model/clusters.js';
@@ -77,10 +78,16 @@ async function runIn(
     }
     return sig;
   };
-  // What killed runs left half done (a lock being taken, an owner's file) goes before this run writes.
-  if (!options.dryRun) sweepLeftovers(repo);
+  // What killed runs left half done (a lock being taken, an owner's file, their worktrees) goes before this run writes.
+  if (!options.dryRun) {
+    sweepLeftovers(repo);
+    await sweepPools(repo);
+  }
   const sinks = options.dryRun ? hashingSinks(repo) : writingSinks(repo);
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
+  // Worktrees for the jobs whose commands must run, reused from job to job; removed when the run ends
+  // (and, should a job throw, once the jobs still running give theirs back).
+  const pool = options.dryRun ? null : new WorktreePool(repo);
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport[]> => {
@@ -102,11 +109,12 @@ async function runIn(
             ctx,
             sinks,
             structural,
+            ...(pool ? { pool } : {}),
           }),
         );
       }),
     ),
-  );
+  ).finally(() => pool?.close());
   const jobs = reports.flat();
   return {
     version: 1,

@@ -66,11 +66,21 @@ export async function runBounded(limitMs: number | null, runSignal: AbortSignal 
 /** The workspace as a step sees it: once the step's signal fired, it may no longer change anything. */
 export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
   const check = () => {
-    if (signal.aborted) throw new Error('the step was stopped (timeout or interrupt); its late changes are dropped');
+    // A step left behind (its timeout, or an interrupt) that writes anyway: refused with the kind that stopped it.
+    if (signal.aborted) {
+      throw new ScionError(
+        isStepTimeout(signal.reason) ? 'timeout' : 'interrupted',
+        'the step was stopped (timeout or interrupt); its late changes are dropped',
+      );
+    }
   };
   return {
     get root() {
       return ws.root;
+    },
+    onDisk: async () => {
+      check();
+      return ws.onDisk();
     },
     paths: () => ws.paths(),
     mode: (p) => ws.mode(p),

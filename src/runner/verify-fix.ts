@@ -47,12 +47,12 @@ export interface VerifyResult {
 }
 
 const TAIL = 2000;
+/** The root diagnostics are resolved against while the job's files are not on disk. */
+const NO_FOLDER = '/nonexistent/scion-job';
 const DEFAULT_FIX_TURNS = 12;
 const DEFAULT_FIX_TOKENS = 8192;
 
 export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv): Promise<VerifyResult> {
-  const root = ctx.ws.root;
-  if (root === null) throw new Error('verify needs a workspace on disk');
   const redact = ctx.run.redact ?? makeRedactor(ctx.run.env);
   const env = commandEnv(ctx, v.env);
   const fix = v.fix?.agent;
@@ -70,6 +70,8 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         baseTree: venv.baseTree,
         ws: ctx.ws,
         exec: async () => {
+          // The files go to disk only now, when the command must really run (a cached result needs none).
+          const root = await ctx.ws.onDisk();
           ctx.log(`$ ${v.run}`);
           const out = await execShell(v.run, root, env, ctx.signal);
           return { status: out.code, signal: out.signal, output: redact(out.output), ...(out.aborted ? { aborted: true } : {}) };
@@ -88,7 +90,11 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   };
 
   const refusals: GuardRefusal[] = [];
-  const diagnostics = (output: string) => parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined });
+  // A failure replayed from the cache may come before any folder: its relative paths still resolve.
+  const diagnostics = (output: string) => {
+    const root = ctx.ws.root ?? NO_FOLDER;
+    return parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined });
+  };
   const fixRound = async (failed: FailedCommand) => {
     const out = await runFix(fixConfig(ctx, fix as FixSpec['agent']), failed, await agentFiles(ctx), agentEnv(ctx));
     ctx.addUsage(out.usage);

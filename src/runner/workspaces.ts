@@ -1,24 +1,24 @@
-// Choosing and making a job's workspace: objects only when nothing needs files on disk, a real
-// linked worktree when commands run or the user keeps worktrees, a scratch copy in a dry run.
+// Choosing and making a job's workspace: objects only when nothing needs files on disk; when a
+// command may run, objects until one must really run (the step cache may replay them all), then a
+// worktree from the run's pool (a scratch copy in a dry run); a worktree of the job's own, made at
+// once, when the user keeps worktrees.
 // A job that writes (not a dry run) first takes its job lock (job-lock.ts); the lock is released
 // when the workspace is closed, after its worktree is gone (or moved to the branch head and kept).
 import { createHash } from 'node:crypto';
-import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../errors.js';
-import { listWorktrees, removeWorktree, type Repo, type TreeEntry } from '../git/index.js';
+import type { Repo, TreeEntry } from '../git/index.js';
+import { plural } from '../util/plural.js';
+import { LazyWorkspace } from '../workspace/lazy.js';
 import { ObjectWorkspace } from '../workspace/objects.js';
 import { createScratchWorkspace } from '../workspace/scratch.js';
 import type { OwnedWorkspace } from '../workspace/types.js';
 import { openWorktree } from '../workspace/worktree.js';
 import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-lock.js';
+import { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
+import type { WorktreePool } from './worktree-pool.js';
 
-export const WORKTREE_PREFIX = 'scion-';
-
-/** Where scion puts its jobs' linked worktrees (their files); git's admin folders are under `.git/worktrees`. */
-export function scionWorktreesDir(repo: Repo): string {
-  return join(repo.commonDir, 'scion-worktrees');
-}
+export { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX };
 
 const MAX_NAME = 80;
 
@@ -50,12 +50,36 @@ export interface MadeWorkspace {
   readonly worktree: { readonly path: string; readonly id: string; readonly adminDir: string } | null;
 }
 
-export async function makeWorkspace(
-  repo: Repo,
-  o: { base: string; entries: ReadonlyMap<string, TreeEntry>; needsDisk: boolean; keep: boolean; dryRun: boolean; id: string; branch: string; job: string },
-): Promise<Result<MadeWorkspace>> {
+/** What a job's workspace must offer. */
+export interface WorkspaceRequest {
+  readonly base: string;
+  readonly entries: ReadonlyMap<string, TreeEntry>;
+  /** A command may run (a `run` step or verify): the files may have to be on disk. */
+  readonly needsDisk: boolean;
+  /** --keep-worktrees: a worktree of the job's own, left at its branch head. */
+  readonly keep: boolean;
+  readonly dryRun: boolean;
+  /** The job's worktree id (worktreeId) and branch, and recipe/job. */
+  readonly id: string;
+  readonly branch: string;
+  readonly job: string;
+  /**
+   * Files on disk only when a command must run (LazyWorkspace): a worktree from the run's pool (null
+   * in a dry run: a scratch copy), and where "checking out" is said. Absent: a worktree made at once.
+   */
+  readonly lazy?: { readonly pool: WorktreePool | null; readonly log: (message: string) => void };
+}
+
+export async function makeWorkspace(repo: Repo, o: WorkspaceRequest): Promise<Result<MadeWorkspace>> {
   if (o.dryRun) {
-    return ok({ ws: o.needsDisk ? await createScratchWorkspace(repo, o.entries) : new ObjectWorkspace(repo, o.entries), worktree: null });
+    if (!o.needsDisk) return ok({ ws: new ObjectWorkspace(repo, o.entries), worktree: null });
+    const log = o.lazy?.log;
+    if (log === undefined) return ok({ ws: await createScratchWorkspace(repo, o.entries), worktree: null });
+    const scratch = async () => {
+      log(`checking out ${plural(o.entries.size, 'file')}`);
+      return createScratchWorkspace(repo, o.entries);
+    };
+    return ok({ ws: new LazyWorkspace(repo, o.entries, scratch), worktree: null });
   }
   const locked = acquireJobLock(repo, { branch: o.branch, job: o.job });
   if (!locked.ok) return fail(locked.error);
@@ -68,11 +92,7 @@ export async function makeWorkspace(
   }
 }
 
-async function makeWriting(
-  repo: Repo,
-  o: { base: string; entries: ReadonlyMap<string, TreeEntry>; needsDisk: boolean; keep: boolean; id: string; job: string },
-  lock: JobLock,
-): Promise<MadeWorkspace> {
+async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Promise<MadeWorkspace> {
   if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries, async () => lock.release()), worktree: null };
 
   const path = join(scionWorktreesDir(repo), o.id);
@@ -80,21 +100,16 @@ async function makeWriting(
   // still locked by a run that was killed) is ours to replace.
   await clearWorktree(repo, o.id, path);
 
+  const pool = o.lazy?.pool;
+  if (pool && !o.keep) {
+    const log = o.lazy!.log;
+    const open = () => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log });
+    return { ws: new LazyWorkspace(repo, o.entries, open, async () => lock.release()), worktree: null };
+  }
+  // A kept worktree is the job's own (it ends at the job's branch head), never a pooled one.
+  o.lazy?.log(`checking out ${plural(o.entries.size, 'file')}`);
   // git's own `locked` marker, with the owner's pid and start time: native `git worktree prune`
   // leaves a running job alone, `scion worktrees` tells a live job from a dead one.
   const ws = await openWorktree(repo, { path, commit: o.base, entries: o.entries, lockedBy: formatOwner(currentOwner(), o.job) }, () => lock.release());
   return { ws, worktree: ws.worktree };
-}
-
-/** Removes the job's worktree (listed or not: an admin dir without its gitdir file too) and its folder. */
-export async function clearWorktree(repo: Repo, id: string, path: string): Promise<void> {
-  for (const w of await listWorktrees(repo)) {
-    if (w.id !== id && w.path !== path) continue;
-    await unlink(join(repo.commonDir, 'worktrees', w.id, 'locked')).catch(() => undefined);
-    // A folder whose .git file points elsewhere is left where it is (removeWorktree refuses it);
-    // the admin dir and scion's own folder for this id go below either way.
-    await removeWorktree(repo, w.id).catch(() => undefined);
-  }
-  await rm(join(repo.commonDir, 'worktrees', id), { recursive: true, force: true });
-  await rm(path, { recursive: true, force: true });
 }

@@ -10,7 +10,7 @@
  *             { kind: 'file', file, text } — an ast-grep rule file's name and text (the caller reads
  *                                          it); several YAML documents are several rules, in order.
  *     fromDir: where @ast-grep/lang-* packages resolve from, upwards (the recipe file's folder).
- *     Loaded: { ok: true, program } | { ok: false, problems } — every problem at once: a step problem
+ *     Loaded: Result<program, problems> — every problem at once: a step problem
  *     has a path into the step object (['rule', 'inside', 'kindd']) for the recipe's file:line:col;
  *     a rule-file problem has its own file, line and column. A missing language package is one of
  *     them, naming the package and the install command.
@@ -26,7 +26,7 @@
  *
  * jscodeshift (jscodeshift 17, loaded on first use):
  *
- *   loadTransform(specifier, fromDir) → Promise<{ ok: true, transform } | { ok: false, message }>
+ *   loadTransform(specifier, fromDir) → Promise<Result<transform, message>>
  *   parserExtensions(parser) → extensions the parser reads (babel | babylon | flow | ts | tsx)
  *   runTransformOn(transform, { path, bytes }, { parser?, options? }) → Promise<Result<TransformOutcome>>
  *     TransformOutcome: { status: 'changed', after, oldText, newText, changes, reports }

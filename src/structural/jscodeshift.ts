@@ -42,7 +42,8 @@ export interface LoadedTransform {
   readonly parser: string | { parse: (source: string) => unknown } | null;
 }
 
-export type TransformLoad = { readonly ok: true; readonly transform: LoadedTransform } | { readonly ok: false; readonly message: string };
+/** The loaded transform, or why it cannot be used (one sentence). */
+export type TransformLoad = Result<LoadedTransform, string>;
 
 /**
  * Loads a transform module: a path (relative to `fromDir`) or a package specifier resolved from
@@ -52,19 +53,20 @@ export type TransformLoad = { readonly ok: true; readonly transform: LoadedTrans
  */
 export async function loadTransform(specifier: string, dir: string): Promise<TransformLoad> {
   const fromDir = resolve(dir);
-  const file = resolveTransform(specifier, fromDir);
-  if (typeof file !== 'string') return file;
+  const resolved = resolveTransform(specifier, fromDir);
+  if (!resolved.ok) return resolved;
+  const file = resolved.value;
   let mod: unknown;
   try {
     const { tsImport } = await import('tsx/esm/api');
     mod = await tsImport(pathToFileURL(file).href, pathToFileURL(join(fromDir, 'recipe.js')).href);
   } catch (e) {
-    if (!isCommonJsInEsm(e)) return { ok: false, message: `The jscodeshift transform ${specifier} could not be loaded: ${firstLine(e)}` };
+    if (!isCommonJsInEsm(e)) return { ok: false, error: `The jscodeshift transform ${specifier} could not be loaded: ${firstLine(e)}` };
     try {
       const cjs = await import('tsx/cjs/api');
       mod = { default: cjs.require(file, pathToFileURL(file).href) as unknown };
     } catch (e2) {
-      return { ok: false, message: `The jscodeshift transform ${specifier} could not be loaded: ${firstLine(e2)}` };
+      return { ok: false, error: `The jscodeshift transform ${specifier} could not be loaded: ${firstLine(e2)}` };
     }
   }
   // tsx wraps a CommonJS module as { default: module.exports }; an ES module's default export may sit one level down.
@@ -73,24 +75,24 @@ export async function loadTransform(specifier: string, dir: string): Promise<Tra
   const fn = typeof m.default === 'function' ? m.default : outer;
   if (typeof fn !== 'function') {
     const message = `The jscodeshift transform ${specifier} has no default export: export the transform function (export default, or module.exports =).`;
-    return { ok: false, message };
+    return { ok: false, error: message };
   }
   const parser = m.parser ?? (mod as { parser?: unknown }).parser ?? null;
   if (parser !== null && typeof parser !== 'string' && typeof (parser as { parse?: unknown }).parse !== 'function') {
-    return { ok: false, message: `The jscodeshift transform ${specifier} exports a \`parser\` that is neither a parser name nor an object with parse().` };
+    return { ok: false, error: `The jscodeshift transform ${specifier} exports a \`parser\` that is neither a parser name nor an object with parse().` };
   }
-  return { ok: true, transform: { specifier, file, fn: fn as TransformFn, parser: parser as LoadedTransform['parser'] } };
+  return { ok: true, value: { specifier, file, fn: fn as TransformFn, parser: parser as LoadedTransform['parser'] } };
 }
 
-function resolveTransform(specifier: string, fromDir: string): string | { ok: false; message: string } {
+function resolveTransform(specifier: string, fromDir: string): Result<string, string> {
   const req = createRequire(join(fromDir, 'recipe.js'));
   const relative = specifier.startsWith('.') || isAbsolute(specifier);
   try {
-    return req.resolve(relative ? resolve(fromDir, specifier) : specifier);
+    return ok(req.resolve(relative ? resolve(fromDir, specifier) : specifier));
   } catch {
     return {
       ok: false,
-      message: relative
+      error: relative
         ? `The jscodeshift transform ${specifier} does not exist (looked for it relative to ${fromDir}).`
         : `The jscodeshift transform ${specifier} is not an installed package from ${fromDir}: install the package that holds it.`,
     };

@@ -8,6 +8,7 @@ import type { PathSegment } from './problems.js';
 import { compileRule, type CompiledRule } from './rule.js';
 import { parseRuleFile, type LocatedProblem } from './rule-file.js';
 import type { AstgrepProgram, ProgramRule } from './astgrep.js';
+import type { Result } from '../errors.js';
 
 export type AstgrepSource =
   /** The step's own fields: rule, fix, constraints, utils, transform, language (and files, for the caller). */
@@ -27,7 +28,8 @@ export interface LoadOptions {
   readonly resolvePack?: PackResolver;
 }
 
-export type Loaded = { readonly ok: true; readonly program: AstgrepProgram } | { readonly ok: false; readonly problems: readonly LoadProblem[] };
+/** The compiled program, or every problem of the rule (in the step or in its rule file). */
+export type Loaded = Result<AstgrepProgram, readonly LoadProblem[]>;
 
 interface Pending {
   readonly rule: CompiledRule;
@@ -38,12 +40,12 @@ export async function loadAstgrep(source: AstgrepSource, opts: LoadOptions): Pro
   const pending: Pending[] = [];
   if (source.kind === 'inline') {
     const c = compileRule(source.step, { form: 'inline' });
-    if (!c.ok) return { ok: false, problems: c.problems.map((p) => ({ where: 'step', ...p })) };
+    if (!c.ok) return { ok: false, error: c.error.map((p) => ({ where: 'step', ...p })) };
     pending.push({ rule: c.value, problem: (path, message) => ({ where: 'step', path, at: 'value', message }) });
   } else {
     const parsed = parseRuleFile(source.text, source.file);
-    if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => ({ where: 'rule-file', ...p })) };
-    for (const r of parsed.rules) pending.push({ rule: r.rule, problem: (path, message) => ({ where: 'rule-file', ...r.locate(path, message) }) });
+    if (!parsed.ok) return { ok: false, error: parsed.error.map((p) => ({ where: 'rule-file', ...p })) };
+    for (const r of parsed.value) pending.push({ rule: r.rule, problem: (path, message) => ({ where: 'rule-file', ...r.locate(path, message) }) });
   }
   const napi = opts.napi ?? (await loadNapi());
   const problems: LoadProblem[] = [];
@@ -69,14 +71,14 @@ export async function loadAstgrep(source: AstgrepSource, opts: LoadOptions): Pro
       problems.push(p.problem(napiPath(why), `ast-grep rejects the rule${lang ? ` for ${lang}` : ''}: ${why}`));
     } else rules.push({ rule: p.rule, languages: usable });
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return { ok: false, error: problems };
   const extensions = new Map<string, string>();
   const used = new Set(rules.flatMap((r) => [...r.languages]));
   for (const l of used) {
     const exts = BUILTIN_LANGUAGES[l]?.extensions ?? registeredLanguages().get(l)?.extensions ?? [];
     for (const e of exts) if (!extensions.has(e.toLowerCase())) extensions.set(e.toLowerCase(), l);
   }
-  return { ok: true, program: { napi, rules, extensions } };
+  return { ok: true, value: { napi, rules, extensions } };
 }
 
 /** napi's own verdict on the rule in one language: null when it compiles, else its message. */

@@ -148,11 +148,13 @@ function loadPack(language: string, fromDir: string, resolve: PackResolver): Pac
     const where = `which is not installed in ${fromDir} or any folder above it`;
     return `The ${language} language needs the ${name} package, ${where}: install it with \`${installHint(language)}\`.`;
   }
+  let unusable: string | null;
   try {
     // The getter finds the prebuilt parser for this platform; it throws when the tarball has none.
-    if (typeof pack.libraryPath !== 'string' || !Array.isArray(pack.extensions)) throw new Error('it does not export libraryPath and extensions');
+    unusable = typeof pack.libraryPath === 'string' && Array.isArray(pack.extensions) ? null : 'it does not export libraryPath and extensions';
   } catch (e) {
-    return `${name} has no parser usable here (${e instanceof Error ? e.message : String(e)}): reinstall it with \`${installHint(language)}\`.`;
+    unusable = e instanceof Error ? e.message : String(e);
   }
+  if (unusable !== null) return `${name} has no parser usable here (${unusable}): reinstall it with \`${installHint(language)}\`.`;
   return pack;
 }

@@ -10,7 +10,7 @@
 // fresh child.
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { FROM_SOURCE, ownModule } from '../util/own-files.js';
 import { failure, fail, type Failure, type Result } from '../errors.js';
 import type { FileOutcome } from './astgrep.js';
 import type { TransformOutcome } from './jscodeshift.js';
@@ -190,14 +190,11 @@ function hold(child: ChildProcess, busy: boolean): void {
   }
 }
 
-/** dist/structural/worker.js when built; from the TypeScript source (tests, tsx), worker.ts through tsx. */
+/** The bundle's dist/structural/worker.js; from the TypeScript sources (tests), worker.ts through tsx. */
 function childProcess(): ChildProcess {
-  const here = import.meta.url;
-  const fromSource = here.endsWith('.ts');
-  const entry = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', here));
-  return fork(entry, [], {
+  return fork(ownModule('structural/worker'), [], {
     serialization: 'advanced',
-    execArgv: fromSource ? ['--import', 'tsx'] : [],
+    execArgv: FROM_SOURCE ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }

@@ -1,6 +1,7 @@
 // What is wrong with a rule, before anything runs. A problem points into the rule object by path
 // (['rule', 'inside', 'pattern']) so the caller can turn it into file:line:col; `at: 'key'` points at
 // a mapping key (an unknown key), else at the value.
+import type { Result } from '../errors.js';
 
 export type PathSegment = string | number;
 
@@ -10,7 +11,8 @@ export interface RuleProblem {
   readonly at: 'key' | 'value';
 }
 
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly RuleProblem[] };
+/** A rule part as compiled, or every problem found in it. */
+export type Checked<T> = Result<T, readonly RuleProblem[]>;
 
 export const problem = (path: readonly PathSegment[], message: string, at: 'key' | 'value' = 'value'): RuleProblem => ({ path, message, at });
 

@@ -4,6 +4,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { compileRule, type CompiledRule } from './rule.js';
 import type { PathSegment } from './problems.js';
+import type { Result } from '../errors.js';
 
 export interface LocatedProblem {
   readonly file: string;
@@ -21,19 +22,20 @@ export interface FileRule {
   readonly locate: (path: readonly PathSegment[], message: string) => LocatedProblem;
 }
 
-export type RuleFileResult = { readonly ok: true; readonly rules: readonly FileRule[] } | { readonly ok: false; readonly problems: readonly LocatedProblem[] };
+/** The file's rules, or every problem in it. */
+export type RuleFileResult = Result<readonly FileRule[], readonly LocatedProblem[]>;
 
 export function parseRuleFile(text: string, file: string): RuleFileResult {
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false });
   const problems: LocatedProblem[] = [];
   if (!Array.isArray(docs)) {
-    return { ok: false, problems: [{ file, line: 1, col: 1, path: '', message: 'The rule file holds no YAML documents.' }] };
+    return { ok: false, error: [{ file, line: 1, col: 1, path: '', message: 'The rule file holds no YAML documents.' }] };
   }
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
   if (real.length === 0) {
     const message = 'The rule file is empty: it needs at least one rule (id, language, rule, fix).';
-    return { ok: false, problems: [{ file, line: 1, col: 1, path: '', message }] };
+    return { ok: false, error: [{ file, line: 1, col: 1, path: '', message }] };
   }
   const rules: FileRule[] = [];
   real.forEach((doc, n) => {
@@ -49,9 +51,9 @@ export function parseRuleFile(text: string, file: string): RuleFileResult {
     };
     const compiled = compileRule(doc.toJS() as unknown, { form: 'document' });
     if (compiled.ok) rules.push({ rule: compiled.value, locate: (path, message) => place(path, 'value', message) });
-    else for (const p of compiled.problems) problems.push(place(p.path, p.at, p.message));
+    else for (const p of compiled.error) problems.push(place(p.path, p.at, p.message));
   });
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, rules };
+  return problems.length > 0 ? { ok: false, error: problems } : { ok: true, value: rules };
 }
 
 /** ['rule', 'all', 0, 'pattern'] → "rule.all[0].pattern" */

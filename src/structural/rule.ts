@@ -64,7 +64,7 @@ export interface CompileOptions {
 export function compileRule(input: unknown, opts: CompileOptions): Checked<CompiledRule> {
   const base = opts.path ?? [];
   const at = (...p: PathSegment[]): PathSegment[] => [...base, ...p];
-  if (!isRecord(input)) return { ok: false, problems: [problem(base, 'An ast-grep rule is a mapping with at least `rule`.')] };
+  if (!isRecord(input)) return { ok: false, error: [problem(base, 'An ast-grep rule is a mapping with at least `rule`.')] };
   const problems: RuleProblem[] = [];
   if (opts.form === 'document' && input.rewriters !== undefined) {
     const message = '`rewriters` (and the `rewrite` transformation) are not supported by scion yet: express each rewriter as its own rule, in order.';
@@ -78,7 +78,7 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
   const constraints = ruleMap(input.constraints, at('constraints'), 'constraints', problems);
   const utils = ruleMap(input.utils, at('utils'), 'utils', problems);
   const transforms = parseTransforms(input.transform, at('transform'));
-  if (!transforms.ok) problems.push(...transforms.problems);
+  if (!transforms.ok) problems.push(...transforms.error);
   let language: string | null = null;
   if (input.language !== undefined) {
     if (typeof input.language === 'string' && input.language.trim() !== '') language = canonicalLanguage(input.language);
@@ -87,7 +87,7 @@ export function compileRule(input: unknown, opts: CompileOptions): Checked<Compi
   const id = input.id === undefined ? null : String(input.id);
   const fix = parseFix(input.fix, at('fix'), transforms.ok ? new Set(transforms.value.order.map(([n]) => n)) : new Set(), problems);
   const globs = opts.form === 'document' ? parseGlobs(input, base, problems) : null;
-  if (problems.length > 0 || !transforms.ok || !isRecord(input.rule)) return { ok: false, problems };
+  if (problems.length > 0 || !transforms.ok || !isRecord(input.rule)) return { ok: false, error: problems };
   const rule = input.rule;
   const requirement = requirementOf(rule, utils ?? {});
   const p = rule.pattern;

@@ -30,12 +30,12 @@ const NO_REWRITE = 'The `rewrite` transformation (with `rewriters`) is not suppo
 
 const refuse = <T>(path: readonly PathSegment[], message: string, at: 'key' | 'value' = 'value'): Checked<T> => ({
   ok: false,
-  problems: [problem(path, message, at)],
+  error: [problem(path, message, at)],
 });
 
 export function parseTransforms(raw: unknown, path: readonly PathSegment[]): Checked<Transforms> {
   if (raw === undefined) return { ok: true, value: { order: [], raw: {} } };
-  if (!isRecord(raw)) return { ok: false, problems: [problem(path, '`transform` must be a mapping of new variable names to transformations.')] };
+  if (!isRecord(raw)) return { ok: false, error: [problem(path, '`transform` must be a mapping of new variable names to transformations.')] };
   const problems: RuleProblem[] = [];
   const parsed = new Map<string, Transformation>();
   for (const [name, value] of Object.entries(raw)) {
@@ -45,9 +45,9 @@ export function parseTransforms(raw: unknown, path: readonly PathSegment[]): Che
     }
     const t = typeof value === 'string' ? fromString(value, at) : fromObject(value, at);
     if (t.ok) parsed.set(name, t.value);
-    else problems.push(...t.problems);
+    else problems.push(...t.error);
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return { ok: false, error: problems };
   const order = topological(parsed);
   if (typeof order === 'string') return refuse([...path, order], `The transform \`${order}\` depends on itself through its sources.`);
   return { ok: true, value: { order, raw } };
@@ -116,10 +116,10 @@ function fromObject(value: unknown, at: readonly PathSegment[]): Checked<Transfo
   const kind = keys[0];
   if (keys.length !== 1 || kind === undefined) return refuse(at, `A transformation has exactly one of ${KINDS.join(', ')}; got ${keys.join(', ') || 'none'}.`);
   if (kind === 'rewrite') return refuse([...at, kind], NO_REWRITE, 'key');
-  if (!(KINDS as readonly string[]).includes(kind)) return { ok: false, problems: unknownKeys(value, KINDS, at, 'transformation') };
+  if (!(KINDS as readonly string[]).includes(kind)) return { ok: false, error: unknownKeys(value, KINDS, at, 'transformation') };
   const args = value[kind];
   const here = [...at, kind];
-  if (!isRecord(args)) return { ok: false, problems: [problem(here, `\`${kind}\` takes a mapping with its arguments.`)] };
+  if (!isRecord(args)) return { ok: false, error: [problem(here, `\`${kind}\` takes a mapping with its arguments.`)] };
   return build(kind as (typeof KINDS)[number], args, here);
 }
 
@@ -132,7 +132,7 @@ const ARGS: Readonly<Record<(typeof KINDS)[number], readonly string[]>> = {
 function build(kind: (typeof KINDS)[number], args: Record<string, unknown>, at: readonly PathSegment[]): Checked<Transformation> {
   const problems = unknownKeys(args, ARGS[kind], at, kind);
   const source = sourceRef(args.source, [...at, 'source']);
-  if (!source.ok) problems.push(...source.problems);
+  if (!source.ok) problems.push(...source.error);
   const int = (k: string): number | undefined => {
     const v = args[k];
     if (v === undefined) return undefined;
@@ -166,7 +166,7 @@ function build(kind: (typeof KINDS)[number], args: Record<string, unknown>, at: 
     }
     if (source.ok) t = { kind, source: source.value, toCase: toCase as StringCase, ...(sep === undefined ? {} : { separatedBy: sep as Separator[] }) };
   }
-  if (problems.length > 0 || t === undefined) return { ok: false, problems };
+  if (problems.length > 0 || t === undefined) return { ok: false, error: problems };
   return { ok: true, value: t };
 }
 

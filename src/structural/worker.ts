@@ -18,7 +18,7 @@ async function handle(req: PoolRequest): Promise<Result<unknown>> {
     const key = JSON.stringify([job.source, job.fromDir]);
     let p = programs.get(key);
     if (!p) {
-      p = loadAstgrep(job.source, { fromDir: job.fromDir }).then((l) => (l.ok ? l.program : l.problems.map((x) => x.message).join('; ')));
+      p = loadAstgrep(job.source, { fromDir: job.fromDir }).then((l) => (l.ok ? l.value : l.error.map((x) => x.message).join('; ')));
       programs.set(key, p);
     }
     const program = await p;
@@ -29,7 +29,7 @@ async function handle(req: PoolRequest): Promise<Result<unknown>> {
   const key = JSON.stringify([job.specifier, job.fromDir]);
   let t = transforms.get(key);
   if (!t) {
-    t = loadTransform(job.specifier, job.fromDir).then((l) => (l.ok ? l.transform : l.message));
+    t = loadTransform(job.specifier, job.fromDir).then((l) => (l.ok ? l.value : l.error));
     transforms.set(key, t);
   }
   const transform = await t;

@@ -10,7 +10,7 @@ import { deleteIfOurs } from '../publish/pulls.js';
 import { globTest } from '../recipe/index.js';
 import { noRedaction, type Redactor } from '../redact.js';
 import { gatherPulls, type GatherOptions, type PullAt } from './gather.js';
-import type { TrackFlag, TrackState } from './types.js';
+import type { BulkState } from './types.js';
 
 export type BulkAction =
   | { readonly kind: 'comment'; readonly text: string }
@@ -18,9 +18,7 @@ export type BulkAction =
   | { readonly kind: 'ready' }
   | { readonly kind: 'merge'; readonly method: MergeMethod };
 
-/** What --state selects: a state of a live pull request, or a flag one carries. */
-export type BulkState = Extract<TrackState, 'open' | 'draft'> | Exclude<TrackFlag, 'behind'>;
-export const BULK_STATES: readonly BulkState[] = ['open', 'draft', 'failing', 'stale', 'no-reviewer'];
+export { BULK_STATES, type BulkState } from './types.js';
 
 export interface BulkOptions extends GatherOptions {
   /** Globs over job names (`recipe/name` matches too); none: every job. */

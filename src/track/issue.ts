@@ -4,6 +4,7 @@
 // repository first, and if those still do not fit they are cut with a line saying how many were left out.
 import type { Host, HostIssue } from '../host/types.js';
 import { TRACK_STATES, type TrackFlag, type TrackRow, type TrackSnapshot } from './types.js';
+import { plural } from '../util/plural.js';
 
 export const trackMarker = (recipe: string) => `<!-- scion-track: ${recipe.replace(/-->/g, '')} -->`;
 
@@ -31,7 +32,7 @@ export function renderTrackIssue(history: readonly TrackSnapshot[], rows: readon
     if (out.length + line.length + 1 + reserve > budget) {
       const rest = lines.length - k;
       const jobs = lines.slice(k).reduce((n, l) => n + l.jobs, 0);
-      const what = `${rest} more ${rest === 1 ? 'repository' : 'repositories'} (${jobs} jobs)`;
+      const what = `${plural(rest, 'more repository', 'more repositories')} (${plural(jobs, 'job')})`;
       return `${out}\n_…and ${what} left out to stay within the host's limit; \`scion track --html\` lists every job._\n`;
     }
     out += `${line}\n`;

@@ -8,6 +8,10 @@ export const TRACK_STATES: readonly TrackState[] = ['open', 'draft', 'merged', '
 /** What needs a person: checks failed, nobody asked to review, nothing happened for days, the base moved. */
 export type TrackFlag = 'failing' | 'no-reviewer' | 'stale' | 'behind';
 
+/** What a bulk operation's --state selects: a state of a live pull request, or a flag one carries. */
+export type BulkState = Extract<TrackState, 'open' | 'draft'> | Exclude<TrackFlag, 'behind'>;
+export const BULK_STATES: readonly BulkState[] = ['open', 'draft', 'failing', 'stale', 'no-reviewer'];
+
 export interface TrackRow {
   /** The repository: `<host>/<owner>/<name>` in a campaign, the repository's path otherwise. */
   readonly repo: string;

@@ -1,7 +1,12 @@
 // Counts in words, said the same way in every message and report: "1 file", "3 files", "1,024 files".
 
-/** A count with en-US thousands separators. */
+/**
+ * A count with en-US thousands separators. Whole numbers are grouped here, the same digits as
+ * toLocaleString('en-US'), which would load ICU's number formatting (~12 ms) at the first count
+ * a run prints; anything else goes to it.
+ */
 export function num(n: number): string {
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return n.toLocaleString('en-US');
 }
 

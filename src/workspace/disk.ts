@@ -98,6 +98,10 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     this.resetOverlay(new Map(await this.scanner()));
   }
 
+  async onDisk(): Promise<string> {
+    return this.root;
+  }
+
   async revert(paths: readonly string[], to?: Changes): Promise<void> {
     const next = new Map(this.overlay);
     for (const path of paths) {

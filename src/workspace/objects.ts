@@ -53,6 +53,11 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
 
   async sync(): Promise<void> {}
 
+  /** A bug when asked: a job whose commands need files on disk gets a workspace that can put them there. */
+  async onDisk(): Promise<string> {
+    throw new Error('an object-level workspace has no files on disk');
+  }
+
   async revert(paths: readonly string[], to?: Changes): Promise<void> {
     const next = new Map(this.overlay);
     for (const path of paths) {

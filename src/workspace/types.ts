@@ -21,6 +21,11 @@ export type Changes = ReadonlyMap<string, FileState | null>;
 export interface Workspace {
   /** The folder the files live in when they are on disk (a worktree or a scratch copy), else null. */
   readonly root: string | null;
+  /**
+   * The folder, the files put on disk first where they are not yet (a workspace that starts at object
+   * level gets them when the first command must run). Throws for a workspace that never has one.
+   */
+  onDisk(): Promise<string>;
   /** Every path present now (base ± changes), sorted. */
   paths(): readonly string[];
   /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */

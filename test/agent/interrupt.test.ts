@@ -11,7 +11,7 @@ import { reposAfterEach } from '../support/cleanups.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { spawnScion } from '../support/spawn-cli.js';
-import { waitFor } from '../faults/processes.js';
+import { waitFor } from '../support/processes.js';
 import { KEY, memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { message, tool } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';
@@ -87,10 +87,14 @@ describe('interrupting an agent step', () => {
   it.each([['SIGINT'], ['SIGTERM']] as const)('%s to the CLI process: exit 130, report written, worktree removed', async (signal) => {
     const api = await fakeApi(slow);
     const r = await repo({ 'src/a.js': 'export const foo = 1;\n' });
-    // verify makes the job use a real worktree, so its removal can be judged.
-    const recipe = recipeFile('name: slow-agent\nsteps:\n  - agent:\n      prompt: Rename foo to bar\nverify:\n  - run: "true"\n');
+    // A run step that must run (no step cache) puts the job's files in a real worktree before the
+    // agent starts, so its removal can be judged.
+    const recipe = recipeFile('name: slow-agent\nsteps:\n  - run: "true"\n  - agent:\n      prompt: Rename foo to bar\n');
     const report = join(recipe, '..', 'report.json');
-    const cli = spawnScion(['run', recipe, '--repo', r.dir, '--report', report], { cwd: r.dir, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url } });
+    const cli = spawnScion(['run', recipe, '--repo', r.dir, '--report', report, '--no-cache'], {
+      cwd: r.dir,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.url },
+    });
     await waitFor(() => api.messages().length === 1);
     expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(2);
     cli.child.kill(signal);

@@ -1,7 +1,7 @@
 // Conversation-level failures (the only ones that are job errors) and the SDK's own retries.
 import { describe, expect, it } from 'vitest';
 import { runAgentStep } from '../../src/agent/index.js';
-import { waitFor } from '../faults/processes.js';
+import { waitFor } from '../support/processes.js';
 import { KEY, memFiles, step, testEnvsAfterEach } from './mem-files.js';
 import { done, firstMessageText, message, scripted, tool, type ToolResult, toolResults, turnOf } from './script.js';
 import { fakeApisAfterEach } from '../support/servers.js';

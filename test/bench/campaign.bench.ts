@@ -7,7 +7,7 @@
 //  (b) the warm rerun (nothing changed upstream): every job `unchanged`, and no object downloaded
 //      again (pack files and objects in the cache counted before and after, no upload-pack POST);
 //  (c) peak RSS of the campaign process at concurrency 4 for 50 and for N repositories.
-// scion runs through the library (runCampaign from dist/, as `scion run --repos` will), in a child
+// scion runs through the library (runCampaign from dist/index.js, as `scion run --repos` will), in a child
 // process so its timing includes start-up and its peak RSS is its own. N: SCION_BENCH_CAMPAIGN_REPOS
 // (default 200). Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -111,17 +111,17 @@ async function nativeAll(server: GitServer, urls: readonly string[], into: strin
 
 // ---- scion (child process) ----------------------------------------------------------------------
 
-const CHILD = `
+const CHILD =
+  `
 const [dist, list, cache, concurrency, recipeFile] = process.argv.slice(1);
 const { readFileSync } = await import('node:fs');
-const { runCampaign } = await import(dist + '/campaign/run.js');
-const { parseRepoList } = await import(dist + '/campaign/targets.js');
-const { loadRecipe } = await import(dist + '/recipe/index.js');
+const { runCampaign, parseRepoList, loadRecipe } = await import(dist + '/index.js');
 const { targets, problems } = parseRepoList(readFileSync(list, 'utf8'), { cwd: process.cwd() });
 if (problems.length) throw new Error(problems.join('; '));
 const loaded = await loadRecipe(recipeFile);
 if (!loaded.ok) throw new Error('recipe');
-const { report } = await runCampaign([{ file: recipeFile, recipe: loaded.recipe }], { targets, cacheDir: cache, concurrency: Number(concurrency) }, { env: process.env });
+const { report } = await runCampaign([{ file: recipeFile, recipe: loaded.recipe }], { targets, cacheDir: cache, concurrency: Number(concurrency) }, ` +
+  `{ env: process.env });
 const statuses = {};
 for (const j of report.jobs) statuses[j.status] = (statuses[j.status] ?? 0) + 1;
 const failed = report.jobs.find((j) => j.status === 'failed');
@@ -175,7 +175,8 @@ export default async function bench(): Promise<void> {
     const t0 = performance.now();
     const urls = makeRepos(server, N);
     console.log(
-      `${N} repositories of ${FILES_PER_REPO} files from node_modules (${EDITED_PER_REPO} edited each), served at ${server.url} (${((performance.now() - t0) / 1000).toFixed(1)} s to make)`,
+      `${N} repositories of ${FILES_PER_REPO} files from node_modules ` +
+        `(${EDITED_PER_REPO} edited each), served at ${server.url} (${((performance.now() - t0) / 1000).toFixed(1)} s to make)`,
     );
     const recipe = join(work, 'new-api.yaml');
     writeFileSync(recipe, `name: new-api\nsteps:\n  - replace: { old_string: "${OLD}", new_string: "${NEW}", replace_all: true }\n`);
@@ -229,7 +230,8 @@ export default async function bench(): Promise<void> {
       '< 15 s',
     ]);
     console.log(
-      `warm rerun: cache before ${JSON.stringify(before)}, after ${JSON.stringify(after)}; upload-pack POSTs (fetches) ${posts}; ${same && posts === 0 ? 'no object downloaded again' : 'OBJECTS WERE DOWNLOADED AGAIN'}`,
+      `warm rerun: cache before ${JSON.stringify(before)}, after ${JSON.stringify(after)}; upload-pack POSTs (fetches) ` +
+        `${posts}; ${same && posts === 0 ? 'no object downloaded again' : 'OBJECTS WERE DOWNLOADED AGAIN'}`,
     );
 
     if (SMALL < N) {

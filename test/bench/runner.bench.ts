@@ -67,7 +67,9 @@ function content(i: number): string {
   const a = names[i % names.length]!;
   let s = `import { ${a} } from '../${a}.js';\nimport { log } from '../../log.js';\n\n`;
   for (let k = 0; k < 6 + (i % 7); k++) {
-    s += `export function ${a}Step${k}(input: unknown, limit = ${(i * 7 + k) % 100}): number {\n  if (!input) {\n    log('missing ${a} in step ${k}');\n    return 0;\n  }\n  return limit * ${k};\n}\n\n`;
+    s +=
+      `export function ${a}Step${k}(input: unknown, limit = ${(i * 7 + k) % 100}): number {\n` +
+      `  if (!input) {\n    log('missing ${a} in step ${k}');\n    return 0;\n  }\n  return limit * ${k};\n}\n\n`;
   }
   for (const m of markers(i)) s += `export const ${m}Value = ${m}(${i});\n`;
   return s;
@@ -99,7 +101,9 @@ interface Scenario {
 }
 
 const nativeJob = (marker: string, branch: string, scope = '.') =>
-  `git worktree add -q -b ${branch} ../wt-${branch} main && cd ../wt-${branch} && git grep -l ${marker}Value -- ${scope} | xargs sed -i 's/${marker}Value = ${marker}(/${marker}Value = renamed(/' && git -c user.name=b -c user.email=b@b commit -qam bench`;
+  `git worktree add -q -b ${branch} ../wt-${branch} main && cd ../wt-${branch} && ` +
+  `git grep -l ${marker}Value -- ${scope} | xargs sed -i ` +
+  `'s/${marker}Value = ${marker}(/${marker}Value = renamed(/' && git -c user.name=b -c user.email=b@b commit -qam bench`;
 
 const replace = (marker: string) => `  - replace: { old_string: "${marker}Value = ${marker}(", new_string: "${marker}Value = renamed(" }\n`;
 
@@ -123,7 +127,7 @@ const SCENARIOS: Scenario[] = [
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function bench(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
+  if (!existsSync(join(ROOT, 'dist/cli/process.js'))) throw new Error('Run `npm run build` first: the benchmark runs bin/scion.js.');
   const t0 = Date.now();
   const repo = syntheticRepo();
   console.log(`synthetic repository: ${repo} (${((Date.now() - t0) / 1000).toFixed(1)} s to prepare)`);

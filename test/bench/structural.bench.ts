@@ -79,7 +79,7 @@ export default async function bench(): Promise<void> {
     const cliCpu = Number(user) + Number(sys);
     // scion, one thread.
     const loaded = await loadAstgrep({ kind: 'file', file: 'bench-rule.yml', text: yaml }, { fromDir: ROOT });
-    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.error));
     const oneDir = copy(dir);
     t0 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -87,8 +87,8 @@ export default async function bench(): Promise<void> {
     for (const f of files) {
       const path = join(oneDir, f);
       const b = readFileSync(path);
-      if (!mayMatch(loaded.program, f, b)) continue;
-      const r = rewriteFile(loaded.program, { path: f, bytes: b });
+      if (!mayMatch(loaded.value, f, b)) continue;
+      const r = rewriteFile(loaded.value, { path: f, bytes: b });
       if (r.ok && r.value.status === 'changed') {
         writeFileSync(path, r.value.after);
         changed++;
@@ -109,7 +109,7 @@ export default async function bench(): Promise<void> {
         for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
           const path = join(poolDir, f);
           const b = readFileSync(path);
-          if (!mayMatch(loaded.program, f, b)) continue;
+          if (!mayMatch(loaded.value, f, b)) continue;
           const r = await pool.run(job, { path: f, bytes: b });
           if (r.ok && r.value.status === 'changed') writeFileSync(path, r.value.after);
         }

@@ -4,7 +4,7 @@
 // it, with unlimited demand. Time is scaled (SCION_BENCH_TIME_SCALE, default 120: an hour in 30 s) for
 // the fake's windows and scion's clock alike. Reported: writes accepted, limit rejections (must be 0),
 // and the share of what the host allowed over the run that scion used (must be at least 95%).
-import { startFakeGitHub } from '../github/fake-github.js';
+import { startFakeGitHub } from '../support/fake-github.js';
 import { WriteBudgets, type Clock } from '../../src/host/budget.js';
 import { GitHubHost } from '../../src/host/github.js';
 import { table } from './support.js';

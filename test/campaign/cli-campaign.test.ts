@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import { main } from '../../src/cli/main.js';
 import type { RunReport } from '../../src/model/types.js';
-import { fakeRepo } from '../github/fake-github.js';
+import { fakeRepo } from '../support/fake-github.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
 import { spawnScion } from '../support/spawn-cli.js';

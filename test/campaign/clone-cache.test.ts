@@ -108,6 +108,12 @@ describe('the clone cache', () => {
     expect(clonePath(cache, missing)).toBe(join(cache, 'local', 'acme', 'missing.git'));
   });
 
+  it('refuses a local repository as a usage error, cloning nothing', async () => {
+    const local: RepoTarget = { id: '/work/lists/local-repo', url: null, path: '/work/lists/local-repo', ref: null };
+    await expect(ensureClone(local, { cacheDir: cache, env: env() })).rejects.toMatchObject({ kind: 'usage' });
+    expect(await readdir(cache)).not.toContain('work');
+  });
+
   it('never shows URL credentials in a failure', async () => {
     const withCreds: RepoTarget = {
       id: 'local/acme/creds',

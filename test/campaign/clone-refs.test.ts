@@ -9,17 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClone } from '../../src/campaign/clone-cache.js';
 import type { RepoTarget } from '../../src/campaign/targets.js';
-import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { gitRepo, runGit, type TestRepo } from '../support/git-repo.js';
+import { useGitServer } from '../support/servers.js';
 
-let server: GitServer;
+const server = useGitServer();
 let cache: string;
 beforeAll(async () => {
-  server = await startGitServer();
   cache = await mkdtemp(join(tmpdir(), 'scion-cache-'));
 });
 afterAll(async () => {
-  await server.close();
   await rm(cache, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { discoverTargets, type DiscoverQuery } from '../../src/campaign/discover.js';
 import { UsageError } from '../../src/errors.js';
 import { HostError } from '../../src/host/types.js';
-import { fakeRepo } from '../github/fake-github.js';
+import { fakeRepo } from '../support/fake-github.js';
 import { fakeProject } from '../publish/fake-gitlab.js';
 import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 
@@ -169,9 +169,8 @@ describe('discoverTargets: a GitHub organisation', () => {
     const e = await rejection(discover({ githubOrg: 'no-such-org' }, ghEnv()));
     expect(e).toBeInstanceOf(HostError);
     expect((e as HostError).status).toBe(404);
-    expect(e.message).toMatch(
-      /^GitHub answered 404 while listing the repositories of the GitHub organisation "no-such-org": there is no organisation "no-such-org", or GITHUB_TOKEN cannot see it/,
-    );
+    const said = 'GitHub answered 404 while listing the repositories of the GitHub organisation "no-such-org": ';
+    expect(e.message.startsWith(`${said}there is no organisation "no-such-org", or GITHUB_TOKEN cannot see it`), e.message).toBe(true);
     expect(e.message).not.toContain(TOKEN);
   });
 
@@ -236,9 +235,8 @@ describe('discoverTargets: a GitHub search', () => {
         ? { status: 422, body: { message: 'Validation Failed', errors: [{ message: 'The search contains only logical operators' }] } }
         : undefined;
     const e = await rejection(discover({ githubSearch: 'AND OR' }, ghEnv()));
-    expect(e.message).toMatch(
-      /^GitHub could not run the search while searching GitHub repositories for "AND OR" \(422 Validation Failed: The search contains only logical operators\); check the query/,
-    );
+    const said = 'GitHub could not run the search while searching GitHub repositories for "AND OR" ';
+    expect(e.message.startsWith(`${said}(422 Validation Failed: The search contains only logical operators); check the query`), e.message).toBe(true);
   });
 });
 
@@ -332,7 +330,8 @@ describe('discoverTargets: a GitLab group', () => {
     const { targets, lines } = await discover({ gitlabGroup: 'acme' }, { GITLAB_TOKEN: GL_TOKEN, CI_SERVER_URL: server });
     expect(targets.map((t) => t.id)).toEqual([`${new URL(server).host}/acme/a`]);
     expect(lines).toContain(
-      `acme/b: left out: its clone URL ${GL_GIT}/acme/b.git is not on the server the API belongs to (${server}); set CI_SERVER_URL (or GITLAB_API_URL) if ${GL_GIT} is your server.`,
+      `acme/b: left out: its clone URL ${GL_GIT}/acme/b.git is not on the server the API belongs to ` +
+        `(${server}); set CI_SERVER_URL (or GITLAB_API_URL) if ${GL_GIT} is your server.`,
     );
   });
 });

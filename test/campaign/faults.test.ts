@@ -1,6 +1,6 @@
-// A campaign's faults each fail their own repository (or stop before anything runs), never the
-// whole run without a report: a repository larger than the clone limit, a cache clone damaged on
-// disk, a clone killed half-way (its temporary folder), a local path that is not there. Through the
+// A campaign's faults each fail their own repository, never the whole run without a report: a
+// repository larger than the clone limit, a cache clone damaged on disk, a clone killed half-way
+// (its temporary folder), a local path that is not there. Through the
 // CLI, against git http-backend on loopback, judged with native git.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -138,23 +138,74 @@ describe('campaign faults', () => {
     runGit(cloneOf('cache-killed', url), 'fsck', '--strict');
   }, 30_000);
 
-  it('a local path that is not there is a list problem: exit 2 naming the line, before any clone or branch', async () => {
+  it('a local path that is not there, or is no repository, fails its own jobs (clone-failed); the others run, the report is written, exit 1', async () => {
     const url = await repo();
-    const file = list('missing.txt', url, './nowhere', '/also/not/there');
-    const r = await run(['run', 'recipe.yaml', '--repos', file, '--cache-dir', 'cache-missing', '--report', 'missing.json']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/missing\.txt:2: .*nowhere.* does not exist/);
-    expect(r.stderr).toMatch(/missing\.txt:3: .*\/also\/not\/there does not exist/);
-    expect(existsSync(join(work, 'cache-missing'))).toBe(false);
-    expect(existsSync(join(work, 'missing.json'))).toBe(false);
-    expect(() => runGit(join(server.root, new URL(url).pathname), 'rev-parse', '--verify', '-q', 'refs/heads/scion/new-log')).toThrow();
-    // A folder that is not a git repository is the same kind of problem.
+    const local = await gitRepo({ 'src/log.ts': "legacyLog('local');\n" });
     const plain = await mkdtemp(join(tmpdir(), 'scion-not-a-repo-'));
+    writeFileSync(join(work, 'a-file.txt'), 'not a folder\n');
     try {
-      const r2 = await run(['run', 'recipe.yaml', '--repos', list('plain.txt', plain), '--cache-dir', 'cache-missing']);
+      const file = list('missing.txt', url, './nowhere', local.dir, '/also/not/there', plain, './a-file.txt');
+      const r = await run(['run', 'recipe.yaml', '--repos', file, '--cache-dir', 'cache-missing', '--report', 'missing.json']);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code, r.stderr).toBe(1);
+      const rep = report('missing.json');
+      expect(rep.jobs.map((j) => [j.repo, j.status])).toEqual([
+        [idOf(url), 'changed'],
+        [join(work, 'nowhere'), 'failed'],
+        [local.dir, 'changed'],
+        ['/also/not/there', 'failed'],
+        [plain, 'failed'],
+        [join(work, 'a-file.txt'), 'failed'],
+      ]);
+      const errors = (k: number) => rep.jobs[k]!.errors;
+      for (const k of [1, 3, 4, 5]) expect(errors(k).map((e) => e.kind)).toEqual(['clone-failed']);
+      expect(errors(1)[0]!.message).toContain(`${join(work, 'nowhere')} does not exist`);
+      expect(errors(3)[0]!.message).toContain('/also/not/there does not exist');
+      expect(errors(4)[0]!.message).toContain(`${plain} is not a git repository`);
+      expect(errors(5)[0]!.message).toContain('is a file, not a repository');
+      // Each is said on stderr as it is reached, naming the path.
+      expect(r.stderr).toContain(`${join(work, 'nowhere')}: ${join(work, 'nowhere')} does not exist`);
+      // The repositories that exist got their branches, judged by native git.
+      expect(runGit(cloneOf('cache-missing', url), 'show', 'scion/new-log:src/log.ts')).toBe("log('x');");
+      runGit(cloneOf('cache-missing', url), 'fsck', '--strict');
+      expect(local.git('show', 'scion/new-log:src/log.ts')).toBe("log('local');");
+      expect(local.git('status', '--porcelain')).toBe('');
+      // Nothing was made where the paths pointed.
+      expect(existsSync(join(work, 'nowhere'))).toBe(false);
+      expect(readdirSync(plain)).toEqual([]);
+
+      // Publishing too: the missing path is no reason to stop before the first clone; the others are pushed.
+      const pushUrl = await repo();
+      const pushed = await run([
+        'run',
+        'recipe.yaml',
+        '--repos',
+        list('push-missing.txt', './nowhere', pushUrl),
+        '--cache-dir',
+        'cache-missing',
+        '--push',
+        '--report',
+        'push-missing.json',
+      ]);
+      expect(pushed.code, pushed.stderr).toBe(1);
+      const pushRep = report('push-missing.json');
+      expect(pushRep.jobs.map((j) => [j.status, j.errors[0]?.kind ?? null])).toEqual([
+        ['failed', 'clone-failed'],
+        ['changed', null],
+      ]);
+      expect(pushRep.jobs[1]!.pushed).toMatchObject({ sent: true });
+      expect(runGit(join(server.root, new URL(pushUrl).pathname), 'rev-parse', 'refs/heads/scion/new-log')).toBe(pushRep.jobs[1]!.head);
+
+      // A line written wrong is still a list problem: exit 2 naming FILE:LINE, nothing run, no report.
+      const bad = list('bad-line.txt', url, './nowhere', 'not a repository');
+      const r2 = await run(['run', 'recipe.yaml', '--repos', bad, '--cache-dir', 'cache-bad-line', '--report', 'bad-line.json']);
       expect(r2.code).toBe(2);
-      expect(r2.stderr).toMatch(/plain\.txt:1: .* is not a git repository/);
+      expect(r2.stderr).toMatch(/bad-line\.txt:3: one repository a line/);
+      expect(r2.stderr).not.toContain('nowhere');
+      expect(existsSync(join(work, 'cache-bad-line'))).toBe(false);
+      expect(existsSync(join(work, 'bad-line.json'))).toBe(false);
     } finally {
+      await local.cleanup();
       await rm(plain, { recursive: true, force: true });
     }
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
-import { runCampaign } from '../../src/campaign/run.js';
+import { runCampaign } from '../../src/campaign/run-campaign.js';
 import type { RepoTarget } from '../../src/campaign/targets.js';
 import { loadRecipe } from '../../src/recipe/index.js';
 import type { LoadedRecipe } from '../../src/runner/run-recipes.js';

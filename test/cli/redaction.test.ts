@@ -20,7 +20,8 @@ describe('redaction at the edge', () => {
     writeFileSync(join(out, 'output.txt'), '');
     // The token reaches the report through the recipe itself (its description) and a failing command.
     const recipe = recipeFile(
-      `name: leaky\ndescription: "deploy with ${TOKEN}"\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n  - run: "echo token=$GITHUB_TOKEN pw=$DB_PASSWORD; echo ${TOKEN} >&2; exit 3"\n`,
+      `name: leaky\ndescription: "deploy with ${TOKEN}"\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\n  - run: "echo ` +
+        `token=$GITHUB_TOKEN pw=$DB_PASSWORD; echo ${TOKEN} >&2; exit 3"\n`,
     );
     const env = { GITHUB_TOKEN: TOKEN, DB_PASSWORD: OTHER, GITHUB_STEP_SUMMARY: join(out, 'summary.md'), GITHUB_OUTPUT: join(out, 'output.txt') };
     const args = ['run', recipe, '--repo', r.dir, '--report', join(out, 'r.json'), '--pr-body', join(out, 'pr.md'), '--html', join(out, 'r.html')];

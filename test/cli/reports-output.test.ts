@@ -1,14 +1,20 @@
 // The reports a run leaves, through the CLI: a run-level pull-request body that represents every
-// change within GitHub's limit (one change made in 89 packages is one diff, with the places named),
+// change within GitHub's limit (one change made in 89 packages is one diff, with the places named);
+// one cause of failure whose messages differ only by a count and a file is one failure group, with
+// no template placeholder in its text; a new pull request's body does not call its job "unchanged";
 // and `scion status`, which exits 0 once it could read the status, as the README says.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/model/types.js';
 import { scion } from '../support/cli.js';
+import { cleanupAfterEach } from '../support/cleanups.js';
+import { githubRemote } from '../support/git-remote.js';
 import { gitRepo, type TestRepo } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
+import { useGitServer } from '../support/servers.js';
 
 const PACKAGES = Array.from({ length: 89 }, (_, i) => `p${String(i + 1).padStart(2, '0')}`);
 const CONTEXT = Array.from({ length: 12 }, (_, k) => `export const v${k} = ${k}; // a context line long enough to make each diff weigh in the body`);
@@ -56,6 +62,86 @@ describe('the run-level PR body of 89 jobs making the same change', () => {
     expect(md).not.toContain('`packages/p07/src/index.ts`: the same change');
     expect(md).toContain("+import { log as legacyLog } from '../../../lib/logger';");
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
+  });
+});
+
+describe('failures of one cause, whose messages differ only by a count and a file', () => {
+  let repo: TestRepo;
+  let out: string;
+  beforeAll(async () => {
+    const files: Record<string, string> = {};
+    // p1…p5 hold the text 2…6 times (not-unique, each message its own count and file); p6 not at all.
+    for (let k = 1; k <= 5; k++) files[`packages/p${k}/index.ts`] = `legacyLog(${k});\n`.repeat(k + 1);
+    files['packages/p6/index.ts'] = 'log(6);\n';
+    repo = await gitRepo(files);
+    out = await mkdtemp(join(tmpdir(), 'scion-groups-'));
+  });
+  afterAll(async () => {
+    await repo.cleanup();
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('are one failure group in the PR body and the HTML report, and no heading holds a {placeholder}', async () => {
+    const recipe = [
+      'name: new-log',
+      'jobs:',
+      '  - each: "packages/*"',
+      'steps:',
+      '  - replace: { old_string: "legacyLog(", new_string: "log(" }',
+      '    expect: { min: 1 }',
+      '',
+    ];
+    const [body, html, report] = ['body.md', 'report.html', 'report.json'].map((f) => join(out, f)) as [string, string, string];
+    const r = await scion(['plan', recipeFile(recipe.join('\n')), '--repo', repo.dir, '--pr-body', body, '--html', html, '--report', report], {
+      cwd: repo.dir,
+    });
+    expect(r.code, r.stderr).toBe(1);
+    // Five different messages (a count and a file each) of one cause, and one other cause.
+    const errors = (JSON.parse(readFileSync(report, 'utf8')) as RunReport).jobs.flatMap((j) => j.errors);
+    expect(errors.map((e) => e.kind)).toEqual(['not-unique', 'not-unique', 'not-unique', 'not-unique', 'not-unique', 'expectation']);
+    expect(new Set(errors.filter((e) => e.kind === 'not-unique').map((e) => e.message)).size).toBe(5);
+
+    const md = readFileSync(body, 'utf8');
+    expect(md).toContain('### Failures (6 in 2 groups)');
+    const mdGroups = md.split('\n').filter((l) => /^- \*\*[a-z-]+\*\*/.test(l));
+    expect(mdGroups).toHaveLength(2);
+    expect(mdGroups[0]).toMatch(/^- \*\*not-unique\*\* \(code 9\) × 5: Found N matches of the string to replace in the file,/);
+    expect(md).toMatch(/In: new-log\/p1 \(step 1, `packages\/p1\/index\.ts`\), new-log\/p2 .*new-log\/p5 \(step 1, `packages\/p5\/index\.ts`\)/);
+
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<h2>Failures (6 in 2 groups)</h2>');
+    expect(page.match(/<div class="fgroup">/g)).toHaveLength(2);
+    expect(page).toMatch(/<span class="kind">not-unique<\/span> \(code 9\) · 5 times in 5 jobs: Found N matches/);
+
+    // Headings and group lines say things in words: never a template's `{file}`, `{count}`, `{…}`.
+    const headings = [
+      ...md.split('\n').filter((l) => /^#{1,6} |^- \*\*|<summary>/.test(l)),
+      ...[...page.matchAll(/<(h[1-6]|summary|p)\b[^>]*>([\s\S]*?)<\/\1>/g)].map((m) => m[2]!),
+    ];
+    expect(headings.length).toBeGreaterThan(10);
+    for (const h of headings) expect(h).not.toMatch(/\{[^{}\s]*\}/);
+  });
+});
+
+describe('the body of a new pull request for a branch a rerun found up to date', () => {
+  const server = useGitServer();
+  const cleanups = cleanupAfterEach();
+
+  it('does not say "unchanged": the job is unchanged for the run, but the pull request is new', async () => {
+    const s = await githubRemote(server, { 'src/a.ts': "legacyLog('a');\n" }, cleanups);
+    const recipe = recipeFile('name: new-log\ndescription: Move to the new logger\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
+    // The first run writes the branch and pushes nothing; the second finds it as it would write it.
+    const first = await scion(['run', recipe, '--repo', s.work.dir], { cwd: s.work.dir, env: s.env });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await scion(['run', recipe, '--repo', s.work.dir, '--push', '--pr', '--pr-interval', '0', '--json'], { cwd: s.work.dir, env: s.env });
+    expect(again.code, again.stderr).toBe(0);
+    const job = (JSON.parse(again.stdout) as RunReport).jobs[0]!;
+    expect([job.status, job.pushed?.sent, job.pullRequest?.action]).toEqual(['unchanged', true, 'created']);
+    expect(s.github.pulls).toHaveLength(1);
+    const pull = s.github.pulls[0]!;
+    expect(pull.body).toContain('src/a.ts');
+    expect(pull.body).not.toMatch(/unchanged/i);
+    expect(pull.title).not.toMatch(/unchanged/i);
   });
 });
 

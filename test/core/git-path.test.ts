@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPath, gitPathProblem } from '../../src/core/index.js';
 import { isHfsDot, isNtfsDotGeneric, isNtfsDotGit } from '../../src/core/git-path.js';
 import { failed } from './helpers.js';
-import { KNOWN_BAD, KNOWN_BAD_SYMLINKS, KNOWN_GOOD } from '../security/paths.js';
+import { KNOWN_BAD, KNOWN_BAD_SYMLINKS, KNOWN_GOOD } from './paths.js';
 
 describe('gitPathProblem', () => {
   it('refuses every known .git alias, dot component, empty component, NUL and lone surrogate', () => {

@@ -75,15 +75,15 @@ describe('parseGitConfig', () => {
         const bytes = Buffer.from(t, 'latin1');
         const ours = parseGitConfig(bytes);
         const theirs = nativeConfig(bytes);
-        expect(ours.ok ? ours.entries.map((e) => [e.name, e.value]) : null).toEqual(theirs);
+        expect(ours.ok ? ours.value.map((e) => [e.name, e.value]) : null).toEqual(theirs);
       }),
       { numRuns: 300 },
     );
   });
 
   it('places a parse error on the line git names', () => {
-    expect(parseGitConfig(Buffer.from('[a]\nk = 1\nk = "x\nj = 2\n'))).toMatchObject({ ok: false, line: 3 });
-    expect(parseGitConfig(Buffer.from('[a "b"\nk = 1\n'))).toMatchObject({ ok: false, line: 1 });
+    expect(parseGitConfig(Buffer.from('[a]\nk = 1\nk = "x\nj = 2\n'))).toMatchObject({ ok: false, error: { line: 3 } });
+    expect(parseGitConfig(Buffer.from('[a "b"\nk = 1\n'))).toMatchObject({ ok: false, error: { line: 1 } });
   });
 });
 

@@ -1,8 +1,10 @@
 // Reading packs at offsets (issue J): packs over the whole-pack limit are read object by object
-// through an open handle; REF_DELTA bases may live in another pack; a pack `git repack -a -d`
-// deletes while it is open stays readable; damaged bytes end as kind `corrupt`, never a crash.
+// through an open handle, and indexes over the whole-index limit in pieces; REF_DELTA bases may live
+// in another pack; a pack `git repack -a -d` deletes while it is open stays readable; an object is
+// read as far as zlib's bound for its size, and further when its stream is longer; damaged bytes end
+// as kind `corrupt`, never a crash.
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
@@ -10,18 +12,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isGitError, openRepo, readBlob } from '../../src/git/index.js';
 import { ByteLru } from '../../src/git/lru.js';
 import { Pack, packReading, type RawObject } from '../../src/git/pack.js';
+import { indexReading, PackIndex } from '../../src/git/pack-index.js';
 import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
 
 const repo = reposAfterEach();
-const saved = packReading.wholePackLimit;
+const saved = { pack: packReading.wholePackLimit, index: indexReading.wholeIndexLimit };
 beforeEach(() => {
-  // Every pack in these tests is "over the limit": read at offsets.
+  // Every pack and index in these tests is "over the limit": read at offsets, in pieces.
   packReading.wholePackLimit = 0;
+  indexReading.wholeIndexLimit = 0;
 });
 afterEach(() => {
-  packReading.wholePackLimit = saved;
+  packReading.wholePackLimit = saved.pack;
+  indexReading.wholeIndexLimit = saved.index;
 });
 
 async function historyRepo(): Promise<TestRepo> {
@@ -47,6 +52,17 @@ function blobs(r: TestRepo): string[] {
     .map((l) => l.slice(0, 40));
 }
 
+/** Adler-32, the checksum that ends a zlib stream. */
+function adler32(data: Buffer): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
 const idxOf = (r: TestRepo): string =>
   join(
     r.dir,
@@ -68,6 +84,96 @@ describe('positional pack reads', () => {
     }
     expect(pack.whole).toBe(false);
     pack.close();
+  });
+
+  it('reads blobs larger than the first read (incompressible and compressible) as git cat-file does', async () => {
+    const random = createHash('sha256');
+    const noise = Buffer.concat(Array.from({ length: 4000 }, (_, i) => random.copy().update(String(i)).digest()));
+    const text = Array.from({ length: 6000 }, (_, i) => `line ${i}: the same words again and again\n`).join('');
+    const r = await repo({ 'noise.bin': noise, 'text.txt': text, 'small.txt': 'small\n' }, { packed: true });
+    const g = await openRepo(r.dir);
+    for (const path of ['noise.bin', 'text.txt', 'small.txt']) {
+      const oid = r.git('rev-parse', `HEAD:${path}`);
+      expect(Buffer.from(await readBlob(g, oid))).toEqual(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() }));
+    }
+  });
+
+  it('reads an object whose zlib stream is longer than zlib would make it up to the next object, as git does', async () => {
+    const r = await repo({ 'a.txt': 'a\n' });
+    const padded = Buffer.from('padded content\n');
+    const plain = Buffer.from('the next object\n');
+    // 3,000 empty stored blocks before the data: a valid stream 15 KB longer than deflateBound says.
+    const adler = adler32(padded);
+    const stream = Buffer.concat([
+      Buffer.from([0x78, 0x01]),
+      ...Array.from({ length: 3000 }, () => Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff])),
+      Buffer.from([0x01, padded.length, 0x00, ~padded.length & 0xff, 0xff]),
+      padded,
+      Buffer.from([adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff]),
+    ]);
+    const objects = [
+      { data: padded, body: stream },
+      { data: plain, body: deflateSync(plain) },
+    ].map((o) => ({ ...o, oid: createHash('sha1').update(`blob ${o.data.length}\0`).update(o.data).digest('hex'), head: objectHeader(3, o.data.length) }));
+    const header = Buffer.alloc(12);
+    header.write('PACK', 0, 'latin1');
+    header.writeUInt32BE(2, 4);
+    header.writeUInt32BE(objects.length, 8);
+    const offsets = new Map<string, number>();
+    const crcs = new Map<string, number>();
+    let at = 12;
+    for (const o of objects) {
+      offsets.set(o.oid, at);
+      crcs.set(o.oid, crc32(o.body, crc32(o.head)));
+      at += o.head.length + o.body.length;
+    }
+    const packNoTrailer = Buffer.concat([header, ...objects.flatMap((o) => [o.head, o.body])]);
+    const sha = createHash('sha1').update(packNoTrailer).digest();
+    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
+    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
+    writeFileSync(`${name}.idx`, indexBytes(objects.map((o) => o.oid).sort(), offsets, crcs, sha));
+    const g = await openRepo(r.dir);
+    for (const o of objects) {
+      expect(Buffer.from(await readBlob(g, o.oid))).toEqual(o.data);
+      expect(execFileSync('git', ['cat-file', 'blob', o.oid], { cwd: r.dir, env: gitEnv() })).toEqual(o.data);
+    }
+  });
+
+  it('an index read in pieces answers as one read whole: positions, offsets past 4 GiB, prefixes, and a short file is corrupt', async () => {
+    const oids = Array.from({ length: 3000 }, (_, i) => createHash('sha1').update(String(i)).digest('hex')).sort();
+    const offsets = new Map(oids.map((o, i) => [o, i % 7 === 0 ? 2 ** 33 + i * 100 : 12 + i * 100]));
+    const crcs = new Map(oids.map((o) => [o, 0]));
+    const bytes = indexBytes(oids, offsets, crcs, Buffer.alloc(20, 7));
+    const path = join((await repo({ 'a.txt': 'a\n' })).dir, 'big.idx');
+    writeFileSync(path, bytes);
+    for (const limit of [0, 1 << 30]) {
+      indexReading.wholeIndexLimit = limit;
+      const index = PackIndex.open(path);
+      expect(index.count).toBe(oids.length);
+      oids.forEach((oid, i) => {
+        expect(index.indexOf(Buffer.from(oid, 'hex'))).toBe(i);
+        expect(index.offsetAt(i)).toBe(offsets.get(oid));
+      });
+      expect(index.indexOf(Buffer.alloc(20, 0xab))).toBe(-1);
+      expect(index.findPrefix(oids[42]!.slice(0, 7), 5)).toEqual([oids[42]]);
+      expect(index.packChecksum()).toEqual(Buffer.alloc(20, 7));
+      index.close();
+    }
+    // Cut into the offsets, or into the table of offsets past 4 GiB (the last large entry's position is past the end).
+    const lastLarge = oids.findLastIndex((_, i) => i % 7 === 0);
+    for (const cut of [6000, 80]) {
+      writeFileSync(path, bytes.subarray(0, bytes.length - cut));
+      for (const limit of [0, 1 << 30]) {
+        indexReading.wholeIndexLimit = limit;
+        let thrown: unknown;
+        try {
+          PackIndex.open(path).offsetAt(lastLarge);
+        } catch (e) {
+          thrown = e;
+        }
+        expect(isGitError(thrown, 'corrupt')).toBe(true);
+      }
+    }
   });
 
   it('resolves a REF_DELTA whose base lives in another pack', async () => {
@@ -96,52 +202,6 @@ describe('positional pack reads', () => {
     // (Native git cannot judge this one: it resolves REF_DELTA bases only inside the same pack and
     // keeps thin packs only after `index-pack --fix-thin` appended their bases. The oid is the
     // hash of the expected content, so the bytes are right.)
-  });
-
-  it("reads an object whose zlib stream is longer than zlib itself would write it (another packer's stored blocks)", async () => {
-    const r = await repo({ 'a.txt': 'hello\n' }, { packed: true });
-    // 3000 bytes as one-byte stored blocks: a valid stream six times as long as its content, past
-    // the bound a first read of the object takes (so the reader must read it again, whole).
-    const loose = Buffer.from('a stream written one byte per block. '.repeat(81).slice(0, 3000));
-    const blocks = [...loose].map((b) => Buffer.from([0x00, 0x01, 0x00, 0xfe, 0xff, b]));
-    const adler = Buffer.alloc(4);
-    adler.writeUInt32BE(adler32(loose));
-    const stream = Buffer.concat([Buffer.from([0x78, 0x01]), ...blocks, Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]), adler]);
-    const after = randomBytes(20000);
-    const objects = [
-      { data: loose, body: stream },
-      { data: after, body: deflateSync(after) },
-    ];
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(objects.length, 8);
-    const parts: Buffer[] = [header];
-    const offsets = new Map<string, number>();
-    const crcs = new Map<string, number>();
-    let at = 12;
-    for (const o of objects) {
-      const oid = createHash('sha1')
-        .update(Buffer.concat([Buffer.from(`blob ${o.data.length}\0`), o.data]))
-        .digest('hex');
-      const head = objectHeader(3, o.data.length);
-      offsets.set(oid, at);
-      crcs.set(oid, crc32(o.body, crc32(head)));
-      parts.push(head, o.body);
-      at += head.length + o.body.length;
-    }
-    const packNoTrailer = Buffer.concat(parts);
-    const sha = createHash('sha1').update(packNoTrailer).digest();
-    const oids = [...offsets.keys()].sort();
-    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-    writeFileSync(`${name}.idx`, indexBytes(oids, offsets, crcs, sha));
-    const g = await openRepo(r.dir);
-    for (const [k, o] of objects.entries()) {
-      const oid = [...offsets.keys()][k]!;
-      expect(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() })).toEqual(o.data);
-      expect(Buffer.from(await readBlob(g, oid))).toEqual(o.data);
-    }
   });
 
   it('keeps reading a pack `git repack -a -d` deleted while it was open, and finds the new pack', async () => {
@@ -180,13 +240,3 @@ describe('positional pack reads', () => {
     expect(corrupt).toBeGreaterThan(0);
   });
 });
-
-function adler32(bytes: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  for (const x of bytes) {
-    a = (a + x) % 65521;
-    b = (b + a) % 65521;
-  }
-  return ((b << 16) | a) >>> 0;
-}

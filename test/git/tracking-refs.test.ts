@@ -3,20 +3,14 @@
 // process holds leaves the ref as it is, and native git judges the repository afterwards.
 import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeRepo, deleteRemoteBranch, fetchBranch, openRepo, pushCommit, type Repo } from '../../src/git/index.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
-import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { accessTo, makeRemote, type Clone, type Remote } from '../support/git-remote.js';
+import { useGitServer } from '../support/servers.js';
 
-let server: GitServer;
+const server = useGitServer();
 const cleanups = cleanupAfterEach();
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 /** A remote with a branch `feature` the work clone has not fetched yet. */
 async function setup(): Promise<{ remote: Remote; work: Clone; repo: Repo; feature: string }> {

@@ -184,52 +184,58 @@ describe('recipes/ci/campaign.yml', () => {
     expect(steps['run summary']!.summary).toContain('### Failures (1)');
   });
 
-  it('next week, nothing changed upstream: the shards fetch into the restored clones, every job is unchanged, the pull requests are updated in place', async () => {
-    const heads = NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'));
-    const before = NAMES.map((n) => github.fakes[n]!.requests.length);
-    const served = server.requests.length;
-    const again = await runAgain();
-    expect(again.runId).not.toBe(first.runId);
-    expect(
-      again.jobs.map((j) => j.result),
-      failureLog(again),
-    ).toEqual(['success', 'success', 'failure', 'success', 'failure']);
+  it(
+    'next week, nothing changed upstream: the shards fetch into the restored clones, every job is unchanged, ' + 'the pull requests are updated in place',
+    async () => {
+      const heads = NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'));
+      const before = NAMES.map((n) => github.fakes[n]!.requests.length);
+      const served = server.requests.length;
+      const again = await runAgain();
+      expect(again.runId).not.toBe(first.runId);
+      expect(
+        again.jobs.map((j) => j.result),
+        failureLog(again),
+      ).toEqual(['success', 'success', 'failure', 'success', 'failure']);
 
-    // Each shard got the newest entry of its own prefix: the first run's.
-    expect(step(again, 'run', 'restore the clone cache').map((s) => [s.stdout.trim(), s.outputs['cache-hit']])).toEqual(
-      [1, 2, 3, 4].map((n) => [`Cache restored from key: scion-clones-${n}-${first.runId}`, 'false']),
-    );
-    const scion = step(again, 'run', 'scion run');
-    for (const [s, name] of [
-      [0, 'alpha'],
-      [1, 'beta'],
-      [3, 'gamma'],
-    ] as const) {
-      expect(scion[s]!.stderr).toContain(`fetching ${id(name)}`);
-      expect(scion[s]!.stderr).not.toContain('cloning');
-    }
-    // Only `scion pr`'s shallow clone of each repository (its runner has no cache) asked for a pack.
-    const packs = server.requests
-      .slice(served)
-      .filter((q) => q.method === 'POST' && q.service === 'git-upload-pack' && !q.path.startsWith('/acme/campaigns.git/'))
-      .map((q) => q.path);
-    expect(packs.sort()).toEqual(NAMES.map((n) => `/acme/${n}.git/git-upload-pack`));
+      // Each shard got the newest entry of its own prefix: the first run's.
+      expect(step(again, 'run', 'restore the clone cache').map((s) => [s.stdout.trim(), s.outputs['cache-hit']])).toEqual(
+        [1, 2, 3, 4].map((n) => [`Cache restored from key: scion-clones-${n}-${first.runId}`, 'false']),
+      );
+      const scion = step(again, 'run', 'scion run');
+      for (const [s, name] of [
+        [0, 'alpha'],
+        [1, 'beta'],
+        [3, 'gamma'],
+      ] as const) {
+        expect(scion[s]!.stderr).toContain(`fetching ${id(name)}`);
+        expect(scion[s]!.stderr).not.toContain('cloning');
+      }
+      // Only `scion pr`'s shallow clone of each repository (its runner has no cache) asked for a pack.
+      const packs = server.requests
+        .slice(served)
+        .filter((q) => q.method === 'POST' && q.service === 'git-upload-pack' && !q.path.startsWith('/acme/campaigns.git/'))
+        .map((q) => q.path);
+      expect(packs.sort()).toEqual(NAMES.map((n) => `/acme/${n}.git/git-upload-pack`));
 
-    const merged = JSON.parse(await readFile(join(again.artifacts.get('scion-report')!, 'out.json'), 'utf8')) as RunReport;
-    expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual([...NAMES.map((n) => [id(n), 'unchanged']), ['127.0.0.1:9/acme/gone', 'failed']].sort());
-    expect(NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'))).toEqual(heads);
-    for (const [k, name] of NAMES.entries()) {
-      const later = github.fakes[name]!.requests.slice(before[k])
-        .filter((q) => q.method !== 'GET')
-        .map((q) => `${q.method} ${q.path}`);
-      expect(later.filter((c) => c.startsWith('POST') && c.endsWith('/pulls'))).toEqual([]);
-      expect(later.filter((c) => c.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/${name}/pulls/100`]);
-      expect(github.fakes[name]!.pulls).toHaveLength(1);
-    }
-    // This run's shards saved their clones under its own key; fetching added no pack to alpha's clone.
-    expect(cache.entries.map((e) => e.key)).toEqual([first.runId, again.runId].flatMap((r) => [1, 2, 3, 4].map((n) => `scion-clones-${n}-${r}`)));
-    const packs0 = await listFiles(cache.entries[0]!.dir);
-    expect(packs0.some((f) => f.endsWith('.pack'))).toBe(true);
-    expect(await listFiles(cache.entries[4]!.dir)).toEqual(packs0);
-  }, 240_000);
+      const merged = JSON.parse(await readFile(join(again.artifacts.get('scion-report')!, 'out.json'), 'utf8')) as RunReport;
+      expect(merged.jobs.map((j) => [j.repo, j.status]).sort()).toEqual(
+        [...NAMES.map((n) => [id(n), 'unchanged']), ['127.0.0.1:9/acme/gone', 'failed']].sort(),
+      );
+      expect(NAMES.map((n) => runGit(bare[n]!.dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'))).toEqual(heads);
+      for (const [k, name] of NAMES.entries()) {
+        const later = github.fakes[name]!.requests.slice(before[k])
+          .filter((q) => q.method !== 'GET')
+          .map((q) => `${q.method} ${q.path}`);
+        expect(later.filter((c) => c.startsWith('POST') && c.endsWith('/pulls'))).toEqual([]);
+        expect(later.filter((c) => c.startsWith('PATCH'))).toEqual([`PATCH /repos/acme/${name}/pulls/100`]);
+        expect(github.fakes[name]!.pulls).toHaveLength(1);
+      }
+      // This run's shards saved their clones under its own key; fetching added no pack to alpha's clone.
+      expect(cache.entries.map((e) => e.key)).toEqual([first.runId, again.runId].flatMap((r) => [1, 2, 3, 4].map((n) => `scion-clones-${n}-${r}`)));
+      const packs0 = await listFiles(cache.entries[0]!.dir);
+      expect(packs0.some((f) => f.endsWith('.pack'))).toBe(true);
+      expect(await listFiles(cache.entries[4]!.dir)).toEqual(packs0);
+    },
+    240_000,
+  );
 });

@@ -1,14 +1,54 @@
 // The write budget with an injected clock: writes of the last minute and hour counted per host and
 // token, a wait exactly as long as the oldest write needs to leave its window, a host's hold shared by
-// every writer of that token, and conditional reads served from the cache on 304.
+// every writer of that token, every kind of write spending from it on both hosts (pull requests,
+// reviewer requests, comments, issue creation and edits) while reads spend nothing, and conditional
+// reads served from the cache on 304.
 import { describe, expect, it } from 'vitest';
 import { parseWriteBudget, WriteBudgets } from '../../src/host/budget.js';
 import { ReadCache } from '../../src/host/etags.js';
 import { GitHubHost } from '../../src/host/github.js';
+import { GitLabHost } from '../../src/host/gitlab.js';
+import type { Host } from '../../src/host/types.js';
+import type { Recorded } from '../support/fake-github.js';
 import { fakeClock } from '../support/cli.js';
-import { useFakeGitHub } from '../support/servers.js';
+import { useFakeGitHub, useFakeGitLab } from '../support/servers.js';
 
 const gh = useFakeGitHub('acme', 'app');
+const gl = useFakeGitLab('acme/app');
+
+const isWrite = (r: Recorded) => r.method !== 'GET' && r.method !== 'HEAD';
+
+/**
+ * Every kind of write a host makes, one after another, on a budget of one write a minute: a pull
+ * request, a reviewer request, a comment, a tracking issue and its edit, with the reads that go
+ * between them (comments, the issue looked up). Checks that each write after the first waited its minute
+ * before it went out; returns how many writes the budget counted.
+ */
+async function everyWrite(host: (writes: WriteBudgets) => Host, requests: () => readonly Recorded[]): Promise<{ spent: number }> {
+  const waitedAfter: number[] = [];
+  const clock = fakeClock(0);
+  const sleep = clock.sleep;
+  clock.sleep = async (ms) => {
+    waitedAfter.push(requests().filter(isWrite).length);
+    await sleep(ms);
+  };
+  const writes = new WriteBudgets({ clock, limits: { perMinute: 1, perHour: 100 }, guardMs: 0 });
+  const h = host(writes);
+  const pull = await h.createPull({ branch: 'scion/a', base: 'main', title: 't', body: 'b', draft: false });
+  await h.addExtras(pull, { labels: [], reviewers: ['octocat'], assignees: [] });
+  expect(await h.comments(pull)).toEqual([]);
+  await h.comment(pull, 'Please review.');
+  expect(await h.findIssue('<!-- scion-track: r -->')).toBeNull();
+  const issue = await h.createIssue('scion: tracking r', '<!-- scion-track: r -->\nfirst');
+  expect((await h.findIssue('<!-- scion-track: r -->'))?.number).toBe(issue.number);
+  await h.editIssue(issue, '<!-- scion-track: r -->\nsecond');
+  // Five writes at one a minute: four waits of a minute each, each before the next write went out.
+  expect(clock.sleeps).toEqual([60_000, 60_000, 60_000, 60_000]);
+  expect(waitedAfter).toEqual([1, 2, 3, 4]);
+  return { spent: writes.of(apiOf(h), 'tok').spent };
+}
+
+const apiOf = (h: Host) => (h.kind === 'github' ? gh.url : gl.apiUrl);
 
 describe('WriteBudgets', () => {
   it('lets 80 writes through in a minute, then waits until the oldest leaves the minute', async () => {
@@ -61,6 +101,44 @@ describe('WriteBudgets', () => {
     expect(parseWriteBudget('80/500')).toEqual({ perMinute: 80, perHour: 500 });
     expect(parseWriteBudget('0/5')).toBeNull();
     expect(parseWriteBudget('80')).toBeNull();
+  });
+});
+
+describe('every write spends from the budget', () => {
+  const writesOf = (rs: readonly Recorded[], strip: RegExp) => rs.filter(isWrite).map((r) => `${r.method} ${r.path.replace(strip, '')}`);
+
+  it('on GitHub: pull requests, reviewer requests, comments, issue creation and edits; reads nothing', async () => {
+    const { spent } = await everyWrite(
+      (writes) => new GitHubHost({ apiUrl: gh.url, token: 'tok', owner: 'acme', repo: 'app', writes }),
+      () => gh.requests,
+    );
+    expect(writesOf(gh.requests, /^\/repos\/acme\/app/)).toEqual([
+      'POST /pulls',
+      'POST /pulls/100/requested_reviewers',
+      'POST /issues/100/comments',
+      'POST /issues',
+      'PATCH /issues/1',
+    ]);
+    expect(spent).toBe(5);
+    expect(gh.pulls[0]!.reviewers).toEqual(['octocat']);
+    expect(gh.issues[0]!.body).toContain('second');
+  });
+
+  it('on GitLab: merge requests, reviewer requests, notes, issue creation and edits; reads nothing', async () => {
+    const { spent } = await everyWrite(
+      (writes) => new GitLabHost({ apiUrl: gl.apiUrl, token: 'tok', project: 'acme/app', writes }),
+      () => gl.requests,
+    );
+    expect(writesOf(gl.requests, /^\/api\/v4\/projects\/acme%2Fapp/)).toEqual([
+      'POST /merge_requests',
+      'PUT /merge_requests/1',
+      'POST /merge_requests/1/notes',
+      'POST /issues',
+      'PUT /issues/1',
+    ]);
+    expect(spent).toBe(5);
+    expect(gl.mrs[0]!.reviewerIds).toEqual([7]);
+    expect(gl.issues[0]!.description).toContain('second');
   });
 });
 

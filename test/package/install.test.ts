@@ -2,7 +2,9 @@
 // serves) and from a git URL (what `npm install github:OWNER/REPO` does: clone, install the dev
 // dependencies, run `prepare`). Both start from the project's files alone, with no dist/ built, and
 // end with `npx scion` running a YAML recipe and a TypeScript recipe that imports `defineRecipe` from
-// the package name, as the README tells users to; installed beside a yarn workspace, it works on it.
+// the package name, as the README tells users to (a transform step, run in its worker thread, and an
+// astgrep step, run in the structural engine's child process); the package's types check a user's
+// TypeScript and its bundle carries source maps; installed beside a yarn workspace, it works on it.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,34 @@ async function targetRepo(dir: string): Promise<void> {
   await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
 }
 
+/** The installed package's types check a user's TypeScript (and are not `any`), and its bundle has source maps. */
+async function typesAndMaps(project: string): Promise<void> {
+  const installed = join(project, 'node_modules', PKG.name);
+  for (const map of ['dist/index.js.map', 'dist/cli/process.js.map']) {
+    const parsed = JSON.parse(await readFile(join(installed, map), 'utf8')) as { sources: string[]; mappings: string };
+    expect(parsed.mappings.length).toBeGreaterThan(0);
+    expect(parsed.sources.some((s) => s.endsWith('.ts'))).toBe(true);
+  }
+  await writeFile(
+    join(project, 'typed.ts'),
+    [
+      `import { defineRecipe, ScionError, type RecipeInput } from '${PKG.name}';`,
+      "const recipe: RecipeInput = defineRecipe({ name: 'typed', steps: [{ replace: { old_string: 'a', new_string: 'b' } }] });",
+      'export const name: string = recipe.name;',
+      'export const kind = (e: unknown): string | null => (e instanceof ScionError ? e.kind : null);',
+      '// @ts-expect-error: no step kind is called `nope`',
+      "defineRecipe({ name: 'wrong', steps: [{ nope: 1 }] });",
+      '',
+    ].join('\n'),
+  );
+  const tsconfig = {
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+    files: ['typed.ts'],
+  };
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+  await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.json')], { cwd: project });
+}
+
 /** Runs the installed CLI in `project` on a fresh repository with a YAML and a TypeScript recipe. */
 async function useInstalled(project: string): Promise<void> {
   const version = await run('npx', ['--no-install', 'scion', '--version'], { cwd: project, env: NPM_ENV });
@@ -49,14 +79,25 @@ async function useInstalled(project: string): Promise<void> {
   await writeFile(join(project, 'rename.yaml'), 'name: rename\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(" }\n');
   await writeFile(
     join(project, 'header.ts'),
-    `import { defineRecipe } from '${PKG.name}';\nexport default defineRecipe({ name: 'header', steps: [{ transform: ({ content }) => '// header\\n' + content }] });\n`,
+    [
+      `import { defineRecipe } from '${PKG.name}';`,
+      'export default defineRecipe({',
+      "  name: 'header',",
+      '  steps: [',
+      "    { transform: ({ content }) => '// header\\n' + content },",
+      "    { astgrep: { rule: { pattern: 'legacyLog($$$A)' }, fix: 'log($$$A)', language: 'typescript' } },",
+      '  ],',
+      '});',
+      '',
+    ].join('\n'),
   );
   const env = { ...NPM_ENV, ...gitEnv(), PATH: process.env['PATH'] };
   await run('npx', ['--no-install', 'scion', 'run', join(project, 'rename.yaml'), '--repo', repo], { cwd: project, env });
   await run('npx', ['--no-install', 'scion', 'run', join(project, 'header.ts'), '--repo', repo], { cwd: project, env });
   const show = (ref: string) => run('git', ['show', `${ref}:src/a.ts`], { cwd: repo, env: gitEnv() }).then((r) => r.stdout);
   expect(await show('scion/rename')).toBe("export const greet = () => log('hi');\n");
-  expect(await show('scion/header')).toBe("// header\nexport const greet = () => legacyLog('hi');\n");
+  expect(await show('scion/header')).toBe("// header\nexport const greet = () => log('hi');\n");
+  await typesAndMaps(project);
 }
 
 /**
@@ -108,6 +149,8 @@ describe('installing the package', { timeout: 300_000 }, () => {
     const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
     const files = info.files.map((f) => f.path);
     expect(files).toContain('dist/index.js');
+    expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('dist/index.js.map');
     expect(files).toContain('dist/recipe.schema.json');
     expect(files).toContain('bin/scion.js');
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import type { Recorded } from '../github/fake-github.js';
+import type { Recorded } from '../support/fake-github.js';
 import { githubRemote, makeRemote, remotePath } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';

@@ -1,8 +1,16 @@
-// A local stand-in for GitLab's REST API v4 (merge requests, notes, approvals, users): records every
-// request and answers from a small merge-request store.
+// A local stand-in for GitLab's REST API v4 (merge requests, notes, approvals, users, issues): records
+// every request and answers from a small merge-request store.
+//
+// ETags: GitLab's API answers its reads with a weak ETag computed from the body, but does not document
+// conditional requests for them, and its tracker reports If-None-Match ignored on API calls
+// (gitlab-org/gitlab#14357); the 304s it does send come from its internal polling routes and a few
+// downloads. So `etags: 'ignored'` tags every read and answers in full whatever the client sends, as
+// GitLab.com does; `'honoured'` answers a matching If-None-Match 304, as an instance behind a caching
+// layer would; `'none'` (the default) sends no tag.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Recorded } from '../github/fake-github.js';
+import type { Recorded } from '../support/fake-github.js';
 
 export interface FakeMr {
   iid: number;
@@ -45,6 +53,10 @@ export interface FakeGitLab {
   /** How the group listing pages: GitLab's x-next-page headers (default), or a Link header as well. */
   paging: 'headers' | 'link';
   readonly issues: FakeGitLabIssue[];
+  /** Whether reads carry an ETag, and whether a matching If-None-Match is answered 304 (see the top of the file). */
+  etags: 'none' | 'ignored' | 'honoured';
+  /** Reads answered 304. */
+  notModified: number;
   close(): Promise<void>;
 }
 
@@ -224,6 +236,8 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     groups: new Map(),
     paging: 'headers',
     issues: [],
+    etags: 'none',
+    notModified: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -242,8 +256,15 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
       };
       requests.push(r);
       const reply = fake.intercept?.(r) ?? route(r);
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
+      const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+      const tag = fake.etags !== 'none' && r.method === 'GET' && reply.status === 200 ? `W/"${createHash('md5').update(text).digest('hex')}"` : null;
+      if (tag !== null && fake.etags === 'honoured' && req.headers['if-none-match'] === tag) {
+        fake.notModified++;
+        res.writeHead(304, { etag: tag }).end();
+        return;
+      }
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...(tag === null ? {} : { etag: tag }), ...reply.headers });
+      res.end(text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

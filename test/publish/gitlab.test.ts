@@ -11,7 +11,8 @@ import { recipeFile } from '../support/recipe-file.js';
 import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
 
 const RECIPE = recipeFile(
-  'name: bump\ndescription: Move to v2\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\npr:\n  labels: [codemod]\n  reviewers: [octocat]\n  autoMerge: squash\n',
+  'name: bump\ndescription: Move to v2\nsteps:\n  - replace: { old_string: "v1", new_string: "v2" }\npr:\n  labels: [codemod]\n  reviewers: ' +
+    '[octocat]\n  autoMerge: squash\n',
 );
 
 const server = useGitServer('glpat-test-token');

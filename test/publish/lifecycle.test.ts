@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
-import type { FakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../support/fake-github.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
@@ -13,7 +13,8 @@ import { recipeFile } from '../support/recipe-file.js';
 import { useGitServer } from '../support/servers.js';
 
 const PR_BLOCK =
-  'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: [hubot]\n  autoMerge: squash\n';
+  'pr:\n  title: "chore: {{description}} ({{job}})"\n  draft: true\n  labels: [codemod]\n  reviewers: [octocat, "team:platform"]\n  assignees: ' +
+  '[hubot]\n  autoMerge: squash\n';
 const RECIPE = recipeFile(
   'name: two\ndescription: Move to v2\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
     'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n' +

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { DEFAULT_PR_SETTINGS, describeJob } from '../../src/publish/describe.js';
-import type { FakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../support/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
@@ -124,7 +124,8 @@ describe('scion pr', () => {
     expect(res.stdout).toContain('created pull request #100 for scion/two/a');
     expect(res.stderr).toBe(
       'scion: GitHub refused the request while creating the pull request for scion/two/b into main (403 Resource not accessible by integration); ' +
-        'give the token pull-request write permission (in Actions: `permissions: pull-requests: write`, and allow GitHub Actions to create pull requests in the repository settings).\n',
+        'give the token pull-request write permission (in Actions: `permissions: pull-requests: write`, and allow GitHub Actions to create pull ' +
+        'requests in the repository settings).\n',
     );
   });
 
@@ -173,7 +174,10 @@ describe('run --push --pr', () => {
     expect(res.stderr).not.toMatch(/error|records no push/);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
-      /pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\ncreated pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /,
+      new RegExp(
+        /pushed scion\/two\/a to origin at [0-9a-f]{12} \(new branch\)\npushed scion\/two\/b to origin at [0-9a-f]{12} \(new branch\)\n/.source +
+          /created pull request #100 for scion\/two\/a: .*\ncreated pull request #101 for scion\/two\/b: /.source,
+      ),
     );
     const report = JSON.parse(readFileSync(join(s.work.dir, 'r.json'), 'utf8')) as RunReport;
     expect(report.jobs.map((j) => j.pullRequest?.number ?? null)).toEqual([100, 101, null]);

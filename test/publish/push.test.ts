@@ -190,7 +190,8 @@ describe('run --push', () => {
     const work = await remote.clone();
     work.git('remote', 'set-url', 'origin', 'http://127.0.0.1:9/acme/nowhere.git');
     const two = recipeFile(
-      'name: two\njobs: [{ name: a, files: { include: ["a.txt"] } }, { name: b, files: { include: ["zzz/**"] } }]\nsteps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true, files: { include: ["**"] } }\n',
+      'name: two\njobs: [{ name: a, files: { include: ["a.txt"] } }, { name: b, files: { include: ["zzz/**"] } }]\nsteps:\n  - replace: { ' +
+        'old_string: "v1", new_string: "v2", replace_all: true, files: { include: ["**"] } }\n',
     );
     const res = await runJson(server, work.dir, two, ['--push']);
     expect(res.code).toBe(1);

@@ -42,12 +42,12 @@ describe('firstInvalidUtf8', () => {
 
 describe('decodeSource', () => {
   it('drops a UTF-8 byte order mark and keeps everything else', () => {
-    expect(decodeSource(Buffer.from('\ufeffname: x\n\ufeff', 'utf8'))).toEqual({ ok: true, text: 'name: x\n\ufeff' });
+    expect(decodeSource(Buffer.from('\ufeffname: x\n\ufeff', 'utf8'))).toEqual({ ok: true, value: 'name: x\n\ufeff' });
   });
 
   it('places the first bad byte by line and character column', () => {
     const r = decodeSource(Buffer.concat([Buffer.from('a\n\u00e9\u00e9 \ud83d\ude00 x', 'utf8'), Buffer.from([0xff])]));
     // é é space, then an emoji (two UTF-16 units, as the YAML positions count), space, x: the bad byte is the 8th unit.
-    expect(r).toMatchObject({ ok: false, line: 2, col: 8 });
+    expect(r).toMatchObject({ ok: false, error: { line: 2, col: 8 } });
   });
 });

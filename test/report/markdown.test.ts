@@ -158,7 +158,8 @@ describe('a change made in many files', () => {
     const body = renderPrBody({ ...sampleReport(), jobs });
     expect(diffBlocks(body)).toHaveLength(1);
     expect(body).toContain(
-      'The same change in 5 other files: `packages/a/y.ts`, `packages/b/x.ts` (rename-logger/b), `packages/b/y.ts` (rename-logger/b), `packages/c/x.ts` (rename-logger/c), `packages/c/y.ts` (rename-logger/c).',
+      'The same change in 5 other files: `packages/a/y.ts`, `packages/b/x.ts` (rename-logger/b), `packages/b/y.ts` (rename-logger/b), ' +
+        '`packages/c/x.ts` (rename-logger/c), `packages/c/y.ts` (rename-logger/c).',
     );
     expect(body).toContain('- `packages/a/y.ts`: the same change as `packages/a/x.ts`\n');
     expect(body).toContain('- `packages/c/y.ts`: the same change as `packages/a/x.ts` in rename-logger/a\n');
@@ -273,7 +274,8 @@ describe('renderSummary', () => {
     const s = renderSummary(sampleReport());
     expect(s).toContain('#### Changed files');
     expect(s).toContain(
-      '<summary><b>rename-logger/core</b> · scion/rename-logger/core · 3 files, +5 −4</summary>\n\n- `src/core/log.ts` +3 −3\n- `src/core/logger.ts` +1 −0 (new file)\n- `packages/web/app.ts` +1 −1\n',
+      '<summary><b>rename-logger/core</b> · scion/rename-logger/core · 3 files, +5 −4</summary>\n\n- `src/core/log.ts` +3 −3\n- ' +
+        '`src/core/logger.ts` +1 −0 (new file)\n- `packages/web/app.ts` +1 −1\n',
     );
     const many = job({ name: 'many', files: Array.from({ length: 120 }, (_, i) => fileReport(`src/f${i}.ts`, 'a\n', 'b\n')) });
     const m = renderSummary({ ...sampleReport(), jobs: [many] });

@@ -126,8 +126,8 @@ describe('a 5 MB minified file', () => {
 
   it('is rewritten in one pass: every match, the result still parses', async () => {
     const l = await loadAstgrep(step({ pattern: 'console.log($$$A)' }, 'logger.info($$$A)'), { fromDir: ROOT });
-    if (!l.ok) throw new Error(JSON.stringify(l.problems));
-    const r = changedOutcome(rewriteFile(l.program, { path: 'bundle.min.js', bytes: utf8(big.text) }));
+    if (!l.ok) throw new Error(JSON.stringify(l.error));
+    const r = changedOutcome(rewriteFile(l.value, { path: 'bundle.min.js', bytes: utf8(big.text) }));
     expect(r.matches).toBe(big.logs);
     expect(r.newText.length).toBe(big.text.length + big.logs * ('logger.info'.length - 'console.log'.length));
   });

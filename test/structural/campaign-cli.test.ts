@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clonePath } from '../../src/campaign/clone-cache.js';
 import type { RunReport } from '../../src/model/types.js';
-import { startGitServer, type GitServer } from '../support/git-http-server.js';
 import { scion } from '../support/cli.js';
 import { gitRepo, runGit } from '../support/git-repo.js';
+import { useGitServer } from '../support/servers.js';
 
 const NAMES = ['alpha', 'beta'];
 const RULE = 'id: c2l\nlanguage: typescript\nrule: { pattern: "console.log($$$A)" }\nfix: "logger.info($$$A)"\n';
@@ -29,14 +29,13 @@ const TRANSFORM = [
 ].join('\n');
 
 describe('a campaign with astgrep and jscodeshift steps', () => {
-  let server: GitServer;
+  const server = useGitServer();
   let work: string;
   const id = (name: string) => `${new URL(server.url).host}/acme/${name}`;
   const run = (args: string[]) => scion(args, { cwd: work, env: { ...server.githubEnv(), HOME: '/nonexistent' } });
   const cloneOf = (name: string) => clonePath(join(work, 'cache'), { id: id(name), url: '', path: null, ref: null });
 
   beforeAll(async () => {
-    server = await startGitServer();
     work = await mkdtemp(join(tmpdir(), 'scion-structural-campaign-'));
     const urls: string[] = [];
     for (const name of NAMES) {
@@ -56,7 +55,6 @@ describe('a campaign with astgrep and jscodeshift steps', () => {
     writeFileSync(join(work, 'repos.txt'), `${urls.join('\n')}\n`);
   });
   afterAll(async () => {
-    await server.close();
     await rm(work, { recursive: true, force: true });
   });
 

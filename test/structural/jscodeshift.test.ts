@@ -61,8 +61,8 @@ const cli = (transform: string, parser: ParserName | undefined, inputs: readonly
 
 async function load(name: string): Promise<LoadedTransform> {
   const l = await loadTransform(`./transforms/${name}`, FIXTURES);
-  if (!l.ok) throw new Error(l.message);
-  return l.transform;
+  if (!l.ok) throw new Error(l.error);
+  return l.value;
 }
 
 async function ours(t: LoadedTransform, input: string, bytes: Uint8Array, parser?: ParserName): Promise<string> {
@@ -134,8 +134,8 @@ describe('jscodeshift step semantics', () => {
 
   it('a throw is a `transform` failure naming the file and the message', async () => {
     const l = await loadTransform('./throws.js', dir);
-    if (!l.ok) throw new Error(l.message);
-    const r = await runTransformOn(l.transform, file('x'));
+    if (!l.ok) throw new Error(l.error);
+    const r = await runTransformOn(l.value, file('x'));
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.kind).toBe('transform');
@@ -148,45 +148,45 @@ describe('jscodeshift step semantics', () => {
     const nothing = await loadTransform('./nothing.js', dir);
     const number = await loadTransform('./number.js', dir);
     if (!nothing.ok || !number.ok) throw new Error('load failed');
-    const a = await runTransformOn(nothing.transform, file('x'));
+    const a = await runTransformOn(nothing.value, file('x'));
     expect(a.ok && a.value.status).toBe('unchanged');
-    const b = await runTransformOn(number.transform, file('x'));
+    const b = await runTransformOn(number.value, file('x'));
     expect(!b.ok && b.error.kind).toBe('transform');
   });
 
   it("uses the module's parser export unless the step names one; report() is collected", async () => {
     const l = await loadTransform('./with-parser.js', dir);
-    if (!l.ok) throw new Error(l.message);
-    expect(l.transform.parser).toBe('tsx');
+    if (!l.ok) throw new Error(l.error);
+    expect(l.value.parser).toBe('tsx');
     // TSX syntax: only the tsx parser reads it (babel would throw on the type annotation).
     const src = 'const x = <div>{(y as number)}</div>;\n';
-    const r = await runTransformOn(l.transform, file(src));
+    const r = await runTransformOn(l.value, file(src));
     expect(r.ok && r.value.status).toBe('changed');
     expect(r.ok && r.value.reports).toEqual(['parser option: babel']);
-    const withBabel = await runTransformOn(l.transform, file(src), { parser: 'babel' });
+    const withBabel = await runTransformOn(l.value, file(src), { parser: 'babel' });
     expect(!withBabel.ok && withBabel.error.kind).toBe('transform');
   });
 
   it('a CommonJS transform inside a "type": "module" package loads, as jscodeshift loads it', async () => {
     const l = await loadTransform('./cjs.js', dir);
-    if (!l.ok) throw new Error(l.message);
-    const r = await runTransformOn(l.transform, file('a;\n'));
+    if (!l.ok) throw new Error(l.error);
+    const r = await runTransformOn(l.value, file('a;\n'));
     expect(r.ok && r.value.status === 'changed' && r.value.newText).toBe('b;\n');
   });
 
   it('a missing module or one without a default export cannot be loaded, with a message saying which', async () => {
     const missing = await loadTransform('./nope.js', dir);
-    expect(!missing.ok && missing.message).toContain('./nope.js does not exist');
+    expect(!missing.ok && missing.error).toContain('./nope.js does not exist');
     const noDefault = await loadTransform('./no-default.js', dir);
-    expect(!noDefault.ok && noDefault.message).toContain('has no default export');
+    expect(!noDefault.ok && noDefault.error).toContain('has no default export');
     const pkg = await loadTransform('no-such-codemod-package/transform', dir);
-    expect(!pkg.ok && pkg.message).toContain('is not an installed package');
+    expect(!pkg.ok && pkg.error).toContain('is not an installed package');
   });
 
   it('a binary file is refused by the text layer before the transform sees it', async () => {
     const l = await loadTransform('./nothing.js', dir);
-    if (!l.ok) throw new Error(l.message);
-    const r = await runTransformOn(l.transform, { path: 'x.js', bytes: new Uint8Array([0x61, 0, 0x62]) });
+    if (!l.ok) throw new Error(l.error);
+    const r = await runTransformOn(l.value, { path: 'x.js', bytes: new Uint8Array([0x61, 0, 0x62]) });
     expect(!r.ok && r.error.kind).toBe('binary');
   });
 });

@@ -13,7 +13,7 @@ const NESTED = join(ROOT, 'test', 'structural', 'fixtures', 'conformance');
 async function problems(step: Record<string, unknown>, fromDir = ROOT): Promise<readonly LoadProblem[]> {
   const l = await loadAstgrep({ kind: 'inline', step }, { fromDir });
   if (l.ok) throw new Error('expected problems');
-  return l.problems;
+  return l.error;
 }
 
 describe('languages', () => {
@@ -36,16 +36,16 @@ describe('languages', () => {
 
   it('python comes from @ast-grep/lang-python, found from a nested folder upwards', async () => {
     const l = await loadAstgrep({ kind: 'inline', step: { language: 'py', rule: { pattern: 'print($$$A)' }, fix: 'log($$$A)' } }, { fromDir: NESTED });
-    if (!l.ok) throw new Error(JSON.stringify(l.problems));
-    expect(languageOf(l.program, 'tools/x.py')).toBe('python');
-    expect(languageOf(l.program, 'x.js')).toBeNull();
-    const r = changedOutcome(rewriteFile(l.program, { path: 'x.py', bytes: utf8('def f():\n    print(\n        "a",\n        1,\n    )\n') }));
+    if (!l.ok) throw new Error(JSON.stringify(l.error));
+    expect(languageOf(l.value, 'tools/x.py')).toBe('python');
+    expect(languageOf(l.value, 'x.js')).toBeNull();
+    const r = changedOutcome(rewriteFile(l.value, { path: 'x.py', bytes: utf8('def f():\n    print(\n        "a",\n        1,\n    )\n') }));
     expect(r.newText).toBe('def f():\n    log(\n        "a",\n        1,\n    )\n');
   });
 
   it('without `language`, each file is read in the language of its extension', async () => {
     const l = await loadAstgrep({ kind: 'inline', step: { rule: { kind: 'identifier', regex: '^old$' }, fix: 'neu' } }, { fromDir: ROOT });
-    if (!l.ok) throw new Error(JSON.stringify(l.problems));
+    if (!l.ok) throw new Error(JSON.stringify(l.error));
     const cases: [string, string, string][] = [
       ['a.ts', 'const old: number = 1;\n', 'const neu: number = 1;\n'],
       ['a.tsx', 'const old = <div />;\n', 'const neu = <div />;\n'],
@@ -53,15 +53,15 @@ describe('languages', () => {
       ['a.py', 'old = 1\n', 'neu = 1\n'],
     ];
     for (const [path, src, want] of cases) {
-      const r = rewriteFile(l.program, { path, bytes: utf8(src) });
+      const r = rewriteFile(l.value, { path, bytes: utf8(src) });
       expect(r.ok && r.value.status === 'changed' ? fromUtf8(r.value.after) : r, path).toBe(want);
     }
     // A rule that does not compile for a language (no such kind there) does not run on its files.
     const arrows = await loadAstgrep({ kind: 'inline', step: { rule: { kind: 'arrow_function' }, fix: 'f' } }, { fromDir: ROOT });
-    if (!arrows.ok) throw new Error(JSON.stringify(arrows.problems));
-    expect(languageOf(arrows.program, 'a.js')).toBe('javascript');
-    expect(languageOf(arrows.program, 'a.css')).toBeNull();
-    expect(languageOf(arrows.program, 'a.py')).toBeNull();
+    if (!arrows.ok) throw new Error(JSON.stringify(arrows.error));
+    expect(languageOf(arrows.value, 'a.js')).toBe('javascript');
+    expect(languageOf(arrows.value, 'a.css')).toBeNull();
+    expect(languageOf(arrows.value, 'a.py')).toBeNull();
   });
 
   it("a language's own checks are problems at the rule: an unknown kind, a bad regex", async () => {

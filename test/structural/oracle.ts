@@ -46,8 +46,8 @@ export function cliRun(pattern: string, rewrite: string, lang: string, fileName:
 /** scion's engine on one file, from a rule file's text or a step's fields. */
 export async function engine(source: AstgrepSource, path: string, bytes: Uint8Array): Promise<Result<FileOutcome>> {
   const loaded = await loadAstgrep(source, { fromDir: ROOT });
-  if (!loaded.ok) throw new Error(`the rule did not load: ${JSON.stringify(loaded.problems)}`);
-  return rewriteFile(loaded.program, { path, bytes });
+  if (!loaded.ok) throw new Error(`the rule did not load: ${JSON.stringify(loaded.error)}`);
+  return rewriteFile(loaded.value, { path, bytes });
 }
 
 /** The bytes scion writes (the input when it leaves the file alone); fails the test on a Failure. */

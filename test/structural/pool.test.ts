@@ -26,12 +26,12 @@ describe('StructuralPool', () => {
   it('rewrites files in parallel with exactly the in-process results', async () => {
     const source: AstgrepSource = { kind: 'inline', step: { rule: { pattern: 'console.$M($$$A)' }, fix: 'logger.$M($$$A)' } };
     const l = await loadAstgrep(source, { fromDir: ROOT });
-    if (!l.ok) throw new Error(JSON.stringify(l.problems));
+    if (!l.ok) throw new Error(JSON.stringify(l.error));
     const files = readdirSync(CONFORMANCE).map((f) => ({ path: f, bytes: readFileSync(join(CONFORMANCE, f)) }));
     const pool = new StructuralPool(2);
     try {
       const pooled = await Promise.all(files.map((f) => pool.run({ kind: 'astgrep', source, fromDir: ROOT }, f)));
-      const local = files.map((f) => rewriteFile(l.program, f));
+      const local = files.map((f) => rewriteFile(l.value, f));
       expect(pooled).toEqual(local);
       expect(pooled.filter((r) => r.ok && r.value.status === 'changed').length).toBeGreaterThan(3);
     } finally {
@@ -41,12 +41,12 @@ describe('StructuralPool', () => {
 
   it('runs jscodeshift transforms with the in-process result', async () => {
     const t = await loadTransform('./upper.js', dir);
-    if (!t.ok) throw new Error(t.message);
+    if (!t.ok) throw new Error(t.error);
     const file = { path: 'a.js', bytes: utf8('const a = b;\n') };
     const pool = new StructuralPool(1);
     try {
       const r = await pool.run(job('./upper.js'), file);
-      expect(r).toEqual(await runTransformOn(t.transform, file));
+      expect(r).toEqual(await runTransformOn(t.value, file));
       expect(r.ok && r.value.status === 'changed' && r.value.newText).toBe('const A = B;\n');
     } finally {
       pool.close();

@@ -44,8 +44,8 @@ const file = fc
 
 async function program(fix: string): Promise<AstgrepProgram> {
   const l = await loadAstgrep({ kind: 'inline', step: { rule: { pattern: 'foo($$$ARGS)' }, fix } }, { fromDir: ROOT });
-  if (!l.ok) throw new Error(JSON.stringify(l.problems));
-  return l.program;
+  if (!l.ok) throw new Error(JSON.stringify(l.error));
+  return l.value;
 }
 
 describe('layout properties', () => {

@@ -26,13 +26,13 @@ describe('rule files', () => {
       '',
     ].join('\n');
     const r = parseRuleFile(text, 'rules/x.yml');
-    if (!r.ok) throw new Error(JSON.stringify(r.problems));
-    expect(r.rules.map((x) => [x.rule.id, x.rule.language])).toEqual([
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.map((x) => [x.rule.id, x.rule.language])).toEqual([
       ['no-console', 'typescript'],
       ['eq', 'javascript'],
     ]);
-    expect(r.rules[0]?.rule.globs).toEqual({ include: ['src/**'], exclude: ['src/legacy/**'] });
-    expect(r.rules[1]?.rule.fix?.expandEnd).toEqual({ rule: { regex: '^;$' }, stopBy: 'neighbor' });
+    expect(r.value[0]?.rule.globs).toEqual({ include: ['src/**'], exclude: ['src/legacy/**'] });
+    expect(r.value[1]?.rule.fix?.expandEnd).toEqual({ rule: { regex: '^;$' }, stopBy: 'neighbor' });
   });
 
   it('reports every problem of every document with its line and column', () => {
@@ -54,26 +54,26 @@ describe('rule files', () => {
     const r = parseRuleFile(text, 'rules/bad.yml');
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems.map((p) => [p.line, p.col, p.path])).toEqual([
+    expect(r.error.map((p) => [p.line, p.col, p.path])).toEqual([
       [6, 5, 'document 1: rule.inside.kindd'],
       [12, 1, 'document 2: rewriters'],
       [10, 9, 'document 2: rule.patern'],
       [9, 1, 'document 2: language'],
       [11, 6, 'document 2: fix'],
     ]);
-    expect(r.problems.every((p) => p.file === 'rules/bad.yml')).toBe(true);
-    expect(r.problems[0]?.message).toContain('did you mean `kind`');
+    expect(r.error.every((p) => p.file === 'rules/bad.yml')).toBe(true);
+    expect(r.error[0]?.message).toContain('did you mean `kind`');
   });
 
   it('a YAML syntax error is located too', () => {
     const r = parseRuleFile('id: x\nlanguage: js\nrule: { pattern: "a"\nfix: b\n', 'r.yml');
-    expect(!r.ok && r.problems[0]?.line).toBeGreaterThanOrEqual(3);
-    expect(!r.ok && r.problems[0]?.message).toMatch(/^Invalid YAML/);
+    expect(!r.ok && r.error[0]?.line).toBeGreaterThanOrEqual(3);
+    expect(!r.ok && r.error[0]?.message).toMatch(/^Invalid YAML/);
   });
 
   it('an empty rule file is a problem', () => {
     const r = parseRuleFile('# nothing here\n', 'r.yml');
-    expect(!r.ok && r.problems[0]?.message).toContain('empty');
+    expect(!r.ok && r.error[0]?.message).toContain('empty');
   });
 
   it('problems found when loading (a missing language pack, napi checks) point into the file as well', async () => {
@@ -81,8 +81,8 @@ describe('rule files', () => {
     const l = await loadAstgrep({ kind: 'file', file: 'rules/r.yml', text }, { fromDir: ROOT });
     expect(l.ok).toBe(false);
     if (l.ok) return;
-    expect(l.problems).toHaveLength(1);
-    expect(l.problems[0]).toMatchObject({ where: 'rule-file', file: 'rules/r.yml', line: 9, col: 3, path: 'document 2: rule' });
-    expect(l.problems[0]?.message).toContain('not_a_kind');
+    expect(l.error).toHaveLength(1);
+    expect(l.error[0]).toMatchObject({ where: 'rule-file', file: 'rules/r.yml', line: 9, col: 3, path: 'document 2: rule' });
+    expect(l.error[0]?.message).toContain('not_a_kind');
   });
 });

@@ -17,7 +17,7 @@ function native(raw: unknown, text: string): string | null {
 
 function ours(raw: unknown, text: string): string {
   const t = parseTransforms({ T: raw }, ['transform']);
-  if (!t.ok) throw new Error(JSON.stringify(t.problems));
+  if (!t.ok) throw new Error(JSON.stringify(t.error));
   const [, tr] = t.value.order[0] as [string, Parameters<typeof apply>[0]];
   return apply(tr, `'${text}'`);
 }
@@ -73,9 +73,9 @@ describe('transforms computed by scion agree with ast-grep', () => {
     const bad = parseTransforms(raw, ['transform']);
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    const paths = bad.problems.map((p) => p.path.join('.'));
+    const paths = bad.error.map((p) => p.path.join('.'));
     expect(paths).toEqual(['transform.A.substring.source', 'transform.b', 'transform.b.convert.toCase', 'transform.C.rewrite']);
     const cycle = parseTransforms({ A: { substring: { source: '$B' } }, B: { substring: { source: '$A' } } }, ['transform']);
-    expect(!cycle.ok && cycle.problems[0]?.message).toContain('depends on itself');
+    expect(!cycle.ok && cycle.error[0]?.message).toContain('depends on itself');
   });
 });

@@ -12,7 +12,7 @@ import { scion } from './cli.js';
 import { gitEnv, gitRepo, runGit, type RepoFile } from './git-repo.js';
 import type { GitServer } from './git-http-server.js';
 import type { Cleanup } from './cleanups.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 export interface Clone {
   readonly dir: string;

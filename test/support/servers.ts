@@ -4,8 +4,8 @@
 // started it; `…AfterEach` helpers start one inside a test and close it after that test.
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { fakeApi, type FakeApi } from '../agent/fake-api.js';
-import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';
-import { startFakeGitHubs, type FakeGitHubs } from '../github/fake-github-router.js';
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { startFakeGitHubs, type FakeGitHubs } from './fake-github-router.js';
 import { startFakeGitLab, type FakeGitLab } from '../publish/fake-gitlab.js';
 import { startGitServer, type GitServer, type GitServerOptions } from './git-http-server.js';
 import { cleanupAfterEach } from './cleanups.js';

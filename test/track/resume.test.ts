@@ -2,7 +2,7 @@
 // pull request, or taken the closing comment, but scion never saw the answer), run again, opens
 // exactly one pull request per branch and posts no second comment: it looks up before it creates.
 import { describe, expect, it } from 'vitest';
-import type { Recorded } from '../github/fake-github.js';
+import type { Recorded } from '../support/fake-github.js';
 import { scion } from '../support/cli.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';

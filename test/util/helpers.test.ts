@@ -1,4 +1,5 @@
 // The small helpers every layer shares (src/util): one order, one way to say a count, one wait.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareCodeUnits } from '../../src/util/compare.js';
 import { num, plural, pluralWord } from '../../src/util/plural.js';
@@ -20,6 +21,13 @@ describe('plural', () => {
     expect(num(1234567)).toBe('1,234,567');
     expect(pluralWord(1, 'line')).toBe('line');
     expect(pluralWord(3, 'was', 'were')).toBe('were');
+  });
+
+  it("writes every number as toLocaleString('en-US') does (whole numbers grouped without ICU, the rest by it)", () => {
+    for (const n of [0, -0, 7, -999, 1000, -1000, 999_999, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, 1234.5678, NaN, Infinity]) {
+      expect(num(n)).toBe(n.toLocaleString('en-US'));
+    }
+    fc.assert(fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => num(n) === n.toLocaleString('en-US')));
   });
 });
 

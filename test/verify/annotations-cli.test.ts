@@ -12,11 +12,13 @@ import { recipeFile } from '../support/recipe-file.js';
 const makeRepo = reposAfterEach();
 const cleanups = cleanupAfterEach();
 
-const RECIPE = `name: lint
+const RECIPE =
+  `name: lint
 steps:
   - replace: { old_string: "var ", new_string: "let ", replace_all: true }
 verify:
-  - run: "printf 'src/a.js:1:5: error: a, b: 100%% wrong\\\\nsrc/a.js:2:1: warning: unused [-Wunused]\\\\n/usr/include/x.h:1:1: error: not ours\\\\n' >&2; exit 1"
+  - run: "printf 'src/a.js:1:5: error: a, b: 100%% wrong\\\\nsrc/a.js:2:1: warning: unused [-Wunused]\\\\n/usr/include/x.h:1:1: error: not ` +
+  `ours\\\\n' >&2; exit 1"
 `;
 
 describe('annotations from the CLI', () => {

@@ -91,8 +91,10 @@ const ESLINT_FILES = {
   'repo/src/b.js': 'var a = 1\nexport function f(b) { return 2; }\n',
   'repo/src/ok.js': 'export const ok = 1;\n',
   // What eslint-formatter-unix prints (ESLint 10 no longer ships it), as a local formatter.
-  'repo/unix.cjs': `module.exports = (results) => results.flatMap((r) => r.messages.map((m) =>
-  r.filePath + ':' + (m.line || 0) + ':' + (m.column || 0) + ': ' + m.message + ' [' + (m.severity === 2 ? 'Error' : 'Warning') + (m.ruleId ? '/' + m.ruleId : '') + ']')).join('\\n') + '\\n';
+  'repo/unix.cjs':
+    `module.exports = (results) => results.flatMap((r) => r.messages.map((m) =>
+  r.filePath + ':' + (m.line || 0) + ':' + (m.column || 0) + ': ' + m.message + ` +
+    `' [' + (m.severity === 2 ? 'Error' : 'Warning') + (m.ruleId ? '/' + m.ruleId : '') + ']')).join('\\n') + '\\n';
 `,
 };
 

@@ -120,7 +120,7 @@ export class TestCounter {
     let p = this.programs.get(language);
     if (!p) {
       // Built-in languages need no package, so loading them never registers anything with napi.
-      p = loadAstgrep({ kind: 'inline', step: { rule: RULES[language], language } }, { fromDir: this.packsFrom }).then((l) => (l.ok ? l.program : null));
+      p = loadAstgrep({ kind: 'inline', step: { rule: RULES[language], language } }, { fromDir: this.packsFrom }).then((l) => (l.ok ? l.value : null));
       this.programs.set(language, p);
     }
     return p;

@@ -5,6 +5,7 @@
 // back to the model as their error, so a refused edit changes nothing and teaches.
 import { decodeText } from '../../core/index.js';
 import { failure, type Failure } from '../../errors.js';
+import { plural } from '../../util/plural.js';
 import { TestCounter } from './count.js';
 import { familyOf, fileKinds, PACKAGE_JSON_CHECK_KEYS, type Family, type FileKinds } from './files.js';
 import { addedMarker, SKIP_MARKERS, SUPPRESSION_MARKERS } from './markers.js';
@@ -59,7 +60,7 @@ export class Guards {
         return refusal(
           'testCount',
           path,
-          `This edit would take ${path} from ${was.cases} test case${was.cases === 1 ? '' : 's'} to ${now.cases}`,
+          `This edit would take ${path} from ${plural(was.cases, 'test case')} to ${now.cases}`,
           'Removing a test that fails does not fix the code it tests',
           { before: was.cases, after: now.cases, counted: now.how },
         );

@@ -11,7 +11,10 @@ const MAX_SHOWN = 10;
 /** old_string copied with read_file's `  12\t` prefixes: the commonest reason for a miss. */
 export function prefixHint(oldString: string): string | null {
   if (!LINE_PREFIX.test(oldString)) return null;
-  return 'old_string contains line-number prefixes from read_file output (spaces, a number, a tab). They are not part of the file: copy only the text after the tab.';
+  return (
+    'old_string contains line-number prefixes from read_file output (spaces, a number, a tab). They are not part of the file: copy only the ' +
+    'text after the tab.'
+  );
 }
 
 /** Where the text is when only whitespace differs, else the lines most like old_string's first line. */
@@ -25,7 +28,10 @@ export function notFoundHint(text: string, oldString: string): string {
   }
   const closest = closestLines(lines, oldString);
   if (closest.length === 0) return 'No line of the file resembles old_string: read the file again before retrying.';
-  return `The closest lines in the file are:\n${closest.map((n) => numbered(n + 1, lines[n] as string)).join('\n')}\nRead the file again if needed and copy old_string exactly.`;
+  return (
+    `The closest lines in the file are:\n${closest.map((n) => numbered(n + 1, lines[n] as string)).join('\n')}\nRead the file again if needed ` +
+    `and copy old_string exactly.`
+  );
 }
 
 /** The 1-based line numbers where old_string starts, for a not-unique refusal. */
@@ -59,7 +65,10 @@ export function notUniqueHint(text: string, oldString: string): string {
   const unique = [...perLine.keys()];
   const shown = unique.slice(0, MAX_SHOWN).map((n) => numbered(n, lines[n - 1] ?? ''));
   const more = unique.length > MAX_SHOWN ? `\n… and ${unique.length - MAX_SHOWN} more lines` : '';
-  return `The matches are on ${pluralWord(unique.length, 'line')} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in old_string to pick one, or set replace_all to true to change them all.`;
+  return (
+    `The matches are on ${pluralWord(unique.length, 'line')} ${where}:\n${shown.join('\n')}${more}\nInclude more surrounding lines in ` +
+    `old_string to pick one, or set replace_all to true to change them all.`
+  );
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -1,6 +1,6 @@
 // One tool call: validate the input against the tool's schema, then run it. A bad call is answered
 // like any refusal, so the model can correct it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { failure } from '../../errors.js';
 import { refusal, stopped, type ToolContext, type ToolReply } from './context.js';
 import { editFile, notebookEdit, writeFile } from './edit-tools.js';

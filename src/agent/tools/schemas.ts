@@ -2,7 +2,7 @@
 // (read first, keep indentation after the line-number prefix, prefer edit over write, unique
 // old_string or replace_all): the model learns them here, and the engine enforces them anyway.
 import type Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_READ_LIMIT, MAX_LINE_CHARS } from './cat-n.js';
 
 /**
@@ -60,32 +60,44 @@ export type ToolInput<N extends ToolName> = z.infer<(typeof inputs)[N]>;
 
 const descriptions: Record<ToolName, string> = {
   read_file: [
-    'Reads a file of this job. The result is in `cat -n` form: each line is its line number (right-aligned), a tab, then the line exactly as it is in the file.',
+    'Reads a file of this job. The result is in `cat -n` form: each line is its line number (right-aligned), a tab, then the line exactly as it is ' +
+      'in the file.',
     `Shows up to ${DEFAULT_READ_LIMIT} lines from offset (a 1-based line number); lines longer than ${MAX_LINE_CHARS} characters are cut.`,
-    'You must read a file in this conversation before editing it (a file given to you in the first message counts as read). Reading only part of a file lets you edit it but not overwrite it with write_file.',
+    'You must read a file in this conversation before editing it (a file given to you in the first message counts as read). Reading only part of a ' +
+      'file lets you edit it but not overwrite it with write_file.',
   ].join('\n'),
   edit_file: [
-    'Replaces exact text in a file: old_string is found and replaced by new_string. Prefer this tool for every change to an existing file: it changes only what it must.',
+    'Replaces exact text in a file: old_string is found and replaced by new_string. Prefer this tool for every change to an existing file: it ' +
+      'changes only what it must.',
     'Rules:',
-    '- You must have read the file in this conversation first. If the file changed since you read it (another edit in this job), the edit fails: read it again.',
-    '- When copying text from read_file output, keep the exact indentation (tabs/spaces) as it appears AFTER the line-number prefix (the number and the tab). Never put any part of that prefix into old_string or new_string.',
-    '- old_string must match the file exactly and be unique in it. If it occurs more than once the edit fails: add surrounding lines to make it unique, or set replace_all to true to change every occurrence (for example to rename something).',
+    '- You must have read the file in this conversation first. If the file changed since you read it (another edit in this job), the edit fails: ' +
+      'read it again.',
+    '- When copying text from read_file output, keep the exact indentation (tabs/spaces) as it appears AFTER the line-number prefix (the number and ' +
+      'the tab). Never put any part of that prefix into old_string or new_string.',
+    '- old_string must match the file exactly and be unique in it. If it occurs more than once the edit fails: add surrounding lines to make it ' +
+      'unique, or set replace_all to true to change every occurrence (for example to rename something).',
     '- new_string must differ from old_string. An empty new_string deletes old_string.',
     '- Several small, targeted edits are better than one huge one.',
   ].join('\n'),
   write_file: [
     'Writes a whole file: creates a new file, or replaces an existing one completely. The content is written exactly as given.',
-    '- To change an existing file, use edit_file instead: it sends only the change and cannot lose lines by accident. Use write_file only to create a file or for a complete rewrite.',
+    '- To change an existing file, use edit_file instead: it sends only the change and cannot lose lines by accident. Use write_file only to create ' +
+      'a file or for a complete rewrite.',
     '- Overwriting an existing file requires having read all of it in this conversation first.',
     '- Do not create documentation files unless the task asks for them.',
   ].join('\n'),
   notebook_edit: [
     'Edits one cell of a Jupyter notebook (.ipynb). Use this for notebooks; edit_file refuses them.',
-    "cell_id is the cell's id or cell-N (0-based index). edit_mode replace (default) sets the cell's source (a code cell loses its outputs); insert adds a new cell after cell_id, or at the start without one, and needs cell_type; delete removes the cell.",
+    "cell_id is the cell's id or cell-N (0-based index). edit_mode replace (default) sets the cell's source (a code cell loses its outputs); insert " +
+      'adds a new cell after cell_id, or at the start without one, and needs cell_type; delete removes the cell.',
     'Read the notebook first.',
   ].join('\n'),
-  glob: `Lists the files of this job whose path matches a glob (for example src/**/*.js). Only the files this step may read and change are listed, at most ${MAX_LIST}.`,
-  grep: `Searches the lines of this job's files for a JavaScript regular expression; glob narrows the files searched. Answers with path:line: text, at most ${MAX_LIST} matches. Only the files this step may read and change are searched.`,
+  glob:
+    `Lists the files of this job whose path matches a glob (for example src/**/*.js). Only the files this step may read and change are listed, ` +
+    `at most ${MAX_LIST}.`,
+  grep:
+    `Searches the lines of this job's files for a JavaScript regular expression; glob narrows the files searched. Answers with path:line: text, ` +
+    `at most ${MAX_LIST} matches. Only the files this step may read and change are searched.`,
   astgrep_search: [
     'Finds code by its syntax, not its text (ast-grep): the pattern is code of the language, where $NAME matches any one node and $$$NAME any number of them.',
     'foo($A) finds every call of foo with one argument, however it is spaced or split over lines; $OBJ.then($$$) finds promise chains.',

@@ -42,12 +42,12 @@ export async function grep(ctx: ToolContext, input: ToolInput<'grep'>, limitMs =
       if (!d.ok) continue;
       if (ctx.signal?.aborted) return stopped();
       const hit = await runner.run('lines', input.pattern, re.flags, d.value.text, deadline - Date.now(), ctx.signal);
-      if (!hit.ok && hit.reason === 'aborted') return stopped();
+      if (!hit.ok && hit.error.reason === 'aborted') return stopped();
       if (!hit.ok) {
         const f =
-          hit.reason === 'timeout'
+          hit.error.reason === 'timeout'
             ? failure('timeout', `the pattern ran past ${limitMs / 1000} s (stopped in ${path}); it backtracks too much.`)
-            : failure('unsupported', `the pattern could not run on ${path}: ${hit.message}`);
+            : failure('unsupported', `the pattern could not run on ${path}: ${hit.error.message}`);
         ctx.refused('grep', null, f);
         return refusal(f, 'Use a simpler pattern without nested quantifiers such as (a+)+, or narrow the search with glob.');
       }

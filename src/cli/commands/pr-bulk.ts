@@ -1,9 +1,8 @@
 // `scion pr --report FILE --comment TEXT | --close | --ready | --merge [METHOD]`: flags → one bulk
 // operation (src/track/bulk.ts) over the report's live pull requests, one line per pull request,
 // exit 1 when the host refused any.
-import { usageError } from '../../api/errors.js';
 import type { RunReport } from '../../api/output.js';
-import { BULK_STATES, bulkPullRequests, hostOptionsFor, type BudgetFlags, type BulkAction, type BulkState, type MergeMethod } from '../../api/track.js';
+import { bulkPullRequests, hostOptionsFor, type BudgetFlags, type BulkAction, type BulkState, type MergeMethod } from '../../api/track.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
 import type { CliIo } from '../io.js';
 
@@ -21,37 +20,23 @@ export interface BulkFlags extends BudgetFlags {
   cacheDir?: string;
 }
 
-/** The one bulk operation the flags ask for; null when none (then `pr` publishes as usual). Throws UsageError for two. */
+/**
+ * The one bulk operation the flags ask for; null when none (then `pr` publishes as usual). The flags
+ * were checked by yargs (flags/rules.ts: checkPrFlags): at most one operation, each with a usable value.
+ */
 export function bulkActionOf(f: BulkFlags): BulkAction | null {
-  const asked: BulkAction[] = [];
-  if (f.comment !== undefined) {
-    if (f.comment.trim() === '') throw usageError('--comment needs the text to post (for example --comment "Please review: this closes in a week").');
-    asked.push({ kind: 'comment', text: f.comment });
-  }
-  if (f.close === true) asked.push({ kind: 'close' });
-  if (f.ready === true) asked.push({ kind: 'ready' });
-  if (f.merge !== undefined) {
-    const method = f.merge === '' ? 'merge' : f.merge;
-    if (!['squash', 'merge', 'rebase'].includes(method)) {
-      throw usageError(`--merge ${f.merge} is not a merge method; use --merge squash, --merge merge or --merge rebase.`);
-    }
-    asked.push({ kind: 'merge', method: method as MergeMethod });
-  }
-  if (asked.length > 1) throw usageError('--comment, --close, --ready and --merge each act on every selected pull request; choose one per command.');
-  if (asked.length === 0 && ((f.job?.length ?? 0) > 0 || (f.state?.length ?? 0) > 0 || f.stale !== undefined)) {
-    throw usageError('--job, --state and --stale select the pull requests of a bulk operation; add --comment TEXT, --close, --ready or --merge.');
-  }
-  return asked[0] ?? null;
+  if (f.comment !== undefined) return { kind: 'comment', text: f.comment };
+  if (f.close === true) return { kind: 'close' };
+  if (f.ready === true) return { kind: 'ready' };
+  // `--merge` alone merges with a merge commit.
+  if (f.merge !== undefined) return { kind: 'merge', method: (f.merge === '' ? 'merge' : f.merge) as MergeMethod };
+  return null;
 }
 
 export async function bulkPrCmd(io: CliIo, report: RunReport, source: string, action: BulkAction, f: BulkFlags): Promise<number> {
-  const states = (f.state ?? []).map((s) => {
-    if (!(BULK_STATES as readonly string[]).includes(s)) throw usageError(`--state ${s} is not one of ${BULK_STATES.join(', ')}.`);
-    return s as BulkState;
-  });
-  if (f.stale !== undefined && !(Number.isInteger(f.stale) && f.stale >= 1)) {
-    throw usageError(`--stale ${f.stale} must be a whole number of days, 1 or more.`);
-  }
+  const states: BulkState[] = [...((f.state ?? []) as readonly BulkState[])];
+  // `--stale DAYS` alone asks for the pull requests idle that long; beside --state it only sets when one is stale.
+  if (f.stale !== undefined && states.length === 0) states.push('stale');
   const repos = f.repo === undefined ? [] : typeof f.repo === 'string' ? [f.repo] : [...f.repo];
   const done = await bulkPullRequests(report, action, {
     cwd: io.cwd,

@@ -1,12 +1,12 @@
 // `scion pr --report FILE`: flags → the API's pull-request options, one line per pull request, exit 0/1.
 // The pull requests' life (create, update, close, declined, auto-merge) is the one publishing path's.
+// The flags were checked by yargs (flags/rules.ts: checkPrFlags) before this module was loaded.
 import { pullRequests } from '../../api/publish.js';
-import { usageError } from '../../api/errors.js';
 import { readReport } from '../../api/reports.js';
 import { hostOptionsFor } from '../../api/track.js';
 import type { Args } from '../args.js';
 import { EXIT_INTERRUPTED } from '../exit.js';
-import { labelsOf } from '../flags.js';
+import { labelsOf } from '../flags/rules.js';
 import type { CliIo } from '../io.js';
 
 export async function run(io: CliIo, a: Args): Promise<number> {
@@ -16,13 +16,6 @@ export async function run(io: CliIo, a: Args): Promise<number> {
   const flags = a as unknown as import('./pr-bulk.js').BulkFlags;
   const action = bulk.bulkActionOf(flags);
   if (action !== null) return bulk.bulkPrCmd(io, await readReport(report, io.cwd), report, action, flags);
-  if (Array.isArray(a['repo'])) {
-    throw usageError(
-      '--repo names the repository folder once (several --repo are globs of a bulk operation: --comment, --close, --ready, --merge).',
-      [],
-      'repo',
-    );
-  }
   const recipes = a['recipe'] === undefined ? undefined : Array.isArray(a['recipe']) ? a['recipe'].map(String) : [String(a['recipe'])];
   const done = await pullRequests({
     report,

@@ -1,7 +1,7 @@
 // `scion validate`, `scion list` and `scion schema`: recipes checked, listed, and their JSON Schema.
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { formatProblem } from '../../api/output.js';
-import { listRecipes, recipeSchema, validate } from '../../api/recipes.js';
+import { formatProblem, listRecipes, recipeSchema, validate } from '../../api/recipes.js';
+import { plural } from '../../api/text.js';
 import type { Args } from '../args.js';
 import type { CliIo } from '../io.js';
 
@@ -12,13 +12,13 @@ export async function validateCommand(io: CliIo, a: Args): Promise<number> {
   for (const r of await validate(files, io.cwd)) {
     const shown = display(io.cwd, r.file);
     if (r.ok) {
-      io.stdout.write(`${shown}: ok (${r.recipe.name}, ${r.recipe.steps.length} step${r.recipe.steps.length === 1 ? '' : 's'})\n`);
+      io.stdout.write(`${shown}: ok (${r.recipe.name}, ${plural(r.recipe.steps.length, 'step')})\n`);
       continue;
     }
     bad++;
     for (const p of r.problems) io.stderr.write(`${formatProblem({ ...p, file: display(io.cwd, p.file) })}\n`);
   }
-  if (bad > 0) io.stderr.write(`${bad} of ${files.length} recipe${files.length === 1 ? '' : 's'} invalid.\n`);
+  if (bad > 0) io.stderr.write(`${bad} of ${plural(files.length, 'recipe')} invalid.\n`);
   return bad > 0 ? 2 : 0;
 }
 
@@ -32,7 +32,7 @@ export async function listCommand(io: CliIo, a: Args): Promise<number> {
   }
   const rows = recipes.map((r) => {
     const shown = relative(io.cwd, r.file);
-    if (!r.ok) return [shown, '(invalid)', `${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}: run scion validate ${shown}`, ''];
+    if (!r.ok) return [shown, '(invalid)', `${plural(r.problems.length, 'problem')}: run scion validate ${shown}`, ''];
     const jobs = r.recipe.jobs.length === 0 ? '1 job' : r.recipe.jobs.map((j) => ('name' in j ? j.name : `each ${j.each}`)).join(', ');
     return [shown, r.recipe.name, r.recipe.description ?? '', jobs];
   });

@@ -1,13 +1,15 @@
 // `scion run` and `scion plan`: flags → the API's run options (one repository, or a campaign's), the
 // run's progress → the live view or plain lines, and its result → the outputs asked for, the summary
-// and the exit status. The flags were checked by yargs (flags.ts) before this module was loaded.
+// and the exit status. The flags were checked by yargs (flags/rules.ts) before this module was loaded.
 import { resolve } from 'node:path';
 import { run, type RunOptions, type RunResult } from '../../api/run.js';
 import type { RepoEvent, RepositoriesOptions } from '../../api/campaign.js';
 import type { RunEvent } from '../../api/output.js';
 import type { Args } from '../args.js';
-import { CAMPAIGN_SOURCES, inFlagWords, labelsOf, resolveShard, type RunFlags } from '../flags.js';
-import { hostOptionsFor } from '../../api/track.js';
+import { labelsOf, resolveShard } from '../flags/rules.js';
+import { CAMPAIGN_SOURCES, type RunFlags } from '../flags/run-options.js';
+import { inFlagWords } from '../flags/words.js';
+import { hostOptionsFor } from '../../api/host-options.js';
 import type { CliIo } from '../io.js';
 import { writeOutcome } from '../outcome.js';
 import { makeProgress, progressMode, type Progress } from '../progress.js';
@@ -111,8 +113,10 @@ function repoLine(e: RepoEvent): string {
   switch (e.type) {
     case 'clone-start':
       return `${e.cached ? 'fetching' : 'cloning'} ${e.repo}`;
-    case 'clone-end':
-      return `${e.repo}: ${e.repaired ? `the cached clone was damaged (${e.repaired}): cloned anew` : e.action === 'current' ? 'clone is current' : e.action} at ${e.sha.slice(0, 12)}`;
+    case 'clone-end': {
+      const done = e.repaired ? `the cached clone was damaged (${e.repaired}): cloned anew` : e.action === 'current' ? 'clone is current' : e.action;
+      return `${e.repo}: ${done} at ${e.sha.slice(0, 12)}`;
+    }
     case 'clone-failed':
       return `${e.repo}: ${e.message}`;
   }

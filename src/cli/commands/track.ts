@@ -1,5 +1,6 @@
-// `scion track --report FILE`: flags → trackReport (src/track/run.ts), its result → a summary line.
-import { isScionError, usageError } from '../../api/errors.js';
+// `scion track --report FILE`: flags → trackReport (src/track/track-report.ts), its result → a summary line.
+// The flags were checked by yargs (flags/rules.ts: checkTrackFlags) before this module was loaded.
+import { isScionError } from '../../api/errors.js';
 import { readReport } from '../../api/reports.js';
 import { hostOptionsFor, trackReport, TRACK_STATES, type BudgetFlags } from '../../api/track.js';
 import type { Args } from '../args.js';
@@ -22,9 +23,6 @@ export interface TrackFlags extends BudgetFlags {
 export const run = (io: CliIo, a: Args): Promise<number> => trackCmd(io, a as unknown as TrackFlags);
 
 export async function trackCmd(io: CliIo, flags: TrackFlags): Promise<number> {
-  if (!(Number.isInteger(flags.stale) && flags.stale >= 1)) {
-    throw usageError(`--stale ${flags.stale} must be a whole number of days, 1 or more (for example --stale 14).`, [], 'stale');
-  }
   const report = await readReport(flags.report, io.cwd);
   try {
     const done = await trackReport(report, {

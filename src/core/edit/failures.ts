@@ -26,7 +26,8 @@ export function fileExists(at: At): Failure {
 export function cascade(at: At, previous: number): Failure {
   return failure(
     'cascade',
-    `Cannot edit ${at.path}${where(at)}: old_string is a substring of a new_string from a previous edit, so it could match text that edit just wrote. Target the original text, or merge the two edits.`,
+    `Cannot edit ${at.path}${where(at)}: old_string is a substring of a new_string from a previous edit, so it could match text that edit just ` +
+      `wrote. Target the original text, or merge the two edits.`,
     data(at, { previous }),
   );
 }
@@ -42,7 +43,8 @@ export function notFound(at: At, oldString: string): Failure {
 export function notUnique(at: At, count: number, oldString: string): Failure {
   return failure(
     'not-unique',
-    `Found ${count} matches of the string to replace in ${at.path}${where(at)}, but replace_all is false: add more context to identify one occurrence, or set replace_all to true.\nString: ${oldString}`,
+    `Found ${count} matches of the string to replace in ${at.path}${where(at)}, but replace_all is false: add more context to identify one ` +
+      `occurrence, or set replace_all to true.\nString: ${oldString}`,
     data(at, { count, oldString }),
   );
 }
@@ -51,7 +53,8 @@ export function notUnique(at: At, count: number, oldString: string): Failure {
 export function changesNothing(at: At, oldString: string): Failure {
   return failure(
     'not-found',
-    `Edit on ${at.path}${where(at)} changes nothing: once trailing whitespace is stripped, new_string equals the text it replaces. String not found in file. Failed to apply edit.`,
+    `Edit on ${at.path}${where(at)} changes nothing: once trailing whitespace is stripped, new_string equals the text it replaces. String not found ` +
+      `in file. Failed to apply edit.`,
     data(at, { oldString }),
   );
 }

@@ -47,7 +47,8 @@ export function writtenSecret(path: string, before: Uint8Array | null, after: Ui
 export function secretFailure(path: string, name: string): Failure {
   return failure(
     'secret',
-    `The new content for ${path} would add ${SECRET_NAMES[name] ?? 'a credential'} (${name}); credentials are never written. Use an environment variable or a secret store instead.`,
+    `The new content for ${path} would add ${SECRET_NAMES[name] ?? 'a credential'} (${name}); credentials are never written. Use an environment ` +
+      `variable or a secret store instead.`,
     { path, secret: name },
   );
 }

@@ -3,6 +3,7 @@
 // every user-supplied pattern runs in a worker thread with a deadline: past it the worker is
 // terminated (the only way to stop a match) and the call answers `timeout`.
 import { Worker } from 'node:worker_threads';
+import { err, type Result } from '../../errors.js';
 
 /** One match, as plain data that crosses the thread boundary. */
 export interface RegexMatch {
@@ -12,8 +13,13 @@ export interface RegexMatch {
   readonly named?: Readonly<Record<string, string | undefined>>;
 }
 
-export type Bounded<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: 'timeout' | 'aborted' | 'error'; readonly message: string };
+/** Why a pattern gave no answer: it ran past its time, it was stopped, or it could not run (`message`). */
+export interface RegexFailure {
+  readonly reason: 'timeout' | 'aborted' | 'error';
+  readonly message: string;
+}
+
+export type Bounded<T> = Result<T, RegexFailure>;
 
 interface Ops {
   /** Does the pattern (flags as given) match anywhere? */
@@ -63,8 +69,8 @@ export class RegexRunner {
   private readonly pending = new Map<number, Pending>();
 
   run<K extends keyof Ops>(op: K, pattern: string, flags: string, text: string, limitMs: number, signal?: AbortSignal): Promise<Bounded<Ops[K]>> {
-    if (signal?.aborted) return Promise.resolve({ ok: false, reason: 'aborted', message: 'aborted' });
-    if (limitMs <= 0) return Promise.resolve({ ok: false, reason: 'timeout', message: 'no time left' });
+    if (signal?.aborted) return Promise.resolve(err({ reason: 'aborted', message: 'aborted' }));
+    if (limitMs <= 0) return Promise.resolve(err({ reason: 'timeout', message: 'no time left' }));
     const worker = this.start();
     const id = this.nextId++;
     worker.ref();
@@ -77,8 +83,8 @@ export class RegexRunner {
         else if (this.pending.size === 0) this.worker?.unref();
         resolve(r as Bounded<Ops[K]>);
       };
-      const onAbort = () => settle({ ok: false, reason: 'aborted', message: 'aborted' }, true);
-      const timer = setTimeout(() => settle({ ok: false, reason: 'timeout', message: `ran past ${limitMs} ms` }, true), limitMs);
+      const onAbort = () => settle(err({ reason: 'aborted', message: 'aborted' }), true);
+      const timer = setTimeout(() => settle(err({ reason: 'timeout', message: `ran past ${limitMs} ms` }), true), limitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, { resolve: (r) => settle(r, false) });
       worker.postMessage({ id, op, pattern, flags, text });
@@ -95,12 +101,12 @@ export class RegexRunner {
     w.on('message', (m: { id: number; ok: boolean; value?: unknown; message?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
-      p.resolve(m.ok ? { ok: true, value: m.value } : { ok: false, reason: 'error', message: m.message ?? 'failed' });
+      p.resolve(m.ok ? { ok: true, value: m.value } : err({ reason: 'error', message: m.message ?? 'failed' }));
     });
     const lost = (why: string) => {
       if (this.worker !== w) return;
       this.worker = null;
-      for (const p of [...this.pending.values()]) p.resolve({ ok: false, reason: 'error', message: why });
+      for (const p of [...this.pending.values()]) p.resolve(err({ reason: 'error', message: why }));
     };
     w.on('error', (e) => lost(e.message));
     w.on('exit', () => lost('the regular-expression worker stopped'));
@@ -112,7 +118,7 @@ export class RegexRunner {
     const w = this.worker;
     this.worker = null;
     if (w) void w.terminate();
-    for (const p of [...this.pending.values()]) p.resolve({ ok: false, reason: 'aborted', message: 'stopped' });
+    for (const p of [...this.pending.values()]) p.resolve(err({ reason: 'aborted', message: 'stopped' }));
   }
 }
 

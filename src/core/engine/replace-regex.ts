@@ -77,7 +77,8 @@ function applyRegexMatches(prep: PreparedRegex, found: readonly RegexMatch[]): E
     return fail(
       failure(
         'not-unique',
-        `Found ${matches.length} matches of the pattern in ${p}, but replace_all is false: add more context to identify one occurrence, or set replace_all to true.\nPattern: /${pattern}/`,
+        `Found ${matches.length} matches of the pattern in ${p}, but replace_all is false: add more context to identify one occurrence, or set ` +
+          `replace_all to true.\nPattern: /${pattern}/`,
         { path: p, count: matches.length, oldString: pattern },
       ),
     );

@@ -31,8 +31,8 @@ export function gitmodulesProblem(bytes: Uint8Array): GitmodulesProblem | null {
   const odd = oddByte(bytes);
   if (odd !== null) return { rule: 'gitmodulesParse', ...odd };
   const parsed = parseGitConfig(bytes);
-  if (!parsed.ok) return { rule: 'gitmodulesParse', line: parsed.line, detail: `cannot be read as git config: ${parsed.why}` };
-  for (const entry of parsed.entries) {
+  if (!parsed.ok) return { rule: 'gitmodulesParse', line: parsed.error.line, detail: `cannot be read as git config: ${parsed.error.why}` };
+  for (const entry of parsed.value) {
     // parse_config_key(var, "submodule", ...): the subsection runs to the last dot, the key follows it.
     if (!entry.name.startsWith('submodule.')) continue;
     const rest = entry.name.slice('submodule'.length);

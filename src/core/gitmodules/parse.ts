@@ -2,6 +2,7 @@
 // get_base_var, get_extended_base_var, get_value, parse_value), byte for byte: where git stops with
 // "bad config line", this stops too, so whatever passes here is what git sees. Strings hold bytes
 // (one char per byte, latin1), as git's C strings do. Pure.
+import { err, ok, type Result } from '../../errors.js';
 
 /** One `section.subsection.key = value` git hands to its config callback. */
 export interface ConfigEntry {
@@ -14,7 +15,13 @@ export interface ConfigEntry {
   readonly headerLine: number;
 }
 
-export type ConfigParse = { readonly ok: true; readonly entries: readonly ConfigEntry[] } | { readonly ok: false; readonly line: number; readonly why: string };
+/** Where git would stop with "bad config line", and why. */
+export interface ConfigError {
+  readonly line: number;
+  readonly why: string;
+}
+
+export type ConfigParse = Result<readonly ConfigEntry[], ConfigError>;
 
 const EOF = -1;
 const LF = 0x0a;
@@ -134,7 +141,7 @@ export function parseGitConfig(bytes: Uint8Array): ConfigParse {
     for (;;) {
       const c = next();
       if (c === LF) {
-        if (eof) return { ok: true, entries };
+        if (eof) return ok(entries);
         comment = false;
         continue;
       }
@@ -171,7 +178,7 @@ export function parseGitConfig(bytes: Uint8Array): ConfigParse {
     if (!(e instanceof Failed)) throw e;
     // `line` has moved past a newline that ended the bad line: point at the line itself.
     const at = pos > 0 && bytes[pos - 1] === LF ? line - 1 : line;
-    return { ok: false, line: Math.max(1, at), why: e.why };
+    return err({ line: Math.max(1, at), why: e.why });
   }
 }
 

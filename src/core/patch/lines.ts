@@ -1,6 +1,6 @@
 // Line helpers over big texts that avoid splitting the whole file: lines keep their '\n', as jsdiff's do.
 
-/** The lines of s, each keeping its '\n' (only the last may lack one); cat-n.ts's catLines drops them. */
+/** The lines of s, each keeping its '\n' (only the last may lack one); agent/tools/cat-n.ts's catLines drops them. */
 export function linesWithNewlines(s: string): string[] {
   const out: string[] = [];
   let p = 0;

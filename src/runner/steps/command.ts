@@ -67,11 +67,13 @@ export function abortKind(reason: unknown): ErrorKind {
 
 /** Runs the command; why it failed, or null when it passed. */
 export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failure | null> {
-  const root = ctx.ws.root;
-  if (root === null) throw new Error('runCommand needs a workspace on disk');
-  ctx.log(`$ ${step.command}`);
   const env = commandEnv(ctx, step.env);
-  const exec = () => execShell(step.command, root, env, ctx.signal);
+  // The files go to disk only now, when the command must really run (a cached result needs none).
+  const exec = async () => {
+    const root = await ctx.ws.onDisk();
+    ctx.log(`$ ${step.command}`);
+    return execShell(step.command, root, env, ctx.signal);
+  };
   // A run step goes through the step cache; verify commands go through runVerify.
   const r = ctx.commands ? await cachedRunStep(ctx.commands, ctx.ws, step, env, exec, ctx.log) : await exec();
   if (r.code === 0 && !r.aborted) return null;
@@ -163,7 +165,9 @@ async function refuseGitPaths(ctx: StepContext, step: RunStep, found: Findings, 
       continue;
     }
     const why = checked.error.data?.['reason'] ?? checked.error.message;
-    const message = `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was removed and is not committed.`;
+    const message =
+      `The command \`${step.command}\` created ${JSON.stringify(path)}, which git refuses in a repository (${String(why)}); it was ` +
+      `removed and is not committed.`;
     found.error(path, failure('outside', message, { path }));
   }
   if (bad.length > 0) await ctx.ws.revert(bad, before);

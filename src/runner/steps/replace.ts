@@ -29,7 +29,7 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<S
     else if (mode === '120000') found.skip(p, 'symlink');
     else if (mode === '160000') found.skip(p, 'submodule');
   }
-  // User patterns run in a worker under a deadline (regex-runner.ts): one worker for the whole step.
+  // User patterns run in a worker under a deadline (core/engine/regex-runner.ts): one worker for the whole step.
   const regex = step.regex ? new RegexRunner() : null;
   const literal = literalProbe(step.old_string);
   // The scan reads ahead of the edits (they stay serial and in path order) and hands back only the
@@ -78,7 +78,7 @@ function fileLimitMs(ctx: StepContext): number {
 /** A worker's answer as a Result: a pattern that ran out of time is the step's `timeout`. */
 function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: string): Result<T> {
   if (r.ok) return ok(r.value);
-  if (r.reason === 'timeout') {
+  if (r.error.reason === 'timeout') {
     const limit = ctx.deadline === null ? `the ${REGEX_FILE_TIMEOUT_MS / 1000} s limit per file` : "the step's timeout";
     return fail(
       failure(
@@ -88,8 +88,8 @@ function bounded<T>(ctx: StepContext, r: Bounded<T>, pattern: string, path: stri
       ),
     );
   }
-  if (r.reason === 'aborted') return fail(failure('interrupted', `The step was stopped while matching /${pattern}/ on ${path}.`, { path }));
-  return fail(failure('unsupported', `The pattern /${pattern}/ could not run on ${path}: ${r.message}`, { path, pattern }));
+  if (r.error.reason === 'aborted') return fail(failure('interrupted', `The step was stopped while matching /${pattern}/ on ${path}.`, { path }));
+  return fail(failure('unsupported', `The pattern /${pattern}/ could not run on ${path}: ${r.error.message}`, { path, pattern }));
 }
 
 /** Returns true when the step must stop here (its time ran out). */

@@ -31,18 +31,15 @@ const ready = (async () => {
   const { tsImport } = await import(workerData.tsx);
   const loader = await tsImport(workerData.loader, { parentURL: workerData.loader });
   const loaded = await loader.importDefault(workerData.file);
-  if (!loaded.ok) throw new Error(loaded.message);
+  if (!loaded.ok) return { failed: loaded.message };
   const step = loaded.value && Array.isArray(loaded.value.steps) ? loaded.value.steps[workerData.index] : undefined;
-  if (!step || typeof step.transform !== 'function') throw new Error('its step ' + workerData.index + ' no longer holds a transform function');
-  return step.transform;
-})();
-ready.catch(() => undefined);
+  if (!step || typeof step.transform !== 'function') return { failed: 'its step ' + workerData.index + ' no longer holds a transform function' };
+  return { fn: step.transform };
+})().catch((e) => ({ failed: message(e) }));
 parentPort.on('message', async (m) => {
-  let fn;
-  try {
-    fn = await ready;
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, kind: 'load-failed', message: message(e) });
+  const { fn, failed } = await ready;
+  if (failed !== undefined) {
+    parentPort.postMessage({ id: m.id, kind: 'load-failed', message: failed });
     return;
   }
   try {

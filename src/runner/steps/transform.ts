@@ -23,13 +23,16 @@ type Call = (path: string, content: string) => Promise<TransformReply>;
 
 /**
  * A transform given as a function in code (the library API, no module to load it from) runs on this
- * thread: the step's deadline still holds for what it returns late (step-bounds.ts), but synchronous
- * code that never returns cannot be stopped here.
+ * thread: a function cannot be sent to a worker. The step's deadline holds for what it returns late
+ * (step-bounds.ts): a result after the deadline stops the step, so no further file is offered to it
+ * (synchronous code holds the thread, and the deadline's timer cannot fire until it returns). Code
+ * that never returns cannot be stopped here; async code that never settles is left behind.
  */
-function inProcess(fn: TransformFn): Call {
+function inProcess(fn: TransformFn, deadline: number | null): Call {
   return async (path, content) => {
     try {
       const v: unknown = await fn({ path, content });
+      if (deadline !== null && Date.now() > deadline) return { kind: 'stopped' };
       if (v === undefined || v === null) return { kind: 'value', value: null };
       return typeof v === 'string' ? { kind: 'value', value: v } : { kind: 'invalid', what: describe(v) };
     } catch (e) {
@@ -43,7 +46,7 @@ export async function runTransform(ctx: StepContext, fn: TransformFn): Promise<S
   const origin = transformOrigin(fn);
   const worker = origin ? new TransformWorker(origin, ctx.signal, (line) => ctx.log(`transform: ${line}`)) : null;
   try {
-    return await transformFiles(ctx, worker ? (path, content) => worker.call(path, content) : inProcess(fn));
+    return await transformFiles(ctx, worker ? (path, content) => worker.call(path, content) : inProcess(fn, ctx.deadline));
   } finally {
     worker?.close();
   }
