@@ -63,9 +63,20 @@ export class ObjectStore {
     return this.fromPacks(raw, owned) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? this.fromLoose(oid)) : null);
   }
 
-  /** Every pack known now, in the order reads search them, as worker threads open them (see Pack.share). */
+  /**
+   * Every pack known now, in the order reads search them, as worker threads open them (see
+   * Pack.share). A pack whose index is gone meanwhile is left out: its objects are read here.
+   */
   sharedPacks(): SharedPack[] {
-    return [...this.allPacks()].map((p) => p.share());
+    const out: SharedPack[] = [];
+    for (const pack of this.allPacks()) {
+      try {
+        out.push(pack.share());
+      } catch (err) {
+        if (!isGitError(err, 'pack-gone')) throw err;
+      }
+    }
+    return out;
   }
 
   /** Whether the object exists. `rescan: false` skips looking for packs written since the last look. */

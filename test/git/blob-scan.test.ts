@@ -23,6 +23,7 @@ import {
   type ScannedBlob,
 } from '../../src/git/index.js';
 import { packReading } from '../../src/git/pack.js';
+import { indexReading } from '../../src/git/pack-index.js';
 import { repoState } from '../../src/git/repo.js';
 import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
@@ -31,9 +32,11 @@ import { writeRepoFiles, type TestRepo } from '../support/git-repo.js';
 const repo = reposAfterEach();
 const saved = { ...blobScan };
 const savedReading = { ...packReading };
+const savedIndex = { ...indexReading };
 afterEach(() => {
   Object.assign(blobScan, saved);
   Object.assign(packReading, savedReading);
+  Object.assign(indexReading, savedIndex);
 });
 
 const NEEDLE = 'legacyLog(';
@@ -175,7 +178,9 @@ describe('scanBlobs', () => {
           const blobs = await headBlobs(r);
           expect(blobs.map((b) => b.path).sort()).toEqual([...files.keys()].sort());
           const want = blobs.map((b) => expected(files.get(b.path)!));
+          // Packs read at offsets through a small window, indexes in pieces (then whole, to be shared).
           if (onDisk) Object.assign(packReading, { wholePackLimit: 0, readAhead: 8192 });
+          if (onDisk) indexReading.wholeIndexLimit = 0;
           let started = 0;
           Object.assign(blobScan, { ...cut, minBlobs: 0, onWorker: () => started++ });
           const oids = blobs.map((b) => b.oid);
