@@ -3,9 +3,9 @@
 import { dirname, join } from 'node:path';
 
 // The files started on their own, by these names (src/util/own-files.ts finds them in src/ or dist/):
-// the library, the CLI's process entry (bin/scion.js), the structural engine's child process and the
-// module-recipe loader a transform's worker thread imports.
-export const ENTRIES = ['index', 'cli/process', 'structural/worker', 'recipe/load-module'];
+// the library, the CLI's process entry (bin/scion.js), the structural engine's child process, the
+// module-recipe loader a transform's worker thread imports and the blob scan's worker threads' module.
+export const ENTRIES = ['index', 'cli/process', 'structural/worker', 'recipe/load-module', 'git/blob-scan-worker'];
 
 // Packages bundled in: pure JavaScript that start-up loads (the command line, the recipe schema and
 // its YAML, globs, diffs, terminal widths), together with everything they import. Every other package

@@ -6,11 +6,11 @@ export async function readBlob(repo: Repo, oid: string): Promise<Uint8Array> {
   return readBlobSync(repo, oid);
 }
 
-/** A copy: the store keeps its own buffer in a cache that callers must not be able to change. */
+/** The caller's own buffer: one the store's cache holds comes as a copy, so no caller can change the cache. */
 export function readBlobSync(repo: Repo, oid: string): Buffer {
-  const obj = repoState(repo).store.read(oid);
+  const obj = repoState(repo).store.read(oid, true);
   if (obj.type !== 'blob') throw gitError('invalid-argument', `${oid} is a ${obj.type}, not a blob.`, { oid });
-  return Buffer.from(obj.data);
+  return obj.data;
 }
 
 export async function writeBlob(repo: Repo, bytes: Uint8Array): Promise<string> {

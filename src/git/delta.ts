@@ -3,6 +3,13 @@
 import { gitError } from './errors.js';
 import type { ScionError } from '../errors.js';
 
+/**
+ * Copies shorter than this go byte by byte in JavaScript: most of a delta's copies and every insert
+ * (at most 127 bytes) are short, and Buffer#copy's call costs more than such a copy (measured on
+ * babel/babel's blobs: half the time of copying everything with Buffer#copy).
+ */
+const SMALL_COPY = 256;
+
 export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   let p = 0;
   const varint = (): number => {
@@ -36,11 +43,12 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       if (op & 0x40) size |= (delta[p++] as number) << 16;
       if (size === 0) size = 0x10000;
       if (offset + size > base.length || o + size > resultSize) throw corrupt('delta copy runs past its buffers');
-      base.copy(out, o, offset, offset + size);
+      if (size < SMALL_COPY) for (let k = 0; k < size; k++) out[o + k] = base[offset + k] as number;
+      else base.copy(out, o, offset, offset + size);
       o += size;
     } else if (op > 0) {
       if (p + op > delta.length || o + op > resultSize) throw corrupt('delta insert runs past its buffers');
-      delta.copy(out, o, p, p + op);
+      for (let k = 0; k < op; k++) out[o + k] = delta[p + k] as number;
       p += op;
       o += op;
     } else {

@@ -4,6 +4,8 @@ export { openRepo, closeRepo, repoRefusal, type Repo, type OpenRepoOptions } fro
 export { resolveCommit } from './resolve.js';
 export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
+export { probeBlob, bufferIsBinary, type BlobProbe, type ProbeResult } from './blob-probe.js';
+export { scanBlobs, blobScan, type ScannedBlob } from './blob-scan.js';
 export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
 export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';

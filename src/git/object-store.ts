@@ -8,7 +8,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { gitError, refusalToGitError, errnoCode, onDisk, isGitError } from './errors.js';
 import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
 import { ByteLru } from './lru.js';
-import { Pack, type RawObject } from './pack.js';
+import { Pack, type RawObject, type SharedPack } from './pack.js';
 import { raceproofCreate } from './raceproof.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
@@ -36,8 +36,8 @@ export class ObjectStore {
    * The object, or throws `missing-object`; in a partial clone, where missing objects are expected
    * (the promisor remote has them), `environment` with how to make them local.
    */
-  read(oid: string): RawObject {
-    const found = this.tryRead(oid);
+  read(oid: string, owned = false): RawObject {
+    const found = this.tryRead(oid, owned);
     if (found !== null) return found;
     if (this.promisor !== null) {
       const gitDir = dirname(this.objectsDir);
@@ -57,10 +57,26 @@ export class ObjectStore {
    * look (a concurrent `git gc` may have packed the loose object and pruned it between our two
    * looks) and try once more, as git's `read_object` re-scans objects/pack before giving up.
    */
-  tryRead(oid: string): RawObject | null {
-    if (oid === EMPTY_TREE) return EMPTY;
+  tryRead(oid: string, owned = false): RawObject | null {
+    if (oid === EMPTY_TREE) return owned ? { type: 'tree', data: Buffer.alloc(0) } : EMPTY;
     const raw = Buffer.from(oid, 'hex');
-    return this.fromPacks(raw) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw) ?? this.fromLoose(oid)) : null);
+    return this.fromPacks(raw, owned) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? this.fromLoose(oid)) : null);
+  }
+
+  /**
+   * Every pack known now, in the order reads search them, as worker threads open them (see
+   * Pack.share). A pack whose index is gone meanwhile is left out: its objects are read here.
+   */
+  sharedPacks(): SharedPack[] {
+    const out: SharedPack[] = [];
+    for (const pack of this.allPacks()) {
+      try {
+        out.push(pack.share());
+      } catch (err) {
+        if (!isGitError(err, 'pack-gone')) throw err;
+      }
+    }
+    return out;
   }
 
   /** Whether the object exists. `rescan: false` skips looking for packs written since the last look. */
@@ -172,12 +188,12 @@ export class ObjectStore {
     this.scanned = false;
   }
 
-  private fromPacks(raw: Buffer): RawObject | null {
+  private fromPacks(raw: Buffer, owned: boolean): RawObject | null {
     for (let attempt = 0; ; attempt++) {
       try {
         for (const pack of this.allPacks()) {
           const i = pack.indexOf(raw);
-          if (i >= 0) return pack.readIndex(i, (base) => this.read(base));
+          if (i >= 0) return pack.readIndex(i, (base) => this.read(base), owned);
         }
         return null;
       } catch (err) {

@@ -3,7 +3,8 @@
 // for 600,000 objects) is read in pieces as lookups need them: the names under one first byte at a
 // time, the offsets as one table. Reading a few objects (a 1-file job) then reads a few hundred KB
 // of it instead of all; reading every object reads it all once, as before. The handle stays open,
-// so an index `git repack -d` deleted meanwhile stays readable, like the pack itself.
+// so an index `git repack -d` deleted meanwhile stays readable, like the pack itself. A scan's
+// worker threads use the index in memory they share with the main thread (read whole then, once).
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { ScionError } from '../errors.js';
 import { errnoCode, gitError } from './errors.js';
@@ -32,7 +33,7 @@ export class PackIndex {
     private readonly header: Buffer,
     private readonly size: number,
     /** The whole file, when it was read whole. */
-    private readonly whole: Buffer | null,
+    private whole: Buffer | null,
     private fd: number | null,
   ) {
     if (size < HEADER + 40 || header.readUInt32BE(0) !== 0xff744f63 || header.readUInt32BE(4) !== 2) {
@@ -63,6 +64,29 @@ export class PackIndex {
     }
   }
 
+  /** The index another thread reads: `sab` holds the whole file (what `share()` gave). */
+  static fromShared(path: string, sab: SharedArrayBuffer): PackIndex {
+    const whole = Buffer.from(sab);
+    return new PackIndex(path, whole, whole.length, whole, null);
+  }
+
+  /**
+   * The whole index in memory other threads can share (read whole now, once, if it was read in
+   * pieces; the pieces are dropped for it).
+   */
+  share(): SharedArrayBuffer {
+    if (this.whole !== null && this.whole.buffer instanceof SharedArrayBuffer) return this.whole.buffer;
+    const shared = Buffer.from(new SharedArrayBuffer(this.size));
+    if (this.whole !== null) this.whole.copy(shared);
+    else if (!readFully(this.handle(), shared, 0)) throw this.truncated();
+    this.whole = shared;
+    this.names.fill(undefined);
+    this.offsets = null;
+    this.large = null;
+    this.close();
+    return shared.buffer as SharedArrayBuffer;
+  }
+
   /** Position of `oid` (20 raw bytes) in the index, or -1. */
   indexOf(oid: Buffer): number {
     const first = oid[0] as number;
@@ -70,9 +94,13 @@ export class PackIndex {
     const names = this.namesOf(first);
     let lo = 0;
     let hi = names.length / 20;
+    // Compared a 32-bit word at a time in JavaScript: Buffer.compare's call into C++ cost more than the comparison.
+    const w0 = oid.readUInt32BE(0);
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = names.compare(oid, 0, 20, mid * 20, mid * 20 + 20);
+      const at = mid * 20;
+      let c = names.readUInt32BE(at) - w0;
+      for (let k = 4; c === 0 && k < 20; k += 4) c = names.readUInt32BE(at + k) - oid.readUInt32BE(k);
       if (c === 0) return start + mid;
       // > 0: the idx entry sorts after the oid we look for.
       if (c > 0) hi = mid;
@@ -131,6 +159,13 @@ export class PackIndex {
   /** `length` bytes at `at`: a view of the whole file, or read from the handle (opened again after close()). */
   private piece(at: number, length: number): Buffer {
     if (this.whole !== null) return this.whole.subarray(at, at + length);
+    const buf = Buffer.allocUnsafe(length);
+    if (!readFully(this.handle(), buf, at)) throw this.truncated();
+    return buf;
+  }
+
+  /** The open handle (opened again after close()). */
+  private handle(): number {
     if (this.fd === null) {
       try {
         this.fd = openSync(this.path, 'r');
@@ -139,9 +174,7 @@ export class PackIndex {
         throw err;
       }
     }
-    const buf = Buffer.allocUnsafe(length);
-    if (!readFully(this.fd, buf, at)) throw this.truncated();
-    return buf;
+    return this.fd;
   }
 
   private truncated(): ScionError {

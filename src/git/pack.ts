@@ -2,51 +2,43 @@
 // Format: Documentation/gitformat-pack.txt. isomorphic-git reads packs too, but measured on a
 // 30k-file repository it took 14 s to read every blob (pako inflate, one readdir + one failed
 // loose-object open per read); this reader does it in about 1 s with node:zlib and a base cache.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ScionError } from '../errors.js';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
-import { errnoCode, gitError, isGitError } from './errors.js';
+import { gitError, isGitError } from './errors.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
-import { packGone, PackIndex } from './pack-index.js';
+import { PackBytes } from './pack-bytes.js';
+import { PackIndex } from './pack-index.js';
+
+export { packReading } from './pack-bytes.js';
 
 export interface RawObject {
   readonly type: ObjectType;
   readonly data: Buffer;
 }
 
+/** A pack as it crosses to a worker thread: its index stays in memory both threads share. */
+export interface SharedPack {
+  readonly packPath: string;
+  readonly idxPath: string;
+  readonly idx: SharedArrayBuffer;
+}
+
 /** Reads a REF_DELTA base that may live in another pack or loose. */
 export type ExternalReader = (oid: string) => RawObject;
 
-/**
- * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
- * ones stay on disk and each object's compressed bytes are read at its offset (pread through an
- * open handle, which also keeps a pack `git repack -d` deleted readable). Memory then follows what
- * is read and the delta-base cache, not the size of the repository.
- */
-export const packReading = { wholePackLimit: 16 * 1024 * 1024 };
 /** Larger than any buffer Node can make: a size beyond it is a damaged header. */
 const MAX_OBJECT = 2 ** 31 - 1;
 const TYPES: readonly (ObjectType | null)[] = [null, 'commit', 'tree', 'blob', 'tag'];
+/** Read first at an object's offset: its header and, for most objects (trees, small blobs), all of its data. */
+const FIRST_READ = 1024;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
-/** Bytes read first at an object's offset: its header, and the whole of most trees, commits and small blobs. */
-const FIRST_READ = 8 * 1024;
-
-/**
- * The most bytes zlib's deflate makes of `size` bytes (its deflateBound): git's objects are read this
- * far past their header, and inflating stops at the stream's end. A stream longer than that (another
- * compressor's) is read again up to the next object's offset.
- */
-function deflateBound(size: number): number {
-  return size + Math.floor(size / 4096) + Math.floor(size / 16384) + Math.floor(size / 33554432) + 13;
-}
 
 export class Pack {
-  private data: Buffer | null = null;
-  private fd: number | null = null;
-  private packSize = 0;
+  /** The .pack file's bytes, opened on the first read. */
+  private bytes: PackBytes | null = null;
   private ends: Float64Array | null = null;
 
   private constructor(
@@ -59,6 +51,16 @@ export class Pack {
 
   static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>): Pack {
     return new Pack(idxPath.replace(/\.idx$/, '.pack'), PackIndex.open(idxPath), packNo, cache);
+  }
+
+  /** The same pack in another thread: `shared` is what `share()` gave there. */
+  static fromShared(shared: SharedPack, packNo: number, cache: ByteLru<RawObject>): Pack {
+    return new Pack(shared.packPath, PackIndex.fromShared(shared.idxPath, shared.idx), packNo, cache);
+  }
+
+  /** What another thread needs to open this pack: its path, and its index in memory both share (read whole now if it was read in pieces). */
+  share(): SharedPack {
+    return { packPath: this.packPath, idxPath: this.idx.path, idx: this.idx.share() };
   }
 
   get count(): number {
@@ -75,19 +77,36 @@ export class Pack {
     return this.idx.findPrefix(hex, limit);
   }
 
-  readIndex(i: number, external: ExternalReader): RawObject {
-    return this.readAt(this.offsetAt(i), external, false);
+  /**
+   * The object at index position `i`. `owned`: the caller may keep and change the buffer, so an
+   * object the cache holds comes back as a copy (a blob read for itself is never cached: no copy).
+   */
+  readIndex(i: number, external: ExternalReader, owned = false): RawObject {
+    return this.readOffset(this.offsetAt(i), external, owned);
+  }
+
+  /** The object that starts at `offset` (a position `offsetAt` gave); `owned` as for `readIndex`. */
+  readOffset(offset: number, external: ExternalReader, owned = false): RawObject {
+    const hit = this.cache.get(this.keyOf(offset));
+    if (hit) return owned ? { type: hit.type, data: Buffer.from(hit.data) } : hit;
+    const obj = this.readAt(offset, external, false);
+    return owned && obj.type !== 'blob' ? { type: obj.type, data: Buffer.from(obj.data) } : obj;
+  }
+
+  /** Where the object at index position `i` starts in the .pack file. */
+  offsetAt(i: number): number {
+    return this.idx.offsetAt(i);
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-    this.data = null;
+    this.bytes?.close();
+    this.bytes = null;
     this.idx.close();
   }
 
-  private offsetAt(i: number): number {
-    return this.idx.offsetAt(i);
+  /** Numbers hash faster than strings; offsets stay below 2^40 (1 TiB packs). */
+  private keyOf(offset: number): number {
+    return this.packNo * 2 ** 40 + offset;
   }
 
   /**
@@ -96,12 +115,11 @@ export class Pack {
    * every blob of a 30k-file checkout only churns memory.
    */
   private readAt(offset: number, external: ExternalReader, asBase: boolean): RawObject {
-    // Numbers hash faster than strings; offsets stay below 2^40 (1 TiB packs).
-    const key = this.packNo * 2 ** 40 + offset;
+    const key = this.keyOf(offset);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    this.load();
-    if (offset < 12 || offset >= this.packSize - 20) throw this.corrupt(offset, 'offset outside the pack');
+    this.bytes ??= PackBytes.open(this.packPath, this.idx.packChecksum());
+    if (offset < 12 || offset >= this.bytes.end) throw this.corrupt(offset, 'offset outside the pack');
     try {
       return this.parseAt(offset, key, external, asBase);
     } catch (err) {
@@ -113,117 +131,92 @@ export class Pack {
 
   /** Whether the pack was read into memory whole (else it is read at offsets). */
   get whole(): boolean {
-    return this.data !== null;
+    return this.bytes?.whole ?? false;
   }
 
   private parseAt(offset: number, key: number, external: ExternalReader, asBase: boolean): RawObject {
-    const last = this.packSize - 20;
-    // Packs store no lengths: in memory the rest of the pack is at hand; on disk, a first read
-    // that the header may show is too short.
-    const raw = this.slice(offset, this.data !== null ? last : Math.min(last, offset + FIRST_READ));
+    // Packs store no lengths: read what the header says the object can take at most (a zlib
+    // stream stops at its own end, so bytes of the next object after it are harmless).
+    const bytes = this.bytes as PackBytes;
+    let raw = bytes.view(offset, FIRST_READ);
     let p = 0;
-    let byte = raw[p++] as number;
+    const next = (): number => {
+      if (p >= raw.length) throw this.corrupt(offset, 'header runs past the pack');
+      return raw[p++] as number;
+    };
+    let byte = next();
     const typeNo = (byte >> 4) & 7;
     let size = byte & 15;
     let shift = 4;
     while (byte & 0x80) {
-      byte = raw[p++] as number;
+      byte = next();
       size += (byte & 0x7f) * 2 ** shift;
       shift += 7;
     }
-    let result: RawObject;
+    if (size > MAX_OBJECT) throw this.corrupt(offset, `object size ${size} is not believable`);
+    let back = 0;
+    let baseOid: Buffer | null = null;
     if (typeNo === OFS_DELTA) {
-      byte = raw[p++] as number;
-      let back = byte & 0x7f;
+      byte = next();
+      back = byte & 0x7f;
       while (byte & 0x80) {
-        byte = raw[p++] as number;
+        byte = next();
         back = (back + 1) * 128 + (byte & 0x7f);
       }
       if (back <= 0 || back > offset) throw this.corrupt(offset, 'delta base outside the pack');
-      const base = this.readAt(offset - back, external, true);
-      result = { type: base.type, data: applyDelta(base.data, this.inflateAt(raw, p, size, offset)) };
     } else if (typeNo === REF_DELTA) {
-      const baseOid = raw.subarray(p, p + 20);
+      if (p + 20 > raw.length) throw this.corrupt(offset, 'header runs past the pack');
+      baseOid = Buffer.from(raw.subarray(p, p + 20));
       p += 20;
+    } else if (!TYPES[typeNo]) {
+      throw this.corrupt(offset, `unknown object type ${typeNo}`);
+    }
+    const need = p + deflateBound(size);
+    if (raw.length < need && offset + raw.length < bytes.end) raw = bytes.view(offset, need);
+    // The delta is inflated before its base is read, so these bytes are not held across that read.
+    const body = this.inflate(raw, p, size, offset);
+    let result: RawObject;
+    if (typeNo === OFS_DELTA) {
+      const base = this.readAt(offset - back, external, true);
+      result = { type: base.type, data: applyDelta(base.data, body) };
+    } else if (baseOid !== null) {
       const i = this.indexOf(baseOid);
       const base = i >= 0 ? this.readAt(this.offsetAt(i), external, true) : external(baseOid.toString('hex'));
-      result = { type: base.type, data: applyDelta(base.data, this.inflateAt(raw, p, size, offset)) };
+      result = { type: base.type, data: applyDelta(base.data, body) };
     } else {
-      const type = TYPES[typeNo];
-      if (!type) throw this.corrupt(offset, `unknown object type ${typeNo}`);
-      result = { type, data: this.inflateAt(raw, p, size, offset) };
+      result = { type: TYPES[typeNo] as ObjectType, data: body };
     }
-    if (asBase || result.type !== 'blob') this.cache.set(key, result);
+    if (asBase || result.type !== 'blob') this.cache.set(key, compact(result));
     return result;
   }
 
-  /** The object's data, from `raw` (its bytes from `offset`; the compressed stream starts at `p`), read further when that is too short. */
-  private inflateAt(raw: Buffer, p: number, size: number, offset: number): Buffer {
-    const last = this.packSize - 20;
-    if (raw.length < p + deflateBound(size) && offset + raw.length < last) raw = this.slice(offset, Math.min(last, offset + p + deflateBound(size)));
-    try {
-      return this.inflate(raw.subarray(p), size, offset);
-    } catch (err) {
-      if (offset + raw.length >= last) throw err;
-      // Cut short by the bound: read up to the next object and try once more.
-      const whole = this.slice(offset, this.endOf(offset));
-      if (whole.length <= raw.length) throw err;
-      return this.inflate(whole.subarray(p), size, offset);
-    }
-  }
-
-  private inflate(compressed: Buffer, size: number, offset: number): Buffer {
-    if (size > MAX_OBJECT) throw this.corrupt(offset, `object size ${size} is not believable`);
+  /** Inflates the stream at `raw[p]` (`raw` starts at the object's `offset`); `size` is what it must give. */
+  private inflate(raw: Buffer, p: number, size: number, offset: number): Buffer {
+    const opts = { chunkSize: Math.min(Math.max(64, size + 1), 64 * 1024 * 1024), maxOutputLength: size + 1 };
     let out: Buffer;
     try {
       // maxOutputLength: a damaged stream that inflates past its stated size stops there.
-      out = inflateSync(compressed, { chunkSize: Math.min(Math.max(64, size + 1), 64 * 1024 * 1024), maxOutputLength: size + 1 });
+      out = inflateSync(raw.subarray(p), opts);
     } catch (err) {
-      throw this.corrupt(offset, (err as Error).message);
+      // Cut short by the size bound (a stream some other packer wrote looser than zlib does):
+      // inflate again from the exact extent of the object, which the index gives.
+      const bytes = this.bytes as PackBytes;
+      const short = (err as { code?: string }).code === 'Z_BUF_ERROR' && offset + raw.length < bytes.end;
+      if (!short) throw this.corrupt(offset, (err as Error).message);
+      try {
+        out = inflateSync(bytes.view(offset, this.endOf(offset) - offset).subarray(p), opts);
+      } catch (again) {
+        throw this.corrupt(offset, (again as Error).message);
+      }
     }
     if (out.length !== size) throw this.corrupt(offset, `inflated to ${out.length} bytes, expected ${size}`);
     return out;
   }
 
-  private load(): void {
-    if (this.data !== null || this.fd !== null) return;
-    let fd: number;
-    try {
-      fd = openSync(this.packPath, 'r');
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') throw packGone(this.packPath, err);
-      throw err;
-    }
-    this.packSize = fstatSync(fd).size;
-    const trailer = Buffer.alloc(20);
-    readSync(fd, trailer, 0, 20, this.packSize - 20);
-    if (!trailer.equals(this.idx.packChecksum())) {
-      closeSync(fd);
-      throw gitError('corrupt', `${this.packPath} does not match its .idx file; run \`git fsck\`.`);
-    }
-    if (this.packSize <= packReading.wholePackLimit) {
-      this.data = Buffer.allocUnsafe(this.packSize);
-      let done = 0;
-      while (done < this.packSize) done += readSync(fd, this.data, done, this.packSize - done, done);
-      closeSync(fd);
-    } else {
-      this.fd = fd;
-    }
-  }
-
-  private slice(start: number, end: number): Buffer {
-    if (this.data !== null) return this.data.subarray(start, end);
-    const buf = Buffer.allocUnsafe(end - start);
-    let done = 0;
-    while (done < buf.length) {
-      const n = readSync(this.fd as number, buf, done, buf.length - done, start + done);
-      if (n === 0) break;
-      done += n;
-    }
-    return buf.subarray(0, done);
-  }
-
-  /** Where the object at `offset` ends: the next object's offset (packs store no lengths). */
+  /**
+   * Where the object at `offset` ends: the next object's offset (packs store no lengths). Needed only
+   * when an object's stream is longer than zlib's bound for its size, so it is built on first use.
+   */
   private endOf(offset: number): number {
     if (this.ends === null) {
       const ends = new Float64Array(this.count);
@@ -239,10 +232,28 @@ export class Pack {
       if ((ends[mid] as number) <= offset) lo = mid + 1;
       else hi = mid;
     }
-    return lo < ends.length ? (ends[lo] as number) : this.packSize - 20;
+    return lo < ends.length ? (ends[lo] as number) : (this.bytes as PackBytes).end;
   }
 
   private corrupt(offset: number, what: string): ScionError {
     return gitError('corrupt', `The object at offset ${offset} of ${this.packPath} is damaged (${what}); run \`git fsck\`.`);
   }
+}
+
+/**
+ * The most a zlib stream of `size` bytes takes (zlib's deflateBound, rounded up generously: stored
+ * blocks add 5 bytes per 64 KB, the wrapper 6, a flush a few). A stream that is longer anyway is
+ * read again at its exact extent.
+ */
+export function deflateBound(size: number): number {
+  return size + Math.floor(size / 32) + 64;
+}
+
+/** A cached object keeps only its own bytes: a small buffer cut from Node's shared pool would hold the whole 8 KB block. */
+function compact(obj: RawObject): RawObject {
+  const d = obj.data;
+  if (d.buffer.byteLength <= d.byteLength * 2) return obj;
+  const own = Buffer.allocUnsafeSlow(d.byteLength);
+  d.copy(own);
+  return { type: obj.type, data: own };
 }

@@ -100,9 +100,14 @@ async function loadBase(repo: Repo, sha: string, prefixes: readonly string[]): P
   const tree = await treeOfCommit(repo, sha);
   const list = await listTree(repo, tree, { prefixes });
   const entries = new Map(list.map((e) => [e.path, e] as const));
+  // Sorted paths come folder by folder: each new folder and those above it not seen yet.
   const dirs = new Set<string>();
+  let last = '';
   for (const e of list) {
-    for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
+    const cut = e.path.lastIndexOf('/');
+    if (cut < 0 || (cut === last.length && e.path.startsWith(last))) continue;
+    last = e.path.slice(0, cut);
+    for (let d = last; d !== '' && !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) dirs.add(d);
   }
   return { sha, tree, entries, dirs: [...dirs].sort() };
 }

@@ -85,6 +85,7 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
     paths: () => ws.paths(),
     mode: (p) => ws.mode(p),
     read: (p) => ws.read(p),
+    scan: (paths, probe, signal) => ws.scan(paths, probe, signal),
     writable: (p) => ws.writable(p),
     write: async (p, bytes) => {
       check();

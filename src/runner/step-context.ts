@@ -46,6 +46,8 @@ export interface StepContext {
 }
 
 const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
+/** The files `refuseLfs` refuses, as a scan's probe names them (so a scan hands them back to be refused by name). */
+export const LFS_POINTERS = { prefix: Buffer.from(LFS_POINTER, 'latin1'), below: 1024 } as const;
 
 /**
  * Normalise a path a step names and check it may be touched: not UNC, not escaping the repository
@@ -70,7 +72,7 @@ export async function readGuarded(ctx: StepContext, path: string): Promise<Resul
 }
 
 export function refuseLfs(path: string, bytes: Uint8Array | null): Result<Uint8Array | null> {
-  if (bytes !== null && bytes.length < 1024 && Buffer.from(bytes.subarray(0, LFS_POINTER.length)).toString('latin1') === LFS_POINTER) {
+  if (bytes !== null && bytes.length < LFS_POINTERS.below && Buffer.from(bytes.subarray(0, LFS_POINTER.length)).toString('latin1') === LFS_POINTER) {
     return fail(failure('unsupported', `${path} is a Git LFS pointer; scion never rewrites LFS files.`, { path }));
   }
   return ok(bytes);

@@ -17,7 +17,7 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     readonly root: string,
     protected readonly repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
-    private readonly scan: Scanner,
+    private readonly scanner: Scanner,
     /** Ends the folder (a scratch copy is removed whatever `close` is told). */
     private readonly release: () => Promise<void> = async () => undefined,
   ) {
@@ -95,7 +95,7 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   }
 
   async sync(): Promise<void> {
-    this.resetOverlay(new Map(await this.scan()));
+    this.resetOverlay(new Map(await this.scanner()));
   }
 
   async onDisk(): Promise<string> {

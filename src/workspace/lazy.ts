@@ -4,10 +4,10 @@
 // folder holding the base tree (a worktree, or a scratch copy in a dry run) and writes the job's
 // changes so far onto it. From then on everything goes to that folder. A job whose every command
 // replays from the cache, or that runs none, never has its files put on disk.
-import type { Repo, TreeEntry } from '../git/index.js';
+import type { BlobProbe, Repo, TreeEntry } from '../git/index.js';
 import type { Result } from '../errors.js';
 import { ObjectWorkspace } from './objects.js';
-import type { Changes, CloseOptions, FileState, OwnedWorkspace, Workspace } from './types.js';
+import type { Changes, CloseOptions, FileState, OwnedWorkspace, ScannedFile, Workspace } from './types.js';
 
 /** Opens the folder: the base tree on disk, owned by the caller until it is closed. */
 export type DiskOpener = () => Promise<OwnedWorkspace>;
@@ -66,6 +66,10 @@ export class LazyWorkspace implements OwnedWorkspace {
 
   read(path: string): Promise<Uint8Array | null> {
     return this.ws.read(path);
+  }
+
+  scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncIterable<ScannedFile> {
+    return this.ws.scan(paths, probe, signal);
   }
 
   writable(path: string): Result<void> {

@@ -1,8 +1,8 @@
 // The object-level workspace: nothing on disk. Reads come from the base tree's blobs (through the
 // repository's shared cache), writes stay in memory until the runner commits them.
-import { readBlob, type Repo, type TreeEntry } from '../git/index.js';
-import { OverlayWorkspace } from './overlay.js';
-import type { Changes, OwnedWorkspace } from './types.js';
+import { readBlob, scanBlobs, type BlobProbe, type Repo, type TreeEntry } from '../git/index.js';
+import { OverlayWorkspace, scanned } from './overlay.js';
+import type { Changes, OwnedWorkspace, ScannedFile } from './types.js';
 
 export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   readonly root = null;
@@ -19,6 +19,31 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
     if (this.overlay.has(path)) return this.overlay.get(path)?.bytes ?? null;
     const entry = this.base.get(path);
     return entry ? readBlob(this.repo, entry.oid) : null;
+  }
+
+  /**
+   * Base blobs go to the git layer's scan (pack order, worker threads); files the job changed are
+   * tested in memory, as they are when the caller reaches them.
+   */
+  override async *scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedFile, void, undefined> {
+    const fromBase = paths.map((p) => !this.overlay.has(p) && this.base.has(p));
+    const oids = paths.filter((_, i) => fromBase[i]).map((p) => this.base.get(p)!.oid);
+    const blobs = scanBlobs(this.repo, oids, probe, signal);
+    try {
+      for (const [i, path] of paths.entries()) {
+        if (signal?.aborted) return;
+        const blob = fromBase[i] ? await blobs.next() : null;
+        if (blob?.done) return;
+        if (blob && !this.overlay.has(path)) {
+          yield { path, ...blob.value };
+          continue;
+        }
+        const bytes = this.overlay.get(path)?.bytes;
+        if (bytes) yield scanned(path, bytes, probe);
+      }
+    } finally {
+      await blobs.return();
+    }
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {

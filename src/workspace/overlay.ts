@@ -2,8 +2,11 @@
 // derived from the two (present paths, modes, effective changes).
 import { checkPath } from '../core/index.js';
 import { fail, failure, ok, ScionError, type Failure, type Result } from '../errors.js';
-import { hashBlob, type TreeEntry } from '../git/index.js';
-import type { Changes, FileState } from './types.js';
+import { hashBlob, probeBlob, type BlobProbe, type TreeEntry } from '../git/index.js';
+import type { Changes, FileState, ScannedFile } from './types.js';
+
+/** Files a scan reads at once where reads wait on the disk (its reads then overlap). */
+const PARALLEL_READS = 32;
 
 /** The modes a command's change may leave: a file, an executable, a symlink. */
 const PLACEABLE_MODES: ReadonlySet<string> = new Set(['100644', '100755', '120000']);
@@ -22,6 +25,22 @@ export abstract class OverlayWorkspace {
   mode(path: string): string | undefined {
     if (this.overlay.has(path)) return this.overlay.get(path)?.mode;
     return this.base.get(path)?.mode;
+  }
+
+  abstract read(path: string): Promise<Uint8Array | null>;
+
+  /** Reads in batches whose reads overlap, then tests each file in order (see Workspace.scan). */
+  async *scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedFile, void, undefined> {
+    for (let i = 0; i < paths.length; i += PARALLEL_READS) {
+      if (signal?.aborted) return;
+      const batch = paths.slice(i, i + PARALLEL_READS);
+      const contents = await Promise.all(batch.map((p) => this.read(p)));
+      for (const [k, path] of batch.entries()) {
+        const bytes = contents[k];
+        if (!bytes) continue;
+        yield scanned(path, bytes, probe);
+      }
+    }
   }
 
   /**
@@ -125,8 +144,19 @@ export abstract class OverlayWorkspace {
   }
 
   changes(): Changes {
-    return effectiveChanges(this.base, this.overlay);
+    return effectiveChanges(this.base, this.overlay, this.hashOf);
   }
+
+  /**
+   * A file's blob oid, once per content: a job asks for its changes around every step, and hashing
+   * every changed file each time cost more than the rest of that question.
+   */
+  private readonly hashes = new WeakMap<Uint8Array, string>();
+  private readonly hashOf = (bytes: Uint8Array): string => {
+    let oid = this.hashes.get(bytes);
+    if (oid === undefined) this.hashes.set(bytes, (oid = hashBlob(bytes)));
+    return oid;
+  };
 
   /** Records a file's new state; a path appearing or disappearing invalidates the sorted listing. */
   protected record(path: string, state: FileState | null): void {
@@ -141,6 +171,12 @@ export abstract class OverlayWorkspace {
   }
 }
 
+/** A file's answer in a scan, tested where it is (in memory or read from disk). */
+export function scanned(path: string, bytes: Uint8Array, probe: BlobProbe): ScannedFile {
+  const found = probeBlob(bytes, probe);
+  return { path, bytes: found.match ? bytes : null, binary: found.binary };
+}
+
 /** Base paths plus created ones, minus deleted ones, sorted by code unit like git sorts them. */
 export function listPaths(base: ReadonlyMap<string, TreeEntry>, overlay: ReadonlyMap<string, FileState | null>): string[] {
   const out = new Set(base.keys());
@@ -152,7 +188,11 @@ export function listPaths(base: ReadonlyMap<string, TreeEntry>, overlay: Readonl
 }
 
 /** Overlay entries that really differ from the base (a write of the same bytes is no change). */
-export function effectiveChanges(base: ReadonlyMap<string, TreeEntry>, overlay: ReadonlyMap<string, FileState | null>): Changes {
+export function effectiveChanges(
+  base: ReadonlyMap<string, TreeEntry>,
+  overlay: ReadonlyMap<string, FileState | null>,
+  hash: (bytes: Uint8Array) => string = hashBlob,
+): Changes {
   const out = new Map<string, FileState | null>();
   for (const [path, state] of overlay) {
     const entry = base.get(path);
@@ -160,7 +200,7 @@ export function effectiveChanges(base: ReadonlyMap<string, TreeEntry>, overlay: 
       if (entry) out.set(path, null);
       continue;
     }
-    if (entry && entry.mode === state.mode && hashBlob(state.bytes) === entry.oid) continue;
+    if (entry && entry.mode === state.mode && hash(state.bytes) === entry.oid) continue;
     out.set(path, state);
   }
   return out;

@@ -1,10 +1,18 @@
 // A job's view of its files: the base tree plus what its steps changed. Steps read and write through
 // it; the runner turns `changes()` into commits, then closes it. Paths are repository-relative POSIX paths.
 import type { Result } from '../errors.js';
+import type { BlobProbe } from '../git/index.js';
 
 export interface FileState {
   readonly bytes: Uint8Array;
   readonly mode: string;
+}
+
+/** One file of a scan: its bytes when the probe wanted them, else null; and git's test for a binary file. */
+export interface ScannedFile {
+  readonly path: string;
+  readonly bytes: Uint8Array | null;
+  readonly binary: boolean;
 }
 
 /** path → new content and mode, or null where the file was deleted. */
@@ -23,6 +31,14 @@ export interface Workspace {
   /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */
   mode(path: string): string | undefined;
   read(path: string): Promise<Uint8Array | null>;
+  /**
+   * Reads `paths` (absent ones are passed by) and tests each file's bytes with `probe`: the files it
+   * wants come back whole, the others as null, in the order given. Reading many files this way is
+   * faster than `read` one by one: the object-level workspace reads base blobs in pack order on
+   * worker threads ahead of the caller. Ends early when `signal` fires or the caller stops; throws
+   * what `read` would throw for a file when the caller reaches it.
+   */
+  scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncIterable<ScannedFile>;
   /**
    * Whether writing `path` would remove nothing it does not name: refused (kind file-exists,
    * unsupported or outside) over a folder, symlink or submodule, or under a file.

@@ -233,7 +233,7 @@ export default async function bench(): Promise<void> {
       };
       const edit = r('1-file `edit`', '≤ 2×, < 100 MB');
       const write = r('1-file `write`', '≤ 2×, < 100 MB');
-      const replace = r(`\`replace_all\` over the tree (${p.tokenFiles} files)`, '≤ 1.5×, < 200 MB');
+      const replace = r(`\`replace_all\` over the tree (${p.tokenFiles} files)`, '≤ 1.5×, < 150 MB');
       const run = r('job with a `run` step', '≤ 1.2×');
       for (let i = 0; i < RUNS; i++) {
         const scratch = mkdtempSync(join(work, 'scratch-'));

@@ -5,7 +5,8 @@ import { applyEdits, RegexRunner, replaceRegexBounded, type Bounded, type RegexM
 import { failure, fail, ok, type Result } from '../../errors.js';
 import { matcher } from '../../recipe/index.js';
 import { REGEX_FILE_TIMEOUT_MS } from '../step-bounds.js';
-import { engineOptions, guardPath, refuseLfs, type StepContext } from '../step-context.js';
+import { bufferIsBinary, type BlobProbe } from '../../git/index.js';
+import { engineOptions, guardPath, LFS_POINTERS, refuseLfs, type StepContext } from '../step-context.js';
 import { Findings, type StepOutcome } from '../step-outcome.js';
 
 export interface ReplaceStep {
@@ -15,8 +16,6 @@ export interface ReplaceStep {
   readonly regex?: boolean;
   readonly files?: { readonly include?: readonly string[]; readonly exclude?: readonly string[] };
 }
-
-const PARALLEL_READS = 32;
 
 export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<StepOutcome> {
   const found = new Findings();
@@ -33,46 +32,42 @@ export async function runReplace(ctx: StepContext, step: ReplaceStep): Promise<S
   // User patterns run in a worker under a deadline (core/engine/regex-runner.ts): one worker for the whole step.
   const regex = step.regex ? new RegexRunner() : null;
   const literal = literalProbe(step.old_string);
+  // The scan reads ahead of the edits (they stay serial and in path order) and hands back only the
+  // files that may hold old_string and the LFS pointers (refused by name); a regular expression
+  // cannot be tested on bytes, so then every file comes back.
+  const probe: BlobProbe = { needles: regex ? null : literalNeedles(step.old_string), small: LFS_POINTERS };
   try {
-    // Reads run in parallel (they dominate on big trees); edits and writes stay serial and in order.
-    for (let i = 0; i < candidates.length; i += PARALLEL_READS) {
-      const batch = candidates.slice(i, i + PARALLEL_READS);
-      const contents = await Promise.all(batch.map((p) => ctx.ws.read(p)));
-      for (const [k, path] of batch.entries()) {
-        const bytes = contents[k];
-        if (!bytes) continue;
-        if (!refuseLfs(path, bytes).ok) {
-          found.skip(path, 'lfs-pointer');
-          continue;
-        }
-        let may: boolean;
-        if (regex) {
-          const probe = await regexProbe(ctx, regex, step.old_string, path, bytes);
-          if (!probe.ok) {
-            found.error(path, probe.error);
-            return found.outcome();
-          }
-          may = probe.value;
-        } else may = literal(bytes);
-        if (!may) {
-          if (looksBinary(bytes)) found.skip(path, 'binary');
-          continue;
-        }
-        if (ctx.signal.aborted) return found.outcome();
-        const stop = await replaceIn(ctx, found, step, path, bytes, regex);
-        if (stop) return found.outcome();
+    for await (const file of ctx.ws.scan(candidates, probe, ctx.signal)) {
+      const { path, bytes } = file;
+      if (bytes === null) {
+        if (file.binary) found.skip(path, 'binary');
+        continue;
       }
+      if (!refuseLfs(path, bytes).ok) {
+        found.skip(path, 'lfs-pointer');
+        continue;
+      }
+      let may: boolean;
+      if (regex) {
+        const probe = await regexProbe(ctx, regex, step.old_string, path, bytes);
+        if (!probe.ok) {
+          found.error(path, probe.error);
+          return found.outcome();
+        }
+        may = probe.value;
+      } else may = literal(bytes);
+      if (!may) {
+        if (bufferIsBinary(bytes)) found.skip(path, 'binary');
+        continue;
+      }
+      if (ctx.signal.aborted) return found.outcome();
+      const stop = await replaceIn(ctx, found, step, path, bytes, regex);
+      if (stop) return found.outcome();
     }
   } finally {
     regex?.close();
   }
   return found.outcome();
-}
-
-/** git's own test: a NUL byte in the first 8000 bytes (UTF-16 with a BOM is text). */
-function looksBinary(bytes: Uint8Array): boolean {
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return false;
-  return bytes.subarray(0, 8000).includes(0);
 }
 
 /** The time one file's regular expression may take: the step's remaining time, else 10 s. */
@@ -143,19 +138,36 @@ function isRegularFile(mode: string | undefined): boolean {
 }
 
 /**
- * A cheap byte-level test that a file may contain old_string, before any decoding. The engine may
- * still match through curly quotes, API desanitisation or CRLF, so the probe looks for the longest
- * piece of old_string that none of those rewrite. UTF-16 files always pass (their bytes differ).
+ * The longest piece of old_string that the engine never rewrites on its way to a match (curly
+ * quotes, API desanitisation and CRLF may match other bytes than old_string's own): a file that
+ * may contain old_string holds this piece's bytes.
+ */
+function stablePiece(oldString: string): string {
+  const pieces = oldString.split(/['"\u2018\u2019\u201c\u201d<>\n\r:]/);
+  return pieces.reduce((a, b) => (b.length > a.length ? b : a), '');
+}
+
+/**
+ * A cheap byte-level test that a file may contain old_string, before any decoding: it holds the
+ * stable piece's UTF-8 bytes. UTF-16 files always pass (their bytes differ).
  */
 export function literalProbe(oldString: string): (bytes: Uint8Array) => boolean {
-  const pieces = oldString.split(/['"\u2018\u2019\u201c\u201d<>\n\r:]/);
-  const longest = pieces.reduce((a, b) => (b.length > a.length ? b : a), '');
-  const needle = Buffer.from(longest, 'utf8');
+  const needle = Buffer.from(stablePiece(oldString), 'utf8');
   return (bytes) => {
     if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return true;
     if (needle.length === 0) return true;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) !== -1;
   };
+}
+
+/**
+ * What a scan looks for so as to hand back every file `literalProbe` lets through but UTF-16 files
+ * without old_string: the stable piece in UTF-8 and in UTF-16LE (a UTF-16 file holding old_string
+ * holds it so). Null (every file) when old_string has no such piece.
+ */
+export function literalNeedles(oldString: string): Uint8Array[] | null {
+  const piece = stablePiece(oldString);
+  return piece === '' ? null : [Buffer.from(piece, 'utf8'), Buffer.from(piece, 'utf16le')];
 }
 
 /** Does the pattern match the file's text (UTF-8, or UTF-16LE with BOM; CRLF read as LF)? Bounded like every match. */

@@ -1,8 +1,9 @@
 // What the `astgrep` and `jscodeshift` steps share: the files they are offered (the job's selection,
-// the step's `files`, the extensions the rule's languages or the transform's parser read), read in
-// parallel batches and sent to the run's pool of structural workers under the step's deadline and
-// signal, the answers handled in path order; and a changed file written through the edit engine's
-// checks (deny, paths, secrets, JSON validity, .gitmodules, encoding), as `replace` writes.
+// the step's `files`, the extensions the rule's languages or the transform's parser read), read
+// through the workspace's scan (ahead of the engine) and sent to the run's pool of structural
+// workers under the step's deadline and signal, the answers handled in path order; and a changed
+// file written through the edit engine's checks (deny, paths, secrets, JSON validity, .gitmodules,
+// encoding), as `replace` writes.
 import { applyChanges } from '../../core/index.js';
 import type { Change } from '../../core/edit/regions.js';
 import { failure, type Failure, type Result } from '../../errors.js';
@@ -11,8 +12,6 @@ import { StructuralPool, type PoolFile, type RunLimits } from '../../structural/
 import { engineOptions, guardPath, refuseLfs, type StepContext } from '../step-context.js';
 import type { Findings } from '../step-outcome.js';
 
-/** Files read at once (the reads of a big tree dominate otherwise). */
-const PARALLEL_READS = 64;
 /** Files handed to the pool ahead of the one being handled: enough to keep every worker busy. */
 const AHEAD = 64;
 
@@ -45,9 +44,9 @@ export interface Sent<T> {
 }
 
 /**
- * Reads `paths` in batches, sends each file `send` accepts to the pool (`send` returns the request,
- * or null to pass the file by) and hands the answers to `handle` in path order. Git LFS pointers are
- * skipped. Stops when `handle` says so or the step's signal fires; requests still queued then are
+ * Reads `paths` (through the workspace's scan), sends each file `send` accepts to the pool (`send`
+ * returns the request, or null to pass the file by) and hands the answers to `handle` in path order.
+ * Git LFS pointers are skipped. Stops when `handle` says so or the step's signal fires; requests still queued then are
  * withdrawn, so a stopped step leaves no work behind in the run's pool.
  */
 export async function throughPool<T>(
@@ -73,25 +72,21 @@ export async function throughPool<T>(
     return 'go';
   };
   try {
-    for (let i = 0; i < paths.length; i += PARALLEL_READS) {
-      if (ctx.signal.aborted) return;
-      const batch = paths.slice(i, i + PARALLEL_READS);
-      const contents = await Promise.all(batch.map((p) => ctx.ws.read(p)));
-      for (const [k, path] of batch.entries()) {
-        const bytes = contents[k];
-        if (!bytes) continue;
-        if (!refuseLfs(path, bytes).ok) {
-          found.skip(path, 'lfs-pointer');
-          continue;
-        }
-        const file = { path, bytes };
-        const request = send(file, limits());
-        if (request === null) continue;
-        // A crashed worker rejects; it is answered like any other outcome, in order.
-        queue.push({ file, answer: request.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) });
+    // Every file comes back from the scan (the engine reads all of them); LFS pointers are refused by name.
+    for await (const { path, bytes } of ctx.ws.scan(paths, { needles: null }, ctx.signal)) {
+      if (!bytes) continue;
+      if (!refuseLfs(path, bytes).ok) {
+        found.skip(path, 'lfs-pointer');
+        continue;
       }
+      const file = { path, bytes };
+      const request = send(file, limits());
+      if (request === null) continue;
+      // A crashed worker rejects; it is answered like any other outcome, in order.
+      queue.push({ file, answer: request.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) });
       if ((await drain(AHEAD)) === 'stop') return;
     }
+    if (ctx.signal.aborted) return;
     await drain(0);
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);

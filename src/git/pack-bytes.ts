@@ -1,0 +1,107 @@
+// The bytes of one .pack file: read into memory whole when it is small, else read at offsets through
+// an open handle (which also keeps a pack `git repack -d` deleted readable) and a read-ahead window.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { errnoCode, gitError } from './errors.js';
+import { packGone } from './pack-index.js';
+
+/**
+ * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
+ * ones stay on disk and each object's compressed bytes are read at its offset. Memory then follows
+ * what is read and the delta-base cache, not the size of the repository. `readAhead`: the window
+ * (64 KB: on babel/babel a tree listing, whose objects lie among blobs, read 15 MB through it where
+ * 256 KB windows read 36 MB; a scan in pack order uses most of what either reads).
+ */
+export const packReading = { wholePackLimit: 16 * 1024 * 1024, readAhead: 64 * 1024 };
+
+export class PackBytes {
+  /** Where the object data ends: the pack's trailer (its checksum) follows. */
+  readonly end: number;
+  /** The last bytes read ahead (in `windowBuffer`), and where they start. */
+  private window: Buffer | null = null;
+  private windowBuffer: Buffer | null = null;
+  private windowStart = 0;
+  /** Where the read before this one started: reads going forward from it are read ahead. */
+  private lastStart = -1;
+
+  private constructor(
+    private data: Buffer | null,
+    private fd: number | null,
+    size: number,
+  ) {
+    this.end = size - 20;
+  }
+
+  /** Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names). */
+  static open(path: string, trailer: Buffer): PackBytes {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') throw packGone(path, err);
+      throw err;
+    }
+    const size = fstatSync(fd).size;
+    const found = Buffer.alloc(20);
+    readSync(fd, found, 0, 20, size - 20);
+    if (!found.equals(trailer)) {
+      closeSync(fd);
+      throw gitError('corrupt', `${path} does not match its .idx file; run \`git fsck\`.`);
+    }
+    if (size > packReading.wholePackLimit) return new PackBytes(null, fd, size);
+    const data = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) done += readSync(fd, data, done, size - done, done);
+    closeSync(fd);
+    return new PackBytes(data, null, size);
+  }
+
+  /** Whether the pack is in memory whole (else it is read at offsets). */
+  get whole(): boolean {
+    return this.data !== null;
+  }
+
+  /**
+   * The pack's bytes from `start`, at least `len` of them where the pack has them; valid until the
+   * next call. A pack in memory gives the rest of itself. A pack on disk is read through a window:
+   * when reads go forward in small steps (objects read in pack order, as a scan or a tree listing
+   * mostly reads them), a miss reads `readAhead` bytes and the objects after it cost no read at all;
+   * any other miss (a jump, a delta's base behind) is read alone and leaves the window as it was.
+   */
+  view(start: number, len: number): Buffer {
+    const end = Math.min(start + len, this.end);
+    if (this.data !== null) return this.data.subarray(start, this.end);
+    const last = this.lastStart;
+    this.lastStart = start;
+    const win = this.window;
+    if (win !== null && start >= this.windowStart && end <= this.windowStart + win.length) {
+      return win.subarray(start - this.windowStart, end - this.windowStart);
+    }
+    const forward = start >= last && start - last <= packReading.readAhead;
+    if (!forward || end - start > packReading.readAhead) return this.readInto(Buffer.allocUnsafeSlow(end - start), start);
+    // One buffer for every window: callers use a view's bytes before they ask for the next.
+    this.windowBuffer ??= Buffer.allocUnsafeSlow(packReading.readAhead);
+    const next = this.readInto(this.windowBuffer.subarray(0, Math.min(packReading.readAhead, this.end - start)), start);
+    this.window = next;
+    this.windowStart = start;
+    return next.subarray(0, Math.min(next.length, end - start));
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.data = null;
+    this.window = null;
+    this.windowBuffer = null;
+  }
+
+  /** Fills `buf` from the pack at `start`; what was read (less at the end of a truncated file). */
+  private readInto(buf: Buffer, start: number): Buffer {
+    let done = 0;
+    while (done < buf.length) {
+      const n = readSync(this.fd as number, buf, done, buf.length - done, start + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === buf.length ? buf : buf.subarray(0, done);
+  }
+}

@@ -1,0 +1,339 @@
+// Scanning many blobs (git/blob-scan.ts): in pack order on worker threads, answered in the caller's
+// order. Whatever the tree holds (deltas, a REF_DELTA whose base is in another pack, loose objects,
+// UTF-16, binary files, LFS pointers, CRLF, one blob at several paths), the answers are those of
+// reading each blob on the main thread; a pack `git repack -a -d` replaces mid-scan, damaged bytes,
+// a dying worker and an interrupt each end as a plain read would, or as an error, never a hang.
+import { createHash } from 'node:crypto';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { crc32, deflateSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  blobScan,
+  isGitError,
+  listTree,
+  openRepo,
+  probeBlob,
+  resolveCommit,
+  scanBlobs,
+  treeOfCommit,
+  type BlobProbe,
+  type ScannedBlob,
+} from '../../src/git/index.js';
+import { packReading } from '../../src/git/pack.js';
+import { indexReading } from '../../src/git/pack-index.js';
+import { repoState } from '../../src/git/repo.js';
+import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
+import { reposAfterEach } from '../support/cleanups.js';
+import { writeRepoFiles, type TestRepo } from '../support/git-repo.js';
+
+const repo = reposAfterEach();
+const saved = { ...blobScan };
+const savedReading = { ...packReading };
+const savedIndex = { ...indexReading };
+afterEach(() => {
+  Object.assign(blobScan, saved);
+  Object.assign(packReading, savedReading);
+  Object.assign(indexReading, savedIndex);
+});
+
+const NEEDLE = 'legacyLog(';
+const LFS = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
+const PROBE: BlobProbe = {
+  needles: [Buffer.from(NEEDLE, 'utf8'), Buffer.from(NEEDLE, 'utf16le')],
+  small: { prefix: Buffer.from('version https://git-lfs.github.com/spec/v1', 'latin1'), below: 1024 },
+};
+
+const KINDS = ['text', 'needle', 'utf16', 'utf16-needle', 'binary', 'binary-needle', 'lfs', 'crlf-needle', 'empty', 'big', 'big-needle'] as const;
+type Kind = (typeof KINDS)[number];
+
+/** A file of `kind`, different for every `seed`. */
+function content(kind: Kind, seed: number): Buffer {
+  const line = (i: number) => `line ${i} of file ${seed}: some words that repeat, as code does\n`;
+  const text = (n: number) => Array.from({ length: n }, (_, i) => line(i)).join('');
+  switch (kind) {
+    case 'text':
+      return Buffer.from(text(5 + (seed % 40)));
+    case 'needle':
+      return Buffer.from(`${text(seed % 30)}${NEEDLE}${seed});\n${text(3)}`);
+    case 'utf16':
+      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`caf\u00e9 ${text(4)}`, 'utf16le')]);
+    case 'utf16-needle':
+      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${text(3)}${NEEDLE}1)\n`, 'utf16le')]);
+    case 'binary':
+      return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, seed & 255]), Buffer.from(text(2))]);
+    case 'binary-needle':
+      return Buffer.concat([Buffer.from(`x\0${seed}`), Buffer.from(NEEDLE)]);
+    case 'lfs':
+      return Buffer.from(`${LFS}# ${seed}\n`);
+    case 'crlf-needle':
+      return Buffer.from(`${text(2)}${NEEDLE}2);\n`.replaceAll('\n', '\r\n'));
+    case 'empty':
+      return Buffer.alloc(0);
+    case 'big':
+      return Buffer.from(text(3000 + seed));
+    case 'big-needle':
+      return Buffer.from(`${text(4000 + seed)}${NEEDLE}3);\n`);
+  }
+}
+
+/** The answer a plain read gives: the bytes when the probe wants them, and git's binary test. */
+function expected(bytes: Buffer): { bytes: Buffer | null; binary: boolean } {
+  const found = probeBlob(bytes, PROBE);
+  // The probe's own test, said independently: a needle's bytes, or a small LFS pointer.
+  const wanted =
+    bytes.includes(Buffer.from(NEEDLE)) ||
+    bytes.includes(Buffer.from(NEEDLE, 'utf16le')) ||
+    (bytes.length < 1024 && bytes.toString('latin1').startsWith(LFS.slice(0, 40)));
+  expect(found.match).toBe(wanted);
+  return { bytes: found.match ? bytes : null, binary: found.binary };
+}
+
+async function scanAll(r: TestRepo, oids: readonly string[], signal?: AbortSignal): Promise<{ bytes: Buffer | null; binary: boolean }[]> {
+  const g = await openRepo(r.dir);
+  const out: { bytes: Buffer | null; binary: boolean }[] = [];
+  for await (const got of scanBlobs(g, oids, PROBE, signal)) out.push({ bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary });
+  return out;
+}
+
+async function headBlobs(r: TestRepo): Promise<{ path: string; oid: string }[]> {
+  const g = await openRepo(r.dir);
+  const sha = await resolveCommit(g, 'HEAD');
+  return (await listTree(g, await treeOfCommit(g, sha!))).map((e) => ({ path: e.path, oid: e.oid }));
+}
+
+/**
+ * Writes a pack holding one REF_DELTA object whose base (`baseOid`, `base`) lives in another pack:
+ * the new object is `base` with `extra` appended. Returns its oid.
+ */
+function refDeltaPack(r: TestRepo, baseOid: string, base: Buffer, extra: Buffer): string {
+  const target = Buffer.concat([base, extra]);
+  const varint = (n: number) => {
+    const out: number[] = [];
+    do {
+      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      n = Math.floor(n / 128);
+    } while (n > 0);
+    return out;
+  };
+  // Copy the whole base (offset 0, size in up to 3 bytes), then insert `extra` (at most 127 bytes).
+  const copy = base.length === 0 ? [] : [0x80 | 0x10 | 0x20 | 0x40, base.length & 255, (base.length >> 8) & 255, (base.length >> 16) & 255];
+  const delta = Buffer.concat([Buffer.from([...varint(base.length), ...varint(target.length), ...copy, extra.length]), extra]);
+  const head = objectHeader(7, delta.length);
+  const body = Buffer.concat([Buffer.from(baseOid, 'hex'), deflateSync(delta)]);
+  const header = Buffer.alloc(12);
+  header.write('PACK', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(1, 8);
+  const packNoTrailer = Buffer.concat([header, head, body]);
+  const sha = createHash('sha1').update(packNoTrailer).digest();
+  const oid = createHash('sha1')
+    .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
+    .digest('hex');
+  const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
+  const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
+  writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
+  writeFileSync(`${name}.idx`, idx);
+  return oid;
+}
+
+describe('scanBlobs', () => {
+  it('answers as plain reads do, in the caller order, whatever the tree holds and however it is cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...KINDS), fc.nat(50)), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(39), { maxLength: 6 }),
+        fc.record({ batch: fc.integer({ min: 1, max: 9 }), depth: fc.integer({ min: 1, max: 3 }), workers: fc.integer({ min: 1, max: 3 }) }),
+        fc.boolean(),
+        async (specs, dupOf, cut, onDisk) => {
+          const files = new Map<string, Buffer>();
+          specs.forEach(([kind, seed], i) => files.set(`d${i % 4}/f${i}.${kind}`, content(kind, seed)));
+          // One blob at several paths.
+          dupOf.forEach((k, i) => files.set(`dup/${i}`, [...files.values()][k % specs.length]!));
+          const r = await repo(Object.fromEntries(files));
+          // History, packed with deltas: the files change a little in two more commits.
+          for (let rev = 0; rev < 2; rev++) {
+            const changed: Record<string, Buffer> = {};
+            [...files].forEach(([p, b], i) => {
+              if ((i + rev) % 3 === 0 && !p.startsWith('dup/')) changed[p] = Buffer.concat([b, Buffer.from(`rev ${rev}\n`)]);
+            });
+            await writeRepoFiles(r.dir, changed);
+            for (const [p, b] of Object.entries(changed)) files.set(p, b);
+            r.git('add', '-A');
+            r.git('commit', '-qm', `rev ${rev}`, '--allow-empty');
+          }
+          r.git('gc', '-q', '--aggressive');
+          // A REF_DELTA whose base is in the other pack, and loose objects written after the pack.
+          const [basePath, base] = [...files][0]!;
+          const refOid = refDeltaPack(r, r.git('rev-parse', `HEAD:${basePath}`), base, Buffer.from(`${NEEDLE}9);\n`));
+          files.set('ref/delta.txt', Buffer.concat([base, Buffer.from(`${NEEDLE}9);\n`)]));
+          r.git('update-index', '--add', '--cacheinfo', `100644,${refOid},ref/delta.txt`);
+          await writeRepoFiles(r.dir, { 'loose/a.txt': `loose ${NEEDLE}1)\n`, 'loose/b.bin': Buffer.from('lo\0ose') });
+          files.set('loose/a.txt', Buffer.from(`loose ${NEEDLE}1)\n`)).set('loose/b.bin', Buffer.from('lo\0ose'));
+          r.git('add', 'loose');
+          r.git('commit', '-qm', 'loose');
+
+          const blobs = await headBlobs(r);
+          expect(blobs.map((b) => b.path).sort()).toEqual([...files.keys()].sort());
+          const want = blobs.map((b) => expected(files.get(b.path)!));
+          // Packs read at offsets through a small window, indexes in pieces (then whole, to be shared).
+          if (onDisk) Object.assign(packReading, { wholePackLimit: 0, readAhead: 8192 });
+          if (onDisk) indexReading.wholeIndexLimit = 0;
+          let started = 0;
+          Object.assign(blobScan, { ...cut, minBlobs: 0, onWorker: () => started++ });
+          const oids = blobs.map((b) => b.oid);
+          expect(await scanAll(r, oids)).toEqual(want);
+          expect(started).toBeGreaterThan(0);
+          // The same answers on the main thread alone, and in another order.
+          blobScan.workers = 0;
+          expect(await scanAll(r, oids)).toEqual(want);
+          blobScan.workers = cut.workers;
+          expect(await scanAll(r, [...oids].reverse())).toEqual([...want].reverse());
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+
+  describe('a pack `git repack -a -d` replaces during the scan', () => {
+    async function packed() {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n${i % 4 === 0 ? NEEDLE : 'nothing'}\n`.repeat(20);
+      const r = await repo(files, { packed: true });
+      Object.assign(blobScan, { minBlobs: 0, batch: 4, depth: 1, workers: 2 });
+      Object.assign(packReading, { wholePackLimit: 0 });
+      const repack = () => {
+        writeFileSync(join(r.dir, 'new.txt'), 'after the repack\n');
+        r.git('add', 'new.txt');
+        r.git('commit', '-qm', 'new');
+        const before = readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'));
+        r.git('repack', '-a', '-d', '-q');
+        expect(readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'))).not.toEqual(before);
+      };
+      return { r, files, blobs: await headBlobs(r), repack };
+    }
+    const answers = (got: readonly (ScannedBlob | void)[]) => got.map((a) => a && { bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary });
+
+    it('after the workers opened it: they read on from the removed file', async () => {
+      const { r, files, blobs, repack } = await packed();
+      const scan = scanBlobs(
+        await openRepo(r.dir),
+        blobs.map((b) => b.oid),
+        PROBE,
+      );
+      // The scan is planned, and the workers sent their first batches, on the first answer.
+      const got = [(await scan.next()).value];
+      repack();
+      for await (const a of scan) got.push(a);
+      expect(answers(got)).toEqual(blobs.map((b) => expected(Buffer.from(files[b.path]!))));
+    });
+
+    it('before the workers opened it: the main thread reads what they could not, in the new pack', async () => {
+      const { r, files, blobs, repack } = await packed();
+      const g = await openRepo(r.dir);
+      // The store knows the pack by its .idx only; the scan is planned on it after it is gone.
+      expect(repoState(g).store.has(blobs[0]!.oid)).toBe(true);
+      repack();
+      const got = [];
+      for await (const a of scanBlobs(
+        g,
+        blobs.map((b) => b.oid),
+        PROBE,
+      ))
+        got.push(a);
+      expect(answers(got)).toEqual(blobs.map((b) => expected(Buffer.from(files[b.path]!))));
+    });
+  });
+
+  it('damaged bytes end as kind corrupt at the same blob as a plain read, with workers or without', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`f${String(i).padStart(2, '0')}.txt`] = `file ${i}: ${'words and more words '.repeat(30 + i)}\n${NEEDLE}\n`;
+    const r = await repo(files, { packed: true });
+    const blobs = await headBlobs(r);
+    const pack = readdirSync(join(r.dir, '.git/objects/pack')).find((n) => n.endsWith('.pack'))!;
+    const path = join(r.dir, '.git/objects/pack', pack);
+    const bytes = readFileSync(path);
+    // Scribble over the second half of the pack's objects (headers and zlib streams), keep the trailer.
+    for (let i = Math.floor(bytes.length / 2); i < bytes.length - 40; i += 61) bytes[i] = (bytes[i] as number) ^ 0x5a;
+    chmodSync(path, 0o644);
+    writeFileSync(path, bytes);
+    /** How many blobs were answered before the scan threw, and what. */
+    const outcome = async (): Promise<{ answered: number; kind: unknown }> => {
+      const g = await openRepo(r.dir);
+      let answered = 0;
+      try {
+        for await (const a of scanBlobs(
+          g,
+          blobs.map((b) => b.oid),
+          PROBE,
+        )) {
+          expect(a.bytes?.toString()).toBe(files[blobs[answered]!.path]);
+          answered++;
+        }
+        return { answered, kind: null };
+      } catch (e) {
+        expect(isGitError(e, 'corrupt')).toBe(true);
+        return { answered, kind: (e as { kind: string }).kind };
+      }
+    };
+    Object.assign(blobScan, { minBlobs: 0, batch: 3, workers: 0 });
+    const plain = await outcome();
+    expect(plain.kind).toBe('corrupt');
+    blobScan.workers = 2;
+    expect(await outcome()).toEqual(plain);
+  });
+
+  it('a worker that dies fails the scan with kind environment, without hanging', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n`;
+    const r = await repo(files, { packed: true });
+    const blobs = await headBlobs(r);
+    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
+    const workers: Worker[] = [];
+    const ready: Promise<unknown>[] = [];
+    blobScan.onWorker = (w: Worker) => {
+      workers.push(w);
+      ready.push(new Promise((res) => w.once('message', res)));
+    };
+    const scan = scanBlobs(
+      await openRepo(r.dir),
+      blobs.map((b) => b.oid),
+      PROBE,
+    );
+    // The first answer (read on the main thread while the workers start), then both workers are ready.
+    expect((await scan.next()).done).toBe(false);
+    await Promise.all(ready);
+    await workers[1]!.terminate();
+    const rest = async () => {
+      for await (const a of scan) expect(a.bytes).toBeNull();
+    };
+    await expect(rest()).rejects.toMatchObject({ kind: 'environment' });
+  });
+
+  it('an interrupt ends the scan early and terminates its workers', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`f${i}.txt`] = `file ${i}\n${'text '.repeat(200)}\n`;
+    const r = await repo(files, { packed: true });
+    const blobs = await headBlobs(r);
+    const exited: Promise<number>[] = [];
+    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
+    blobScan.onWorker = (w: Worker) => exited.push(new Promise((res) => w.once('exit', res)));
+    const g = await openRepo(r.dir);
+    const stop = new AbortController();
+    let answered = 0;
+    for await (const a of scanBlobs(
+      g,
+      blobs.map((b) => b.oid),
+      PROBE,
+      stop.signal,
+    )) {
+      expect(a.bytes).toBeNull();
+      if (++answered === 5) stop.abort();
+    }
+    expect(answered).toBe(5);
+    expect(exited).toHaveLength(2);
+    await Promise.all(exited);
+  });
+});
