@@ -1,8 +1,9 @@
 // The bytes of one .pack file: read into memory whole when it is small, else read at offsets through
 // an open handle (which also keeps a pack `git repack -d` deleted readable) and a read-ahead window.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { errnoCode, gitError } from './errors.js';
 import { packGone } from './pack-index.js';
+import { readAt } from './read-at.js';
 
 /**
  * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
@@ -31,7 +32,7 @@ export class PackBytes {
     this.end = size - 20;
   }
 
-  /** Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names). */
+  /** Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names); a pack cut short is `corrupt`. */
   static open(path: string, trailer: Buffer): PackBytes {
     let fd: number;
     try {
@@ -40,19 +41,24 @@ export class PackBytes {
       if (errnoCode(err) === 'ENOENT') throw packGone(path, err);
       throw err;
     }
-    const size = fstatSync(fd).size;
-    const found = Buffer.alloc(20);
-    readSync(fd, found, 0, 20, size - 20);
-    if (!found.equals(trailer)) {
-      closeSync(fd);
-      throw gitError('corrupt', `${path} does not match its .idx file; run \`git fsck\`.`);
+    let kept = false;
+    try {
+      const size = fstatSync(fd).size;
+      const found = Buffer.alloc(20);
+      // The smallest pack is its 12-byte header and its 20-byte trailer.
+      if (size < 12 + 20 || readAt(fd, found, size - 20) < 20 || !found.equals(trailer)) {
+        throw gitError('corrupt', `${path} does not match its .idx file (cut short or replaced); run \`git fsck\`.`, { path });
+      }
+      if (size > packReading.wholePackLimit) {
+        kept = true;
+        return new PackBytes(null, fd, size);
+      }
+      const data = Buffer.allocUnsafe(size);
+      if (readAt(fd, data, 0) < size) throw gitError('corrupt', `${path} became shorter while scion was reading it; run \`git fsck\`.`, { path });
+      return new PackBytes(data, null, size);
+    } finally {
+      if (!kept) closeSync(fd);
     }
-    if (size > packReading.wholePackLimit) return new PackBytes(null, fd, size);
-    const data = Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) done += readSync(fd, data, done, size - done, done);
-    closeSync(fd);
-    return new PackBytes(data, null, size);
   }
 
   /** Whether the pack is in memory whole (else it is read at offsets). */
@@ -96,12 +102,7 @@ export class PackBytes {
 
   /** Fills `buf` from the pack at `start`; what was read (less at the end of a truncated file). */
   private readInto(buf: Buffer, start: number): Buffer {
-    let done = 0;
-    while (done < buf.length) {
-      const n = readSync(this.fd as number, buf, done, buf.length - done, start + done);
-      if (n === 0) break;
-      done += n;
-    }
+    const done = readAt(this.fd as number, buf, start);
     return done === buf.length ? buf : buf.subarray(0, done);
   }
 }

@@ -5,11 +5,11 @@
 // as kind `corrupt`, never a crash.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isGitError, openRepo, readBlob } from '../../src/git/index.js';
+import { closeRepo, isGitError, openRepo, readBlob } from '../../src/git/index.js';
 import { ByteLru } from '../../src/git/lru.js';
 import { Pack, packReading, type RawObject } from '../../src/git/pack.js';
 import { indexReading, PackIndex } from '../../src/git/pack-index.js';
@@ -215,6 +215,29 @@ describe('positional pack reads', () => {
     r.git('repack', '-a', '-d', '-q');
     for (const oid of all) expect(Buffer.from(await readBlob(g, oid))).toEqual(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() }));
     expect(Buffer.from(await readBlob(g, r.git('rev-parse', 'HEAD:new.txt'))).toString()).toBe('after the repack\n');
+  });
+
+  it('a .pack cut short (empty, under its trailer, mid-object) is kind corrupt, whole or read at offsets, and leaves no file open', async () => {
+    const r = await historyRepo();
+    const packPath = idxOf(r).replace(/idx$/, 'pack');
+    const size = readFileSync(packPath).length;
+    const all = blobs(r);
+    execFileSync('chmod', ['u+w', packPath]);
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    for (const cut of [0, 10, 19, 25, Math.floor(size / 2)]) {
+      truncateSync(packPath, cut);
+      for (const limit of [0, 1 << 30]) {
+        packReading.wholePackLimit = limit;
+        const before = openFiles();
+        for (let i = 0; i < 20; i++) {
+          // A store opened anew each time: the pack is opened again, and a handle it leaked would count.
+          const g = await openRepo(r.dir);
+          await expect(readBlob(g, all[i % all.length]!)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringContaining(packPath) });
+          closeRepo(g);
+        }
+        expect(openFiles() - before).toBeLessThan(5);
+      }
+    }
   });
 
   it('a damaged pack gives kind corrupt for what it damaged, never another error', async () => {
