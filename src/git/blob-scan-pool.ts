@@ -3,9 +3,10 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BlobProbe } from './blob-probe.js';
-import { blobScan, readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
+import { readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
 import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanSetup, type ScanWorkerData } from './blob-scan-worker.js';
 import { gitError } from './errors.js';
+import type { BlobScanSettings } from './read-settings.js';
 import { repoState, type Repo } from './repo.js';
 import { FROM_SOURCE, ownModule } from '../util/own-files.js';
 
@@ -37,8 +38,9 @@ export class ScanPool {
     private readonly probe: BlobProbe,
     private readonly signal: AbortSignal | undefined,
     workers: number,
+    private readonly settings: BlobScanSettings,
   ) {
-    const data: ScanWorkerData = { probe, cacheBytes: blobScan.cacheBytes };
+    const data: ScanWorkerData = { probe, cacheBytes: settings.cacheBytes, reading: repoState(repo).store.reading };
     for (let w = 0; w < workers; w++) this.start(w, data);
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -102,7 +104,7 @@ export class ScanPool {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
       workerData: { ...data, ...workerEntry() },
-      resourceLimits: { maxYoungGenerationSizeMb: blobScan.youngGenerationMb },
+      resourceLimits: { maxYoungGenerationSizeMb: this.settings.youngGenerationMb },
     });
     worker.on('message', (m: ScanReply | { ready: true }) => {
       if ('ready' in m) {
@@ -116,7 +118,7 @@ export class ScanPool {
     this.ready.push(false);
     this.busy.push(0);
     this.cursor.push(0);
-    blobScan.onWorker?.(worker);
+    this.settings.onWorker?.(worker);
   }
 
   /**
@@ -128,7 +130,7 @@ export class ScanPool {
   private pump(): void {
     if (this.plan === null) return;
     for (let w = 0; w < this.workers.length; w++) {
-      while (this.ready[w] && (this.busy[w] as number) < blobScan.depth && this.held < blobScan.maxHeldBytes) {
+      while (this.ready[w] && (this.busy[w] as number) < this.settings.depth && this.held < this.settings.maxHeldBytes) {
         const b = this.nextFor(w);
         if (b < 0) break;
         this.send(b, w);

@@ -10,6 +10,7 @@ import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js
 import { ByteLru } from './lru.js';
 import { Pack, type RawObject, type SharedPack } from './pack.js';
 import { raceproofCreate } from './raceproof.js';
+import { PACK_READING, type PackReading } from './read-settings.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
 const CACHE_MAX_ITEM = 8 * 1024 * 1024;
@@ -28,6 +29,8 @@ export class ObjectStore {
     readonly objectsDir: string,
     /** The promisor remote when the repository is a partial clone (`git clone --filter`). */
     private readonly promisor: string | null = null,
+    /** How packs and their indexes are read (worker threads of a scan read them the same way). */
+    readonly reading: PackReading = PACK_READING,
   ) {
     this.dirs = [objectsDir, ...alternates(objectsDir, 0)];
   }
@@ -245,7 +248,7 @@ export class ObjectStore {
         if (this.packs.has(path) || !existsSync(path.replace(/\.idx$/, '.pack'))) continue;
         let pack: Pack;
         try {
-          pack = Pack.open(path, this.nextPackNo++, this.cache);
+          pack = Pack.open(path, this.nextPackNo++, this.cache, this.reading);
         } catch (err) {
           // Deleted between readdir and open: a repack is replacing it.
           if (errnoCode(err) === 'ENOENT') continue;

@@ -4,15 +4,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { errnoCode, gitError } from './errors.js';
 import { packGone } from './pack-index.js';
 import { readAt } from './read-at.js';
-
-/**
- * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
- * ones stay on disk and each object's compressed bytes are read at its offset. Memory then follows
- * what is read and the delta-base cache, not the size of the repository. `readAhead`: the window
- * (64 KB: on babel/babel a tree listing, whose objects lie among blobs, read 15 MB through it where
- * 256 KB windows read 36 MB; a scan in pack order uses most of what either reads).
- */
-export const packReading = { wholePackLimit: 16 * 1024 * 1024, readAhead: 64 * 1024 };
+import type { PackReading } from './read-settings.js';
 
 export class PackBytes {
   /** Where the object data ends: the pack's trailer (its checksum) follows. */
@@ -28,12 +20,17 @@ export class PackBytes {
     private data: Buffer | null,
     private fd: number | null,
     size: number,
+    /** The read-ahead window (PackReading.readAhead). */
+    private readonly readAhead: number,
   ) {
     this.end = size - 20;
   }
 
-  /** Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names); a pack cut short is `corrupt`. */
-  static open(path: string, trailer: Buffer): PackBytes {
+  /**
+   * Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names); a pack cut
+   * short is `corrupt`. `reading` says whether it is read whole and how far ahead otherwise.
+   */
+  static open(path: string, trailer: Buffer, reading: Pick<PackReading, 'wholePackLimit' | 'readAhead'>): PackBytes {
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -49,13 +46,13 @@ export class PackBytes {
       if (size < 12 + 20 || readAt(fd, found, size - 20) < 20 || !found.equals(trailer)) {
         throw gitError('corrupt', `${path} does not match its .idx file (cut short or replaced); run \`git fsck\`.`, { path });
       }
-      if (size > packReading.wholePackLimit) {
+      if (size > reading.wholePackLimit) {
         kept = true;
-        return new PackBytes(null, fd, size);
+        return new PackBytes(null, fd, size, reading.readAhead);
       }
       const data = Buffer.allocUnsafe(size);
       if (readAt(fd, data, 0) < size) throw gitError('corrupt', `${path} became shorter while scion was reading it; run \`git fsck\`.`, { path });
-      return new PackBytes(data, null, size);
+      return new PackBytes(data, null, size, reading.readAhead);
     } finally {
       if (!kept) closeSync(fd);
     }
@@ -82,11 +79,11 @@ export class PackBytes {
     if (win !== null && start >= this.windowStart && end <= this.windowStart + win.length) {
       return win.subarray(start - this.windowStart, end - this.windowStart);
     }
-    const forward = start >= last && start - last <= packReading.readAhead;
-    if (!forward || end - start > packReading.readAhead) return this.readInto(Buffer.allocUnsafeSlow(end - start), start);
+    const forward = start >= last && start - last <= this.readAhead;
+    if (!forward || end - start > this.readAhead) return this.readInto(Buffer.allocUnsafeSlow(end - start), start);
     // One buffer for every window: callers use a view's bytes before they ask for the next.
-    this.windowBuffer ??= Buffer.allocUnsafeSlow(packReading.readAhead);
-    const next = this.readInto(this.windowBuffer.subarray(0, Math.min(packReading.readAhead, this.end - start)), start);
+    this.windowBuffer ??= Buffer.allocUnsafeSlow(this.readAhead);
+    const next = this.readInto(this.windowBuffer.subarray(0, Math.min(this.readAhead, this.end - start)), start);
     this.window = next;
     this.windowStart = start;
     return next.subarray(0, Math.min(next.length, end - start));

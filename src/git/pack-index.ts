@@ -10,9 +10,6 @@ import type { ScionError } from '../errors.js';
 import { errnoCode, gitError } from './errors.js';
 import { readAt } from './read-at.js';
 
-/** Indexes up to `wholeIndexLimit` bytes are read whole; larger ones in pieces. */
-export const indexReading = { wholeIndexLimit: 1024 * 1024 };
-
 const HEADER = 8 + 256 * 4;
 
 /** The .pack (or its .idx) went away after it was first opened (`git repack -d` replaced it): kind `pack-gone`; rescan and retry. */
@@ -46,12 +43,13 @@ export class PackIndex {
     if (this.largeStart + 40 > size) throw this.truncated();
   }
 
-  static open(path: string): PackIndex {
+  /** The index at `path`: read whole up to `wholeIndexLimit` bytes, else in pieces. */
+  static open(path: string, wholeIndexLimit: number): PackIndex {
     const fd = openSync(path, 'r');
     let kept = false;
     try {
       const size = fstatSync(fd).size;
-      if (size <= indexReading.wholeIndexLimit) {
+      if (size <= wholeIndexLimit) {
         const whole = readFileSync(fd);
         return new PackIndex(path, whole, whole.length, whole, null);
       }

@@ -28,7 +28,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
   override async *scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedFile, void, undefined> {
     const fromBase = paths.map((p) => !this.overlay.has(p) && this.base.has(p));
     const oids = paths.filter((_, i) => fromBase[i]).map((p) => this.base.get(p)!.oid);
-    const blobs = scanBlobs(this.repo, oids, probe, signal);
+    const blobs = scanBlobs(this.repo, oids, probe, { signal });
     try {
       for (const [i, path] of paths.entries()) {
         if (signal?.aborted) return;

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  blobScan,
   isGitError,
   listTree,
   openRepo,
@@ -20,24 +19,16 @@ import {
   scanBlobs,
   treeOfCommit,
   type BlobProbe,
+  type OpenRepoOptions,
+  type ScanBlobsOptions,
   type ScannedBlob,
 } from '../../src/git/index.js';
-import { packReading } from '../../src/git/pack.js';
-import { indexReading } from '../../src/git/pack-index.js';
 import { repoState } from '../../src/git/repo.js';
 import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { writeRepoFiles, type TestRepo } from '../support/git-repo.js';
 
 const repo = reposAfterEach();
-const saved = { ...blobScan };
-const savedReading = { ...packReading };
-const savedIndex = { ...indexReading };
-afterEach(() => {
-  Object.assign(blobScan, saved);
-  Object.assign(packReading, savedReading);
-  Object.assign(indexReading, savedIndex);
-});
 
 const NEEDLE = 'legacyLog(';
 const LFS = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
@@ -91,10 +82,16 @@ function expected(bytes: Buffer): { bytes: Buffer | null; binary: boolean } {
   return { bytes: found.match ? bytes : null, binary: found.binary };
 }
 
-async function scanAll(r: TestRepo, oids: readonly string[], signal?: AbortSignal): Promise<{ bytes: Buffer | null; binary: boolean }[]> {
-  const g = await openRepo(r.dir);
+/** Every answer of a scan of `oids`, in a repository opened with `opened` (how it reads packs), with the scan's `opts`. */
+async function scanAll(
+  r: TestRepo,
+  oids: readonly string[],
+  opts: ScanBlobsOptions,
+  opened: OpenRepoOptions = {},
+): Promise<{ bytes: Buffer | null; binary: boolean }[]> {
+  const g = await openRepo(r.dir, opened);
   const out: { bytes: Buffer | null; binary: boolean }[] = [];
-  for await (const got of scanBlobs(g, oids, PROBE, signal)) out.push({ bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary });
+  for await (const got of scanBlobs(g, oids, PROBE, opts)) out.push({ bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary });
   return out;
 }
 
@@ -179,18 +176,15 @@ describe('scanBlobs', () => {
           expect(blobs.map((b) => b.path).sort()).toEqual([...files.keys()].sort());
           const want = blobs.map((b) => expected(files.get(b.path)!));
           // Packs read at offsets through a small window, indexes in pieces (then whole, to be shared).
-          if (onDisk) Object.assign(packReading, { wholePackLimit: 0, readAhead: 8192 });
-          if (onDisk) indexReading.wholeIndexLimit = 0;
+          const opened: OpenRepoOptions = onDisk ? { packs: { wholePackLimit: 0, readAhead: 8192, wholeIndexLimit: 0 } } : {};
           let started = 0;
-          Object.assign(blobScan, { ...cut, minBlobs: 0, onWorker: () => started++ });
+          const scan: ScanBlobsOptions = { ...cut, minBlobs: 0, onWorker: () => started++ };
           const oids = blobs.map((b) => b.oid);
-          expect(await scanAll(r, oids)).toEqual(want);
+          expect(await scanAll(r, oids, scan, opened)).toEqual(want);
           expect(started).toBeGreaterThan(0);
           // The same answers on the main thread alone, and in another order.
-          blobScan.workers = 0;
-          expect(await scanAll(r, oids)).toEqual(want);
-          blobScan.workers = cut.workers;
-          expect(await scanAll(r, [...oids].reverse())).toEqual([...want].reverse());
+          expect(await scanAll(r, oids, { ...scan, workers: 0 }, opened)).toEqual(want);
+          expect(await scanAll(r, [...oids].reverse(), scan, opened)).toEqual([...want].reverse());
         },
       ),
       { numRuns: 6 },
@@ -202,8 +196,7 @@ describe('scanBlobs', () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n${i % 4 === 0 ? NEEDLE : 'nothing'}\n`.repeat(20);
       const r = await repo(files, { packed: true });
-      Object.assign(blobScan, { minBlobs: 0, batch: 4, depth: 1, workers: 2 });
-      Object.assign(packReading, { wholePackLimit: 0 });
+      const open = () => openRepo(r.dir, { packs: { wholePackLimit: 0 }, scan: { minBlobs: 0, batch: 4, depth: 1, workers: 2 } });
       const repack = () => {
         writeFileSync(join(r.dir, 'new.txt'), 'after the repack\n');
         r.git('add', 'new.txt');
@@ -212,14 +205,14 @@ describe('scanBlobs', () => {
         r.git('repack', '-a', '-d', '-q');
         expect(readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'))).not.toEqual(before);
       };
-      return { r, files, blobs: await headBlobs(r), repack };
+      return { r, files, blobs: await headBlobs(r), repack, open };
     }
     const answers = (got: readonly (ScannedBlob | void)[]) => got.map((a) => a && { bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary });
 
     it('after the workers opened it: they read on from the removed file', async () => {
-      const { r, files, blobs, repack } = await packed();
+      const { files, blobs, repack, open } = await packed();
       const scan = scanBlobs(
-        await openRepo(r.dir),
+        await open(),
         blobs.map((b) => b.oid),
         PROBE,
       );
@@ -231,8 +224,8 @@ describe('scanBlobs', () => {
     });
 
     it('before the workers opened it: the main thread reads what they could not, in the new pack', async () => {
-      const { r, files, blobs, repack } = await packed();
-      const g = await openRepo(r.dir);
+      const { files, blobs, repack, open } = await packed();
+      const g = await open();
       // The store knows the pack by its .idx only; the scan is planned on it after it is gone.
       expect(repoState(g).store.has(blobs[0]!.oid)).toBe(true);
       repack();
@@ -260,8 +253,8 @@ describe('scanBlobs', () => {
     chmodSync(path, 0o644);
     writeFileSync(path, bytes);
     /** How many blobs were answered before the scan threw, and what. */
-    const outcome = async (): Promise<{ answered: number; kind: unknown }> => {
-      const g = await openRepo(r.dir);
+    const outcome = async (workers: number): Promise<{ answered: number; kind: unknown }> => {
+      const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 3, workers } });
       let answered = 0;
       try {
         for await (const a of scanBlobs(
@@ -278,11 +271,9 @@ describe('scanBlobs', () => {
         return { answered, kind: (e as { kind: string }).kind };
       }
     };
-    Object.assign(blobScan, { minBlobs: 0, batch: 3, workers: 0 });
-    const plain = await outcome();
+    const plain = await outcome(0);
     expect(plain.kind).toBe('corrupt');
-    blobScan.workers = 2;
-    expect(await outcome()).toEqual(plain);
+    expect(await outcome(2)).toEqual(plain);
   });
 
   it('a worker that dies fails the scan with kind environment, without hanging', async () => {
@@ -290,10 +281,9 @@ describe('scanBlobs', () => {
     for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n`;
     const r = await repo(files, { packed: true });
     const blobs = await headBlobs(r);
-    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
     const workers: Worker[] = [];
     const ready: Promise<unknown>[] = [];
-    blobScan.onWorker = (w: Worker) => {
+    const onWorker = (w: Worker) => {
       workers.push(w);
       ready.push(new Promise((res) => w.once('message', res)));
     };
@@ -301,6 +291,7 @@ describe('scanBlobs', () => {
       await openRepo(r.dir),
       blobs.map((b) => b.oid),
       PROBE,
+      { minBlobs: 0, batch: 2, depth: 1, workers: 2, onWorker },
     );
     // The first answer (read on the main thread while the workers start), then both workers are ready.
     expect((await scan.next()).done).toBe(false);
@@ -318,16 +309,15 @@ describe('scanBlobs', () => {
     const r = await repo(files, { packed: true });
     const blobs = await headBlobs(r);
     const exited: Promise<number>[] = [];
-    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
-    blobScan.onWorker = (w: Worker) => exited.push(new Promise((res) => w.once('exit', res)));
-    const g = await openRepo(r.dir);
+    const onWorker = (w: Worker) => exited.push(new Promise<number>((res) => w.once('exit', res)));
+    const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 2, depth: 1, workers: 2, onWorker } });
     const stop = new AbortController();
     let answered = 0;
     for await (const a of scanBlobs(
       g,
       blobs.map((b) => b.oid),
       PROBE,
-      stop.signal,
+      { signal: stop.signal },
     )) {
       expect(a.bytes).toBeNull();
       if (++answered === 5) stop.abort();

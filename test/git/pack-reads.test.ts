@@ -8,26 +8,19 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeRepo, isGitError, openRepo, readBlob } from '../../src/git/index.js';
+import { describe, expect, it } from 'vitest';
+import { closeRepo, isGitError, openRepo, PACK_READING, readBlob, type PackReading } from '../../src/git/index.js';
 import { ByteLru } from '../../src/git/lru.js';
-import { Pack, packReading, type RawObject } from '../../src/git/pack.js';
-import { indexReading, PackIndex } from '../../src/git/pack-index.js';
+import { Pack, type RawObject } from '../../src/git/pack.js';
+import { PackIndex } from '../../src/git/pack-index.js';
 import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
 
 const repo = reposAfterEach();
-const saved = { pack: packReading.wholePackLimit, index: indexReading.wholeIndexLimit };
-beforeEach(() => {
-  // Every pack and index in these tests is "over the limit": read at offsets, in pieces.
-  packReading.wholePackLimit = 0;
-  indexReading.wholeIndexLimit = 0;
-});
-afterEach(() => {
-  packReading.wholePackLimit = saved.pack;
-  indexReading.wholeIndexLimit = saved.index;
-});
+// Every pack and index in these tests is "over the limit": read at offsets, in pieces.
+const ON_DISK: PackReading = { ...PACK_READING, wholePackLimit: 0, wholeIndexLimit: 0 };
+const open = (dir: string) => openRepo(dir, { packs: ON_DISK });
 
 async function historyRepo(): Promise<TestRepo> {
   const r = await repo({ 'a.txt': 'start\n' });
@@ -73,7 +66,7 @@ const idxOf = (r: TestRepo): string =>
 describe('positional pack reads', () => {
   it('reads every blob of a deltified pack at offsets, without loading the pack, as git cat-file does', async () => {
     const r = await historyRepo();
-    const pack = Pack.open(idxOf(r), 0, new ByteLru<RawObject>(1 << 20, 1 << 18));
+    const pack = Pack.open(idxOf(r), 0, new ByteLru<RawObject>(1 << 20, 1 << 18), ON_DISK);
     const all = blobs(r);
     expect(all.length).toBeGreaterThan(10);
     for (const oid of all) {
@@ -91,7 +84,7 @@ describe('positional pack reads', () => {
     const noise = Buffer.concat(Array.from({ length: 4000 }, (_, i) => random.copy().update(String(i)).digest()));
     const text = Array.from({ length: 6000 }, (_, i) => `line ${i}: the same words again and again\n`).join('');
     const r = await repo({ 'noise.bin': noise, 'text.txt': text, 'small.txt': 'small\n' }, { packed: true });
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     for (const path of ['noise.bin', 'text.txt', 'small.txt']) {
       const oid = r.git('rev-parse', `HEAD:${path}`);
       expect(Buffer.from(await readBlob(g, oid))).toEqual(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() }));
@@ -132,7 +125,7 @@ describe('positional pack reads', () => {
     const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
     writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
     writeFileSync(`${name}.idx`, indexBytes(objects.map((o) => o.oid).sort(), offsets, crcs, sha));
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     for (const o of objects) {
       expect(Buffer.from(await readBlob(g, o.oid))).toEqual(o.data);
       expect(execFileSync('git', ['cat-file', 'blob', o.oid], { cwd: r.dir, env: gitEnv() })).toEqual(o.data);
@@ -147,8 +140,7 @@ describe('positional pack reads', () => {
     const path = join((await repo({ 'a.txt': 'a\n' })).dir, 'big.idx');
     writeFileSync(path, bytes);
     for (const limit of [0, 1 << 30]) {
-      indexReading.wholeIndexLimit = limit;
-      const index = PackIndex.open(path);
+      const index = PackIndex.open(path, limit);
       expect(index.count).toBe(oids.length);
       oids.forEach((oid, i) => {
         expect(index.indexOf(Buffer.from(oid, 'hex'))).toBe(i);
@@ -164,10 +156,9 @@ describe('positional pack reads', () => {
     for (const cut of [6000, 80]) {
       writeFileSync(path, bytes.subarray(0, bytes.length - cut));
       for (const limit of [0, 1 << 30]) {
-        indexReading.wholeIndexLimit = limit;
         let thrown: unknown;
         try {
-          PackIndex.open(path).offsetAt(lastLarge);
+          PackIndex.open(path, limit).offsetAt(lastLarge);
         } catch (e) {
           thrown = e;
         }
@@ -197,7 +188,7 @@ describe('positional pack reads', () => {
     const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
     writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
     writeFileSync(`${name}.idx`, idx);
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     expect(Buffer.from(await readBlob(g, oid)).toString()).toBe('hello\nworld\n');
     // (Native git cannot judge this one: it resolves REF_DELTA bases only inside the same pack and
     // keeps thin packs only after `index-pack --fix-thin` appended their bases. The oid is the
@@ -206,7 +197,7 @@ describe('positional pack reads', () => {
 
   it('keeps reading a pack `git repack -a -d` deleted while it was open, and finds the new pack', async () => {
     const r = await historyRepo();
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     const all = blobs(r);
     await readBlob(g, all[0]!);
     writeFileSync(join(r.dir, 'new.txt'), 'after the repack\n');
@@ -227,11 +218,10 @@ describe('positional pack reads', () => {
     for (const cut of [0, 10, 19, 25, Math.floor(size / 2)]) {
       truncateSync(packPath, cut);
       for (const limit of [0, 1 << 30]) {
-        packReading.wholePackLimit = limit;
         const before = openFiles();
         for (let i = 0; i < 20; i++) {
           // A store opened anew each time: the pack is opened again, and a handle it leaked would count.
-          const g = await openRepo(r.dir);
+          const g = await openRepo(r.dir, { packs: { ...ON_DISK, wholePackLimit: limit } });
           await expect(readBlob(g, all[i % all.length]!)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringContaining(packPath) });
           closeRepo(g);
         }
@@ -250,7 +240,7 @@ describe('positional pack reads', () => {
     for (let i = 200; i < bytes.length - 40; i += 97) bytes[i] = (bytes[i] as number) ^ 0x5a;
     execFileSync('chmod', ['u+w', packPath]);
     writeFileSync(packPath, bytes);
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     let corrupt = 0;
     for (const oid of all) {
       try {

@@ -1,16 +1,12 @@
 // A workspace's scan: base blobs go to the git layer's scan (worker threads), files the job changed
 // are tested in memory, each as it is when the caller reaches it; the answers are those of reading
 // every path with `read`, in the order given.
-import { afterEach, describe, expect, it } from 'vitest';
-import { blobScan, listTree, openRepo, probeBlob, resolveCommit, treeOfCommit, type BlobProbe } from '../../src/git/index.js';
+import { describe, expect, it } from 'vitest';
+import { listTree, openRepo, probeBlob, resolveCommit, treeOfCommit, type BlobProbe } from '../../src/git/index.js';
 import { ObjectWorkspace } from '../../src/workspace/objects.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
 const repo = reposAfterEach();
-const saved = { ...blobScan };
-afterEach(() => {
-  Object.assign(blobScan, saved);
-});
 
 const PROBE: BlobProbe = { needles: [Buffer.from('needle')] };
 
@@ -19,16 +15,14 @@ describe('ObjectWorkspace.scan', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++) files[`d${i % 3}/f${String(i).padStart(2, '0')}.txt`] = i % 5 === 0 ? `needle ${i}\n` : `plain ${i}\n`;
     const r = await repo(files, { packed: true });
-    const g = await openRepo(r.dir);
+    let started = 0;
+    const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 3, workers: 2, onWorker: () => started++ } });
     const entries = await listTree(g, await treeOfCommit(g, (await resolveCommit(g, 'HEAD'))!));
     const ws = new ObjectWorkspace(g, new Map(entries.map((e) => [e.path, e])));
     await ws.write('d0/f00.txt', Buffer.from('changed, no match now\n'));
     await ws.write('d1/f01.txt', Buffer.from('changed: needle\n'));
     await ws.write('new/one.txt', Buffer.from('a new needle\n'));
     expect((await ws.place('d2/f02.txt', null)).ok).toBe(true);
-    Object.assign(blobScan, { minBlobs: 0, batch: 3, workers: 2 });
-    let started = 0;
-    blobScan.onWorker = () => started++;
 
     // Every path, a removed one and one that never was among them.
     const paths = [...ws.paths(), 'd2/f02.txt', 'nowhere.txt'];
