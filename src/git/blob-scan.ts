@@ -6,7 +6,8 @@
 //
 // The main thread stays the one reader whose errors a caller sees: an object a worker could not
 // read (loose, a base in another pack, a pack `git repack -d` removed, damaged bytes) is read again
-// here, through ObjectStore, and fails or succeeds exactly as a plain read would.
+// here, through ObjectStore, and fails or succeeds exactly as a plain read would. A worker that
+// dies costs only speed: the main thread reads the rest of the scan.
 import type { BlobProbe } from './blob-probe.js';
 import { planScan, readHere, scanWorkers, type ScannedBlob } from './blob-scan-plan.js';
 import { ScanPool } from './blob-scan-pool.js';
@@ -22,8 +23,8 @@ export interface ScanBlobsOptions extends Partial<BlobScanSettings> {
 
 /**
  * The blobs `oids` (in this order, repeats allowed) tested with `probe`. Throws what reading the blob
- * throws (`missing-object`, `corrupt`, …) when the caller reaches that blob, and `environment` when a
- * worker thread dies. Ends early, its workers terminated, when `signal` fires or the caller stops.
+ * throws (`missing-object`, `corrupt`, …) when the caller reaches that blob; a worker thread that
+ * dies only slows it down. Ends early, its workers terminated, when `signal` fires or the caller stops.
  */
 export async function* scanBlobs(
   repo: Repo,

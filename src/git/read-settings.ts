@@ -47,6 +47,8 @@ export interface BlobScanSettings {
   readonly maxHeldBytes: number;
   /** Called with each worker started (tests end one to see what the scan does then). */
   readonly onWorker: ((w: Worker) => void) | null;
+  /** Hears why a scan stopped using its worker threads (one died, or none could start) and read the rest on the main thread. */
+  readonly onWorkersDropped: ((why: string) => void) | null;
 }
 
 export const BLOB_SCAN: BlobScanSettings = Object.freeze({
@@ -58,4 +60,5 @@ export const BLOB_SCAN: BlobScanSettings = Object.freeze({
   youngGenerationMb: 2,
   maxHeldBytes: 32 * 1024 * 1024,
   onWorker: null,
+  onWorkersDropped: null,
 });

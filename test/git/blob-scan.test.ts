@@ -276,31 +276,65 @@ describe('scanBlobs', () => {
     expect(await outcome(2)).toEqual(plain);
   });
 
-  it('a worker that dies fails the scan with kind environment, without hanging', async () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n`;
-    const r = await repo(files, { packed: true });
-    const blobs = await headBlobs(r);
-    const workers: Worker[] = [];
-    const ready: Promise<unknown>[] = [];
-    const onWorker = (w: Worker) => {
-      workers.push(w);
-      ready.push(new Promise((res) => w.once('message', res)));
-    };
-    const scan = scanBlobs(
-      await openRepo(r.dir),
-      blobs.map((b) => b.oid),
-      PROBE,
-      { minBlobs: 0, batch: 2, depth: 1, workers: 2, onWorker },
-    );
-    // The first answer (read on the main thread while the workers start), then both workers are ready.
-    expect((await scan.next()).done).toBe(false);
-    await Promise.all(ready);
-    await workers[1]!.terminate();
-    const rest = async () => {
-      for await (const a of scan) expect(a.bytes).toBeNull();
-    };
-    await expect(rest()).rejects.toMatchObject({ kind: 'environment' });
+  describe('workers that die', () => {
+    async function tree() {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n${i % 3 === 0 ? `${NEEDLE}${i});\n` : ''}`;
+      const r = await repo(files, { packed: true });
+      const blobs = await headBlobs(r);
+      return { r, oids: blobs.map((b) => b.oid), want: blobs.map((b) => expected(Buffer.from(files[b.path]!))) };
+    }
+    const scan = { minBlobs: 0, batch: 2, depth: 1, workers: 2 };
+
+    it('one that dies with a batch unanswered: that batch and the rest are read on the main thread, with the answers of a plain read', async () => {
+      const { r, oids, want } = await tree();
+      const dropped: string[] = [];
+      let died!: () => void;
+      const death = new Promise<void>((res) => (died = res));
+      let killed = false;
+      const onWorker = (w: Worker) => {
+        // The first worker sent a batch dies then, without ever getting it: the scan waits for that batch.
+        const post = w.postMessage.bind(w);
+        w.postMessage = (m: unknown, transfer?: Parameters<Worker['postMessage']>[1]) => {
+          if (killed || typeof m !== 'object' || m === null || !('oids' in m)) return post(m, transfer);
+          killed = true;
+          void w.terminate().then(() => died());
+        };
+      };
+      const g = await openRepo(r.dir);
+      const it = scanBlobs(g, oids, PROBE, { ...scan, onWorker, onWorkersDropped: (why) => dropped.push(why) });
+      // The first answer starts the workers; the rest is asked for once one of them is gone.
+      const got = [(await it.next()).value as ScannedBlob];
+      await death;
+      for await (const a of it) got.push(a);
+      expect(got.map((a) => ({ bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary }))).toEqual(want);
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]).toMatch(/a worker thread reading blobs of .* ended .*main thread/);
+    });
+
+    it('none that gets ready (a broken install): the scan is read on the main thread, and says so', async () => {
+      const { r, oids, want } = await tree();
+      const dropped: string[] = [];
+      const exited: Promise<unknown>[] = [];
+      const g = await openRepo(r.dir);
+      const it = scanBlobs(g, oids, PROBE, {
+        ...scan,
+        // Each worker ends as soon as it is made, before its module is loaded.
+        onWorker: (w) => {
+          exited.push(new Promise((res) => w.once('exit', res)));
+          void w.terminate();
+        },
+        onWorkersDropped: (why) => dropped.push(why),
+      });
+      // The first answer starts the workers; the rest is asked for once they are gone.
+      const got = [(await it.next()).value as ScannedBlob];
+      expect(exited).toHaveLength(2);
+      await Promise.all(exited);
+      for await (const a of it) got.push(a);
+      expect(got.map((a) => ({ bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary }))).toEqual(want);
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]).toMatch(/no worker thread reading blobs of .* could start/);
+    });
   });
 
   it('an interrupt ends the scan early and terminates its workers', async () => {

@@ -1,9 +1,11 @@
 // A workspace's scan: base blobs go to the git layer's scan (worker threads), files the job changed
 // are tested in memory, each as it is when the caller reaches it; the answers are those of reading
 // every path with `read`, in the order given.
+import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { listTree, openRepo, probeBlob, resolveCommit, treeOfCommit, type BlobProbe } from '../../src/git/index.js';
 import { ObjectWorkspace } from '../../src/workspace/objects.js';
+import type { ScannedFile } from '../../src/workspace/types.js';
 import { reposAfterEach } from '../support/cleanups.js';
 
 const repo = reposAfterEach();
@@ -44,5 +46,33 @@ describe('ObjectWorkspace.scan', () => {
     expect(got).toEqual(want);
     expect(got.find(([p]) => p === late)?.[1]).toBe('late needle\n');
     expect(got.map(([p]) => p)).not.toContain('d2/f02.txt');
+  });
+});
+
+describe('ObjectWorkspace.scan without worker threads', () => {
+  it('answers as `read` does when its workers cannot start, and says so on its log', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`f${String(i).padStart(2, '0')}.txt`] = i % 5 === 0 ? `needle ${i}\n` : `plain ${i}\n`;
+    const r = await repo(files, { packed: true });
+    const exited: Promise<unknown>[] = [];
+    // Each worker ends as soon as it is made, as in an install whose worker module is missing.
+    const onWorker = (w: Worker) => {
+      exited.push(new Promise((res) => w.once('exit', res)));
+      void w.terminate();
+    };
+    const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 3, workers: 2, onWorker } });
+    const entries = await listTree(g, await treeOfCommit(g, (await resolveCommit(g, 'HEAD'))!));
+    const said: string[] = [];
+    const ws = new ObjectWorkspace(g, new Map(entries.map((e) => [e.path, e])), { log: (m) => said.push(m) });
+    const paths = ws.paths();
+    const scan = ws.scan(paths, PROBE)[Symbol.asyncIterator]();
+    // The first answer starts the workers; the rest is asked for once they are gone.
+    const got = [(await scan.next()).value as ScannedFile];
+    await Promise.all(exited);
+    for (let next = await scan.next(); !next.done; next = await scan.next()) got.push(next.value);
+    expect(got.map((f) => [f.path, f.bytes && Buffer.from(f.bytes).toString(), f.binary])).toEqual(
+      paths.map((p) => [p, files[p]!.startsWith('needle') ? files[p] : null, false]),
+    );
+    expect(said).toEqual([expect.stringMatching(/^blob scan: no worker thread reading blobs of .* could start/)]);
   });
 });
