@@ -3,11 +3,9 @@
 // UTF-16, binary files, LFS pointers, CRLF, one blob at several paths), the answers are those of
 // reading each blob on the main thread; a pack `git repack -a -d` replaces mid-scan, damaged bytes,
 // a dying worker and an interrupt each end as a plain read would, or as an error, never a hang.
-import { createHash } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -24,9 +22,9 @@ import {
   type ScannedBlob,
 } from '../../src/git/index.js';
 import { repoState } from '../../src/git/repo.js';
-import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { writeRepoFiles, type TestRepo } from '../support/git-repo.js';
+import { refDeltaPack } from '../support/packs.js';
 
 const repo = reposAfterEach();
 
@@ -101,41 +99,6 @@ async function headBlobs(r: TestRepo): Promise<{ path: string; oid: string }[]> 
   return (await listTree(g, await treeOfCommit(g, sha!))).map((e) => ({ path: e.path, oid: e.oid }));
 }
 
-/**
- * Writes a pack holding one REF_DELTA object whose base (`baseOid`, `base`) lives in another pack:
- * the new object is `base` with `extra` appended. Returns its oid.
- */
-function refDeltaPack(r: TestRepo, baseOid: string, base: Buffer, extra: Buffer): string {
-  const target = Buffer.concat([base, extra]);
-  const varint = (n: number) => {
-    const out: number[] = [];
-    do {
-      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
-      n = Math.floor(n / 128);
-    } while (n > 0);
-    return out;
-  };
-  // Copy the whole base (offset 0, size in up to 3 bytes), then insert `extra` (at most 127 bytes).
-  const copy = base.length === 0 ? [] : [0x80 | 0x10 | 0x20 | 0x40, base.length & 255, (base.length >> 8) & 255, (base.length >> 16) & 255];
-  const delta = Buffer.concat([Buffer.from([...varint(base.length), ...varint(target.length), ...copy, extra.length]), extra]);
-  const head = objectHeader(7, delta.length);
-  const body = Buffer.concat([Buffer.from(baseOid, 'hex'), deflateSync(delta)]);
-  const header = Buffer.alloc(12);
-  header.write('PACK', 0, 'latin1');
-  header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(1, 8);
-  const packNoTrailer = Buffer.concat([header, head, body]);
-  const sha = createHash('sha1').update(packNoTrailer).digest();
-  const oid = createHash('sha1')
-    .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
-    .digest('hex');
-  const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
-  const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-  writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-  writeFileSync(`${name}.idx`, idx);
-  return oid;
-}
-
 describe('scanBlobs', () => {
   it('answers as plain reads do, in the caller order, whatever the tree holds and however it is cut', async () => {
     await fc.assert(
@@ -164,7 +127,7 @@ describe('scanBlobs', () => {
           r.git('gc', '-q', '--aggressive');
           // A REF_DELTA whose base is in the other pack, and loose objects written after the pack.
           const [basePath, base] = [...files][0]!;
-          const refOid = refDeltaPack(r, r.git('rev-parse', `HEAD:${basePath}`), base, Buffer.from(`${NEEDLE}9);\n`));
+          const refOid = refDeltaPack(r.dir, r.git('rev-parse', `HEAD:${basePath}`), base, Buffer.from(`${NEEDLE}9);\n`));
           files.set('ref/delta.txt', Buffer.concat([base, Buffer.from(`${NEEDLE}9);\n`)]));
           r.git('update-index', '--add', '--cacheinfo', `100644,${refOid},ref/delta.txt`);
           await writeRepoFiles(r.dir, { 'loose/a.txt': `loose ${NEEDLE}1)\n`, 'loose/b.bin': Buffer.from('lo\0ose') });

@@ -7,15 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { closeRepo, isGitError, openRepo, PACK_READING, readBlob, type PackReading } from '../../src/git/index.js';
 import { ByteLru } from '../../src/git/lru.js';
 import { Pack, type RawObject } from '../../src/git/pack.js';
 import { PackIndex } from '../../src/git/pack-index.js';
-import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
+import { indexBytes } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
+import { blobEntry, refDeltaPack, writePack } from '../support/packs.js';
 
 const repo = reposAfterEach();
 // Every pack and index in these tests is "over the limit": read at offsets, in pieces.
@@ -105,26 +105,10 @@ describe('positional pack reads', () => {
       Buffer.from([adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff]),
     ]);
     const objects = [
-      { data: padded, body: stream },
-      { data: plain, body: deflateSync(plain) },
-    ].map((o) => ({ ...o, oid: createHash('sha1').update(`blob ${o.data.length}\0`).update(o.data).digest('hex'), head: objectHeader(3, o.data.length) }));
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(objects.length, 8);
-    const offsets = new Map<string, number>();
-    const crcs = new Map<string, number>();
-    let at = 12;
-    for (const o of objects) {
-      offsets.set(o.oid, at);
-      crcs.set(o.oid, crc32(o.body, crc32(o.head)));
-      at += o.head.length + o.body.length;
-    }
-    const packNoTrailer = Buffer.concat([header, ...objects.flatMap((o) => [o.head, o.body])]);
-    const sha = createHash('sha1').update(packNoTrailer).digest();
-    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-    writeFileSync(`${name}.idx`, indexBytes(objects.map((o) => o.oid).sort(), offsets, crcs, sha));
+      { data: padded, ...blobEntry(padded, stream) },
+      { data: plain, ...blobEntry(plain) },
+    ];
+    writePack(r.dir, objects);
     const g = await open(r.dir);
     for (const o of objects) {
       expect(Buffer.from(await readBlob(g, o.oid))).toEqual(o.data);
@@ -169,25 +153,7 @@ describe('positional pack reads', () => {
 
   it('resolves a REF_DELTA whose base lives in another pack', async () => {
     const r = await repo({ 'a.txt': 'hello\n' }, { packed: true });
-    const base = r.git('rev-parse', 'HEAD:a.txt');
-    const target = Buffer.from('hello\nworld\n');
-    // Delta: source size 6, target size 12, copy 6 bytes from offset 0, insert "world\n".
-    const delta = Buffer.concat([Buffer.from([6, 12, 0x80 | 0x10, 6, 6]), Buffer.from('world\n')]);
-    const head = objectHeader(7, delta.length);
-    const body = Buffer.concat([Buffer.from(base, 'hex'), deflateSync(delta)]);
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(1, 8);
-    const packNoTrailer = Buffer.concat([header, head, body]);
-    const sha = createHash('sha1').update(packNoTrailer).digest();
-    const oid = createHash('sha1')
-      .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
-      .digest('hex');
-    const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
-    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-    writeFileSync(`${name}.idx`, idx);
+    const oid = refDeltaPack(r.dir, r.git('rev-parse', 'HEAD:a.txt'), Buffer.from('hello\n'), Buffer.from('world\n'));
     const g = await open(r.dir);
     expect(Buffer.from(await readBlob(g, oid)).toString()).toBe('hello\nworld\n');
     // (Native git cannot judge this one: it resolves REF_DELTA bases only inside the same pack and
