@@ -1,11 +1,10 @@
 // What a blob scan (blob-scan.ts) works from: the distinct blobs in the caller's order, cut into
 // batches for the workers (each finds a batch's blobs in the packs and reads them in pack order; a
-// tree's blobs lie in the pack about in path order, so neighbours in the caller's order are near);
-// and the tunables.
+// tree's blobs lie in the pack about in path order, so neighbours in the caller's order are near).
 import { availableParallelism, loadavg } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import { readBlobSync } from './blob.js';
 import { probeBlob, type BlobProbe } from './blob-probe.js';
+import type { BlobScanSettings } from './read-settings.js';
 import type { Repo } from './repo.js';
 
 /** One blob's answer: its bytes when the probe wanted it, else null; and git's binary test. */
@@ -14,41 +13,14 @@ export interface ScannedBlob {
   readonly binary: boolean;
 }
 
-/** Tunables, for the benchmark and tests. */
-export const blobScan = {
-  /** Worker threads (0: everything on the main thread); null: as many as there are idle cores (see `scanWorkers`). */
-  workers: null as number | null,
-  /**
-   * Below this many distinct blobs the main thread reads them all: a worker takes ~40 ms of a core
-   * to start and more to warm up, and the main thread reads ~60 blobs a millisecond meanwhile.
-   */
-  minBlobs: 4000,
-  /** Objects in one message to a worker. */
-  batch: 128,
-  /** Batches sent to a worker and not yet answered. */
-  depth: 4,
-  /** Each worker's delta-base cache (in pack order a delta's base is near: a small one serves). */
-  cacheBytes: 8 * 1024 * 1024,
-  /**
-   * Each worker's young generation, in MB. Blobs dropped after their test are freed only when a
-   * garbage collection runs, and small JS objects alone fill a large young generation slowly: a
-   * small one collects often and keeps fewer dead blobs (on babel/babel, 12 MB less at the peak).
-   */
-  youngGenerationMb: 2,
-  /** Bytes of wanted blobs answered but not yet taken by the caller: past it, no batch is sent ahead. */
-  maxHeldBytes: 32 * 1024 * 1024,
-  /** Called with each worker started (tests end one to see the scan fail). */
-  onWorker: null as ((w: Worker) => void) | null,
-};
-
 /**
  * Workers for a scan: the machine's idle cores (its cores less the one-minute load average), at
  * most two. None on a busy machine: threads then only share the time the process already had, and
  * each adds its start and its own warm-up (on babel/babel under a load of 6 on 2 cores, a scan took
  * 1.0 s with two workers and 0.48 s without).
  */
-export function scanWorkers(): number {
-  if (blobScan.workers !== null) return blobScan.workers;
+export function scanWorkers(settings: BlobScanSettings): number {
+  if (settings.workers !== null) return settings.workers;
   const cores = availableParallelism();
   return Math.max(0, Math.min(2, Math.floor(cores - (loadavg()[0] ?? 0))));
 }
@@ -76,8 +48,8 @@ export interface Plan {
   readonly batchOf: Int32Array;
 }
 
-/** Distinct oids, in the order of their first use, cut into batches. */
-export function planScan(oids: readonly string[]): Plan {
+/** Distinct oids, in the order of their first use, cut into batches of `batch`. */
+export function planScan(oids: readonly string[], batch: number): Plan {
   const slotByOid = new Map<string, number>();
   const slotOf = new Int32Array(oids.length);
   const slotOids: string[] = [];
@@ -92,9 +64,9 @@ export function planScan(oids: readonly string[]): Plan {
   }
   const batches: Batch[] = [];
   const batchOf = new Int32Array(slotOids.length);
-  for (let from = 0; from < slotOids.length; from += blobScan.batch) {
+  for (let from = 0; from < slotOids.length; from += batch) {
     const slots: number[] = [];
-    for (let slot = from; slot < Math.min(from + blobScan.batch, slotOids.length); slot++) {
+    for (let slot = from; slot < Math.min(from + batch, slotOids.length); slot++) {
       slots.push(slot);
       batchOf[slot] = batches.length;
     }

@@ -1,11 +1,13 @@
 // The worker threads of one blob scan (blob-scan.ts): the batches they were sent, and the answers the
-// caller has not taken yet.
+// caller has not taken yet. Workers only make the scan faster: the main thread can read every blob
+// itself, so a worker that dies (killed, out of memory, its module not found in a broken install)
+// hands its unanswered batches back to the main thread, and the rest of the scan is read there.
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BlobProbe } from './blob-probe.js';
-import { blobScan, readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
+import { readHere, type Batch, type Plan, type ScannedBlob } from './blob-scan-plan.js';
 import { BINARY, MATCH, RETRY, type ScanReply, type ScanRequest, type ScanSetup, type ScanWorkerData } from './blob-scan-worker.js';
-import { gitError } from './errors.js';
+import type { BlobScanSettings } from './read-settings.js';
 import { repoState, type Repo } from './repo.js';
 import { FROM_SOURCE, ownModule } from '../util/own-files.js';
 
@@ -28,6 +30,12 @@ export class ScanPool {
   /** Per worker, where in its stripe to look for the next batch to send. */
   private readonly cursor: number[] = [];
   private plan: Plan | null = null;
+  /** Per batch, the worker it was sent to that has not answered yet; -1: none. */
+  private owner = new Int32Array(0);
+  /** A worker died: every worker is ended, and the main thread reads what is left. */
+  private dropped = false;
+  /** Some worker said it was ready (a scan whose workers never got there may have a broken install). */
+  private started = false;
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
   private readonly onAbort = () => this.wakeUp();
@@ -37,9 +45,10 @@ export class ScanPool {
     private readonly probe: BlobProbe,
     private readonly signal: AbortSignal | undefined,
     workers: number,
+    private readonly settings: BlobScanSettings,
   ) {
-    const data: ScanWorkerData = { probe, cacheBytes: blobScan.cacheBytes };
-    for (let w = 0; w < workers; w++) this.start(w, data);
+    const data: ScanWorkerData = { probe, cacheBytes: settings.cacheBytes, reading: repoState(repo).store.reading };
+    for (let w = 0; w < workers && !this.dropped; w++) this.start(w, data);
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -48,12 +57,14 @@ export class ScanPool {
     this.plan = plan;
     this.uses = new Int32Array(plan.slotOids.length);
     for (const slot of plan.slotOf) this.uses[slot] = (this.uses[slot] as number) + 1;
+    this.owner = new Int32Array(plan.batches.length).fill(-1);
+    if (this.dropped) return;
     const setup: ScanSetup = { packs: repoState(this.repo).store.sharedPacks() };
     for (const w of this.workers) w.postMessage(setup);
     this.pump();
   }
 
-  /** The answer for `slot` once it is there; null when the signal fired. Throws a dead worker's error, or the read's. */
+  /** The answer for `slot` once it is there; null when the signal fired. Throws what reading the blob on the main thread throws. */
   async answer(slot: number): Promise<ScannedBlob | null> {
     const plan = this.plan as Plan;
     const batch = plan.batchOf[slot] as number;
@@ -69,7 +80,7 @@ export class ScanPool {
         if (w >= 0) this.send(batch, w);
         else {
           this.readBatchHere(batch);
-          await new Promise<void>((r) => setImmediate(r));
+          if (!this.dropped) await new Promise<void>((r) => setImmediate(r));
           continue;
         }
       }
@@ -99,14 +110,23 @@ export class ScanPool {
   }
 
   private start(w: number, data: ScanWorkerData): void {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { ...data, ...workerEntry() },
-      resourceLimits: { maxYoungGenerationSizeMb: blobScan.youngGenerationMb },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(BOOTSTRAP, {
+        eval: true,
+        workerData: { ...data, ...workerEntry() },
+        resourceLimits: { maxYoungGenerationSizeMb: this.settings.youngGenerationMb },
+      });
+    } catch (e) {
+      this.died(e as Error);
+      return;
+    }
     worker.on('message', (m: ScanReply | { ready: true }) => {
+      // A worker's last messages may arrive after the scan dropped the workers: their batches are the main thread's now.
+      if (this.dropped) return;
       if ('ready' in m) {
         this.ready[w] = true;
+        this.started = true;
         this.pump();
       } else this.received(w, m);
     });
@@ -116,7 +136,7 @@ export class ScanPool {
     this.ready.push(false);
     this.busy.push(0);
     this.cursor.push(0);
-    blobScan.onWorker?.(worker);
+    this.settings.onWorker?.(worker);
   }
 
   /**
@@ -128,7 +148,7 @@ export class ScanPool {
   private pump(): void {
     if (this.plan === null) return;
     for (let w = 0; w < this.workers.length; w++) {
-      while (this.ready[w] && (this.busy[w] as number) < blobScan.depth && this.held < blobScan.maxHeldBytes) {
+      while (this.ready[w] && (this.busy[w] as number) < this.settings.depth && this.held < this.settings.maxHeldBytes) {
         const b = this.nextFor(w);
         if (b < 0) break;
         this.send(b, w);
@@ -181,11 +201,13 @@ export class ScanPool {
     const b = (this.plan as Plan).batches[batch] as Batch;
     b.sent = true;
     this.busy[w] = (this.busy[w] as number) + 1;
+    this.owner[batch] = w;
     (this.workers[w] as Worker).postMessage({ id: batch, oids: b.oids } satisfies ScanRequest);
   }
 
   private received(w: number, m: ScanReply): void {
     this.busy[w] = (this.busy[w] as number) - 1;
+    this.owner[m.id] = -1;
     const b = (this.plan as Plan).batches[m.id] as Batch;
     for (const [k, slot] of b.slots.entries()) {
       const code = m.codes[k] as number;
@@ -202,14 +224,31 @@ export class ScanPool {
     this.wakeUp();
   }
 
+  /**
+   * A worker ended before the scan was done (or could not be made): the batches workers were sent
+   * and have not answered go back to the main thread, which reads them and every batch after them;
+   * the other workers are ended too (one that died may mean memory is short). The scan's
+   * `onWorkersDropped` hears why, the one place a broken install (no worker ever ready) shows.
+   */
   private died(e: Error): void {
-    if (this.failure) return;
-    this.failure = gitError(
-      'environment',
-      `A worker thread reading blobs of ${this.repo.commonDir} ended before it was done (${e.message}); ` +
-        'run again, or set fewer parallel jobs if memory is short.',
-      { path: this.repo.commonDir },
-      e,
+    // After close(), workers ending is the scan ending them.
+    if (this.dropped || this.failure) return;
+    this.dropped = true;
+    this.ready.fill(false);
+    const plan = this.plan;
+    if (plan !== null) {
+      for (const [b, w] of this.owner.entries()) {
+        if (w < 0) continue;
+        this.owner[b] = -1;
+        (plan.batches[b] as Batch).sent = false;
+      }
+    }
+    for (const worker of this.workers) void worker.terminate();
+    const where = `reading blobs of ${this.repo.commonDir}`;
+    this.settings.onWorkersDropped?.(
+      this.started
+        ? `a worker thread ${where} ended (${e.message}); the rest of the scan is read on the main thread`
+        : `no worker thread ${where} could start (${e.message}); the scan is read on the main thread (if this repeats, scion's install may be incomplete)`,
     );
     this.wakeUp();
   }
@@ -223,7 +262,7 @@ export class ScanPool {
 
 // Plain JavaScript evaluated in the worker: it imports the worker's module (src/git/blob-scan-worker.ts
 // through tsx when scion runs from its sources, in tests; the bundle's entry of that name in dist/)
-// and serves. A module that fails to load ends the worker with an error, which fails the scan.
+// and serves. A module that fails to load ends the worker with an error: the main thread reads instead.
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (async () => {

@@ -9,11 +9,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { probeBlob, type BlobProbe } from './blob-probe.js';
 import { ByteLru } from './lru.js';
 import { Pack, type RawObject, type SharedPack } from './pack.js';
+import type { PackReading } from './read-settings.js';
 
 export interface ScanWorkerData {
   readonly probe: BlobProbe;
   /** The worker's delta-base cache. */
   readonly cacheBytes: number;
+  /** How the main thread's store reads packs: the worker reads them the same way. */
+  readonly reading: PackReading;
 }
 
 /** The first message: the repository's packs, in the order its store searches them. */
@@ -58,7 +61,7 @@ export function serveBlobScan(): void {
   };
   port.on('message', (m: ScanSetup | ScanRequest) => {
     if ('packs' in m) {
-      packs = m.packs.map((p, k) => Pack.fromShared(p, k, cache));
+      packs = m.packs.map((p, k) => Pack.fromShared(p, k, cache, data.reading));
       return;
     }
     const n = m.oids.length;

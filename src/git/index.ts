@@ -1,11 +1,12 @@
 // The git layer: objects, trees, commits, refs (lock + compare-and-swap) and linked worktrees, read
 // and written in git's own on-disk formats. The rest of scion reaches git only through these names.
-export { openRepo, closeRepo, repoRefusal, type Repo, type OpenRepoOptions } from './repo.js';
+export { openRepo, closeRepo, repoRefusal, type Repo, type OpenRepoOptions, type RepoReadOptions } from './repo.js';
 export { resolveCommit } from './resolve.js';
 export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
 export { probeBlob, bufferIsBinary, type BlobProbe, type ProbeResult } from './blob-probe.js';
-export { scanBlobs, blobScan, type ScannedBlob } from './blob-scan.js';
+export { scanBlobs, type ScanBlobsOptions, type ScannedBlob } from './blob-scan.js';
+export { BLOB_SCAN, PACK_READING, type BlobScanSettings, type PackReading } from './read-settings.js';
 export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
 export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';

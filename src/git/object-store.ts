@@ -1,15 +1,14 @@
 // Every object of one repository: its packs, its loose objects and those of its alternates.
 // One store per opened repository keeps pack indexes, pack data and a delta-base cache loaded
 // across all the jobs of a run (the role isomorphic-git's `cache` object would have played).
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
-import { gitError, refusalToGitError, errnoCode, onDisk, isGitError } from './errors.js';
-import { EMPTY_TREE, hashObject, objectHeader, type ObjectType } from './hash.js';
+import { gitError, errnoCode, isGitError } from './errors.js';
+import { EMPTY_TREE, hashObject, type ObjectType } from './hash.js';
+import { readLoose, writeLoose } from './loose-object.js';
 import { ByteLru } from './lru.js';
 import { Pack, type RawObject, type SharedPack } from './pack.js';
-import { raceproofCreate } from './raceproof.js';
+import { PACK_READING, type PackReading } from './read-settings.js';
 
 const CACHE_BYTES = 96 * 1024 * 1024;
 const CACHE_MAX_ITEM = 8 * 1024 * 1024;
@@ -28,6 +27,8 @@ export class ObjectStore {
     readonly objectsDir: string,
     /** The promisor remote when the repository is a partial clone (`git clone --filter`). */
     private readonly promisor: string | null = null,
+    /** How packs and their indexes are read (worker threads of a scan read them the same way). */
+    readonly reading: PackReading = PACK_READING,
   ) {
     this.dirs = [objectsDir, ...alternates(objectsDir, 0)];
   }
@@ -60,7 +61,7 @@ export class ObjectStore {
   tryRead(oid: string, owned = false): RawObject | null {
     if (oid === EMPTY_TREE) return owned ? { type: 'tree', data: Buffer.alloc(0) } : EMPTY;
     const raw = Buffer.from(oid, 'hex');
-    return this.fromPacks(raw, owned) ?? this.fromLoose(oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? this.fromLoose(oid)) : null);
+    return this.fromPacks(raw, owned) ?? readLoose(this.dirs, oid) ?? (this.rescan() ? (this.fromPacks(raw, owned) ?? readLoose(this.dirs, oid)) : null);
   }
 
   /**
@@ -93,8 +94,7 @@ export class ObjectStore {
   }
 
   /**
-   * Writes a loose object (zlib level 1, git's core.looseCompression default) through a temp file
-   * and a rename, so a concurrent reader never sees half an object. An object already present is
+   * Writes a loose object (loose-object.ts: a temp file and a rename). An object already present is
    * only freshened (mtime set to now), as git's `freshen_loose_object` does, so a prune by age
    * keeps it. Loose objects are unreachable until a ref reaches them, and `git gc --prune=now`
    * deletes such objects whatever their age: commits of a job go through `ObjectBatch` (a kept
@@ -102,40 +102,8 @@ export class ObjectStore {
    */
   write(type: ObjectType, content: Uint8Array): string {
     const oid = hashObject(type, content);
-    if (this.freshen(oid)) return oid;
-    const dir = join(this.objectsDir, oid.slice(0, 2));
-    const body = deflateSync(Buffer.concat([objectHeader(type, content.length), content]), { level: 1 });
-    const tmp = this.openTemp(dir);
-    onDisk(tmp.path, 'write the object file', () => {
-      try {
-        let done = 0;
-        while (done < body.length) done += writeSync(tmp.fd, body, done, body.length - done);
-      } finally {
-        closeSync(tmp.fd);
-      }
-    });
-    try {
-      renameSync(tmp.path, join(dir, oid.slice(2)));
-    } catch (err) {
-      rmSync(tmp.path, { force: true });
-      throw refusalToGitError(err, join(dir, oid.slice(2)), 'write the object file');
-    }
+    if (!this.freshen(oid)) writeLoose(this.objectsDir, oid, type, content);
     return oid;
-  }
-
-  /**
-   * Opens a new temp file in objects/xx/, git's way (object-file.c `create_tmpfile`): a concurrent
-   * `git prune-packed` (run by `git gc` and `git repack -d`) removes empty objects/xx/ folders, so the
-   * folder is made again when it is missing (see raceproof.ts).
-   */
-  private openTemp(dir: string): { fd: number; path: string } {
-    // git's own temp-file prefix: `git prune` removes stale ones.
-    const path = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
-    try {
-      return raceproofCreate(dir, () => ({ fd: openSync(path, 'wx', 0o444), path }));
-    } catch (err) {
-      throw refusalToGitError(err, path, 'create the object file');
-    }
   }
 
   /** True when the object exists; a loose one gets its mtime set to now. */
@@ -204,20 +172,6 @@ export class ObjectStore {
     }
   }
 
-  private fromLoose(oid: string): RawObject | null {
-    for (const d of this.dirs) {
-      let file: Buffer;
-      try {
-        file = readFileSync(join(d, oid.slice(0, 2), oid.slice(2)));
-      } catch (err) {
-        if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') continue;
-        throw err;
-      }
-      return parseLoose(oid, inflateLoose(oid, file));
-    }
-    return null;
-  }
-
   private allPacks(): IterableIterator<Pack> {
     if (!this.scanned) this.rescan();
     return this.packs.values();
@@ -245,7 +199,7 @@ export class ObjectStore {
         if (this.packs.has(path) || !existsSync(path.replace(/\.idx$/, '.pack'))) continue;
         let pack: Pack;
         try {
-          pack = Pack.open(path, this.nextPackNo++, this.cache);
+          pack = Pack.open(path, this.nextPackNo++, this.cache, this.reading);
         } catch (err) {
           // Deleted between readdir and open: a repack is replacing it.
           if (errnoCode(err) === 'ENOENT') continue;
@@ -263,24 +217,6 @@ export class ObjectStore {
     }
     return changed;
   }
-}
-
-function inflateLoose(oid: string, file: Buffer): Buffer {
-  try {
-    return inflateSync(file);
-  } catch (err) {
-    throw gitError('corrupt', `Loose object ${oid} is damaged (${(err as Error).message}); run \`git fsck\`.`, { oid });
-  }
-}
-
-function parseLoose(oid: string, buf: Buffer): RawObject {
-  const nul = buf.indexOf(0);
-  const [type, size] = buf.toString('latin1', 0, Math.max(nul, 0)).split(' ');
-  const data = buf.subarray(nul + 1);
-  if (nul < 0 || !['commit', 'tree', 'blob', 'tag'].includes(type ?? '') || Number(size) !== data.length) {
-    throw gitError('corrupt', `Loose object ${oid} has a bad header; run \`git fsck\`.`, { oid });
-  }
-  return { type: type as ObjectType, data };
 }
 
 function alternates(objectsDir: string, depth: number): string[] {

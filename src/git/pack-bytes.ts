@@ -1,17 +1,10 @@
 // The bytes of one .pack file: read into memory whole when it is small, else read at offsets through
 // an open handle (which also keeps a pack `git repack -d` deleted readable) and a read-ahead window.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { errnoCode, gitError } from './errors.js';
 import { packGone } from './pack-index.js';
-
-/**
- * Packs up to `wholePackLimit` bytes are read into memory whole (one read, then slices); larger
- * ones stay on disk and each object's compressed bytes are read at its offset. Memory then follows
- * what is read and the delta-base cache, not the size of the repository. `readAhead`: the window
- * (64 KB: on babel/babel a tree listing, whose objects lie among blobs, read 15 MB through it where
- * 256 KB windows read 36 MB; a scan in pack order uses most of what either reads).
- */
-export const packReading = { wholePackLimit: 16 * 1024 * 1024, readAhead: 64 * 1024 };
+import { readAt } from './read-at.js';
+import type { PackReading } from './read-settings.js';
 
 export class PackBytes {
   /** Where the object data ends: the pack's trailer (its checksum) follows. */
@@ -27,12 +20,17 @@ export class PackBytes {
     private data: Buffer | null,
     private fd: number | null,
     size: number,
+    /** The read-ahead window (PackReading.readAhead). */
+    private readonly readAhead: number,
   ) {
     this.end = size - 20;
   }
 
-  /** Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names). */
-  static open(path: string, trailer: Buffer): PackBytes {
+  /**
+   * Opens the pack at `path`, which must end with `trailer` (the checksum its .idx names); a pack cut
+   * short is `corrupt`. `reading` says whether it is read whole and how far ahead otherwise.
+   */
+  static open(path: string, trailer: Buffer, reading: Pick<PackReading, 'wholePackLimit' | 'readAhead'>): PackBytes {
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -40,19 +38,24 @@ export class PackBytes {
       if (errnoCode(err) === 'ENOENT') throw packGone(path, err);
       throw err;
     }
-    const size = fstatSync(fd).size;
-    const found = Buffer.alloc(20);
-    readSync(fd, found, 0, 20, size - 20);
-    if (!found.equals(trailer)) {
-      closeSync(fd);
-      throw gitError('corrupt', `${path} does not match its .idx file; run \`git fsck\`.`);
+    let kept = false;
+    try {
+      const size = fstatSync(fd).size;
+      const found = Buffer.alloc(20);
+      // The smallest pack is its 12-byte header and its 20-byte trailer.
+      if (size < 12 + 20 || readAt(fd, found, size - 20) < 20 || !found.equals(trailer)) {
+        throw gitError('corrupt', `${path} does not match its .idx file (cut short or replaced); run \`git fsck\`.`, { path });
+      }
+      if (size > reading.wholePackLimit) {
+        kept = true;
+        return new PackBytes(null, fd, size, reading.readAhead);
+      }
+      const data = Buffer.allocUnsafe(size);
+      if (readAt(fd, data, 0) < size) throw gitError('corrupt', `${path} became shorter while scion was reading it; run \`git fsck\`.`, { path });
+      return new PackBytes(data, null, size, reading.readAhead);
+    } finally {
+      if (!kept) closeSync(fd);
     }
-    if (size > packReading.wholePackLimit) return new PackBytes(null, fd, size);
-    const data = Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) done += readSync(fd, data, done, size - done, done);
-    closeSync(fd);
-    return new PackBytes(data, null, size);
   }
 
   /** Whether the pack is in memory whole (else it is read at offsets). */
@@ -76,11 +79,11 @@ export class PackBytes {
     if (win !== null && start >= this.windowStart && end <= this.windowStart + win.length) {
       return win.subarray(start - this.windowStart, end - this.windowStart);
     }
-    const forward = start >= last && start - last <= packReading.readAhead;
-    if (!forward || end - start > packReading.readAhead) return this.readInto(Buffer.allocUnsafeSlow(end - start), start);
+    const forward = start >= last && start - last <= this.readAhead;
+    if (!forward || end - start > this.readAhead) return this.readInto(Buffer.allocUnsafeSlow(end - start), start);
     // One buffer for every window: callers use a view's bytes before they ask for the next.
-    this.windowBuffer ??= Buffer.allocUnsafeSlow(packReading.readAhead);
-    const next = this.readInto(this.windowBuffer.subarray(0, Math.min(packReading.readAhead, this.end - start)), start);
+    this.windowBuffer ??= Buffer.allocUnsafeSlow(this.readAhead);
+    const next = this.readInto(this.windowBuffer.subarray(0, Math.min(this.readAhead, this.end - start)), start);
     this.window = next;
     this.windowStart = start;
     return next.subarray(0, Math.min(next.length, end - start));
@@ -96,12 +99,7 @@ export class PackBytes {
 
   /** Fills `buf` from the pack at `start`; what was read (less at the end of a truncated file). */
   private readInto(buf: Buffer, start: number): Buffer {
-    let done = 0;
-    while (done < buf.length) {
-      const n = readSync(this.fd as number, buf, done, buf.length - done, start + done);
-      if (n === 0) break;
-      done += n;
-    }
+    const done = readAt(this.fd as number, buf, start);
     return done === buf.length ? buf : buf.subarray(0, done);
   }
 }

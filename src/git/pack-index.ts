@@ -5,12 +5,10 @@
 // of it instead of all; reading every object reads it all once, as before. The handle stays open,
 // so an index `git repack -d` deleted meanwhile stays readable, like the pack itself. A scan's
 // worker threads use the index in memory they share with the main thread (read whole then, once).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { ScionError } from '../errors.js';
 import { errnoCode, gitError } from './errors.js';
-
-/** Indexes up to `wholeIndexLimit` bytes are read whole; larger ones in pieces. */
-export const indexReading = { wholeIndexLimit: 1024 * 1024 };
+import { readAt } from './read-at.js';
 
 const HEADER = 8 + 256 * 4;
 
@@ -45,17 +43,19 @@ export class PackIndex {
     if (this.largeStart + 40 > size) throw this.truncated();
   }
 
-  static open(path: string): PackIndex {
+  /** The index at `path`: read whole up to `wholeIndexLimit` bytes, else in pieces. */
+  static open(path: string, wholeIndexLimit: number): PackIndex {
     const fd = openSync(path, 'r');
     let kept = false;
     try {
       const size = fstatSync(fd).size;
-      if (size <= indexReading.wholeIndexLimit) {
+      if (size <= wholeIndexLimit) {
         const whole = readFileSync(fd);
         return new PackIndex(path, whole, whole.length, whole, null);
       }
       const header = Buffer.alloc(HEADER);
-      readFully(fd, header, 0);
+      // A file shorter than the header leaves zeros in it, which the constructor refuses.
+      readAt(fd, header, 0);
       const index = new PackIndex(path, header, size, null, fd);
       kept = true;
       return index;
@@ -78,7 +78,7 @@ export class PackIndex {
     if (this.whole !== null && this.whole.buffer instanceof SharedArrayBuffer) return this.whole.buffer;
     const shared = Buffer.from(new SharedArrayBuffer(this.size));
     if (this.whole !== null) this.whole.copy(shared);
-    else if (!readFully(this.handle(), shared, 0)) throw this.truncated();
+    else if (readAt(this.handle(), shared, 0) < this.size) throw this.truncated();
     this.whole = shared;
     this.names.fill(undefined);
     this.offsets = null;
@@ -160,7 +160,7 @@ export class PackIndex {
   private piece(at: number, length: number): Buffer {
     if (this.whole !== null) return this.whole.subarray(at, at + length);
     const buf = Buffer.allocUnsafe(length);
-    if (!readFully(this.handle(), buf, at)) throw this.truncated();
+    if (readAt(this.handle(), buf, at) < length) throw this.truncated();
     return buf;
   }
 
@@ -180,15 +180,4 @@ export class PackIndex {
   private truncated(): ScionError {
     return gitError('corrupt', `${this.path} is shorter than its object count says; run \`git fsck\`.`);
   }
-}
-
-/** Fills `buf` from `fd` at `at`; false when the file ends first. */
-function readFully(fd: number, buf: Buffer, at: number): boolean {
-  let done = 0;
-  while (done < buf.length) {
-    const n = readSync(fd, buf, done, buf.length - done, at + done);
-    if (n === 0) return false;
-    done += n;
-  }
-  return true;
 }

@@ -10,10 +10,13 @@
 // with the same dates): a `git repack -a -d` that listed it before this write deletes it by name
 // when it is done, whatever it holds by then, and the branch moved meanwhile would point at nothing.
 // The same objects are then encoded again (other zlib levels: the stream's header differs) under a
-// new name, and each file is linked into place, refused when it exists.
+// new name, and each file is linked into place, refused when it exists. Where the filesystem has no
+// hard links (FAT, some network and FUSE mounts: EPERM, ENOTSUP, EXDEV, …) the file is renamed into
+// place after a look that the name is free, as git's finalize_object_file falls back to rename: a
+// writer that takes the name between the look and the rename is the one race left, as in git.
 // Format: Documentation/gitformat-pack.txt.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { errnoCode, gitError, onDisk } from './errors.js';
@@ -27,6 +30,12 @@ const LEVELS = [1, 6, 9, 2] as const;
 /** Encodings tried before giving up: the first two objects' levels, 4 × 4. */
 const VARIANTS = 16;
 
+/** The one file operation a test may replace: a filesystem without hard links refuses `link`. */
+export interface PackWriteOptions {
+  /** Makes `to` a new name of `from`, throwing EEXIST when `to` exists (default: fs.linkSync). */
+  readonly link?: (from: string, to: string) => void;
+}
+
 export interface WrittenPack {
   readonly idxPath: string;
   readonly keepPath: string;
@@ -39,13 +48,14 @@ interface EncodedPack {
 }
 
 /** Writes `objects` (oid → object) as objects/pack/pack-<sha>.{keep,pack,idx}, under a name no file has yet. */
-export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, RawObject>, keepReason: string): WrittenPack {
+export function writeKeptPack(objectsDir: string, objects: ReadonlyMap<string, RawObject>, keepReason: string, opts: PackWriteOptions = {}): WrittenPack {
+  const link = opts.link ?? linkSync;
   const packDir = join(objectsDir, 'pack');
   const oids = [...objects.keys()].sort();
   return onDisk(packDir, 'write a pack in', () => {
     mkdirSync(packDir, { recursive: true });
     for (let variant = 0; variant < VARIANTS; variant++) {
-      const written = writeNew(packDir, encode(oids, objects, variant), keepReason);
+      const written = writeNew(packDir, encode(oids, objects, variant), keepReason, link);
       if (written !== null) return written;
     }
     throw gitError('in-use', `${packDir} holds packs of these same objects under every name scion tries; run \`git gc\` there and run again.`, {
@@ -81,7 +91,7 @@ function encode(oids: readonly string[], objects: ReadonlyMap<string, RawObject>
 }
 
 /** Writes the pack under its name: the .keep, the .pack, the .idx, each refused when it exists (null: the name is taken). */
-function writeNew(packDir: string, pack: EncodedPack, keepReason: string): WrittenPack | null {
+function writeNew(packDir: string, pack: EncodedPack, keepReason: string, link: (from: string, to: string) => void): WrittenPack | null {
   const base = join(packDir, pack.name);
   const { tmpPack, tmpIdx } = tempNames(packDir);
   const placed: string[] = [];
@@ -100,8 +110,8 @@ function writeNew(packDir: string, pack: EncodedPack, keepReason: string): Writt
     writeFileSync(tmpIdx, pack.idx, { mode: 0o444, flag: 'wx' });
     const whole =
       place(`${base}.keep`, () => writeFileSync(`${base}.keep`, keepText(keepReason), { flag: 'wx' })) &&
-      place(`${base}.pack`, () => linkSync(tmpPack, `${base}.pack`)) &&
-      place(`${base}.idx`, () => linkSync(tmpIdx, `${base}.idx`));
+      place(`${base}.pack`, () => moveNew(link, tmpPack, `${base}.pack`)) &&
+      place(`${base}.idx`, () => moveNew(link, tmpIdx, `${base}.idx`));
     if (whole) return { idxPath: `${base}.idx`, keepPath: `${base}.keep` };
     // Taken: what this attempt placed goes (newest first: the .idx, then the .pack, then the .keep).
     for (const f of placed.reverse()) rmSync(f, { force: true });
@@ -113,6 +123,22 @@ function writeNew(packDir: string, pack: EncodedPack, keepReason: string): Writt
     rmSync(tmpPack, { force: true });
     rmSync(tmpIdx, { force: true });
   }
+}
+
+/**
+ * Gives the temporary file `from` the name `to`, refused (EEXIST) when `to` exists: a hard link, or
+ * where the filesystem has none a rename after a look that `to` is free.
+ */
+function moveNew(link: (from: string, to: string) => void, from: string, to: string): void {
+  try {
+    link(from, to);
+    return;
+  } catch (err) {
+    if (errnoCode(err) === 'EEXIST') throw err;
+  }
+  // lstat, not exists: a symlink at `to`, dangling or not, is a name taken too.
+  if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+  renameSync(from, to);
 }
 
 /** A pack entry's header: type and inflated size, as git's variable-length encoding. */

@@ -10,8 +10,7 @@ import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
 import { PackBytes } from './pack-bytes.js';
 import { PackIndex } from './pack-index.js';
-
-export { packReading } from './pack-bytes.js';
+import type { PackReading } from './read-settings.js';
 
 export interface RawObject {
   readonly type: ObjectType;
@@ -47,15 +46,16 @@ export class Pack {
     /** Small per-store number of this pack: cache keys are packNo * 2^40 + offset. */
     private readonly packNo: number,
     private readonly cache: ByteLru<RawObject>,
+    private readonly reading: PackReading,
   ) {}
 
-  static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>): Pack {
-    return new Pack(idxPath.replace(/\.idx$/, '.pack'), PackIndex.open(idxPath), packNo, cache);
+  static open(idxPath: string, packNo: number, cache: ByteLru<RawObject>, reading: PackReading): Pack {
+    return new Pack(idxPath.replace(/\.idx$/, '.pack'), PackIndex.open(idxPath, reading.wholeIndexLimit), packNo, cache, reading);
   }
 
   /** The same pack in another thread: `shared` is what `share()` gave there. */
-  static fromShared(shared: SharedPack, packNo: number, cache: ByteLru<RawObject>): Pack {
-    return new Pack(shared.packPath, PackIndex.fromShared(shared.idxPath, shared.idx), packNo, cache);
+  static fromShared(shared: SharedPack, packNo: number, cache: ByteLru<RawObject>, reading: PackReading): Pack {
+    return new Pack(shared.packPath, PackIndex.fromShared(shared.idxPath, shared.idx), packNo, cache, reading);
   }
 
   /** What another thread needs to open this pack: its path, and its index in memory both share (read whole now if it was read in pieces). */
@@ -118,7 +118,7 @@ export class Pack {
     const key = this.keyOf(offset);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    this.bytes ??= PackBytes.open(this.packPath, this.idx.packChecksum());
+    this.bytes ??= PackBytes.open(this.packPath, this.idx.packChecksum(), this.reading);
     if (offset < 12 || offset >= this.bytes.end) throw this.corrupt(offset, 'offset outside the pack');
     try {
       return this.parseAt(offset, key, external, asBase);

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { configValue, readConfigFile, type ConfigEntry } from './config.js';
 import { refusalToGitError, gitError, isGitError } from './errors.js';
 import { ObjectStore } from './object-store.js';
+import { PACK_READING, type BlobScanSettings, type PackReading } from './read-settings.js';
 import { safeDirectoryRefusal, type Env } from './safe-directory.js';
 
 export interface Repo {
@@ -27,6 +28,8 @@ export interface RepoState {
   packedRefs: { readonly stamp: string; readonly refs: ReadonlyMap<string, string> } | null;
   /** Set when git would refuse the repository (safe.directory): nothing may be written to it. */
   readonly refusal: ScionError | null;
+  /** How its blob scans work, where the scan's own options say nothing. */
+  readonly scan: Partial<BlobScanSettings>;
 }
 
 interface OpenedRepo extends Repo {
@@ -42,7 +45,14 @@ export function repoState(repo: Repo): RepoState {
 export interface OpenRepoOptions {
   /** The environment git would see (HOME, GIT_CONFIG_*, SUDO_UID): default process.env. */
   readonly env?: Env;
+  /** How packs and their indexes are read (default PACK_READING). */
+  readonly packs?: Partial<PackReading>;
+  /** How blob scans of this repository use worker threads (default BLOB_SCAN; a scan's own options come first). */
+  readonly scan?: Partial<BlobScanSettings>;
 }
+
+/** What a caller that opens repositories for others may set on each (the runner's context, for one). */
+export type RepoReadOptions = Pick<OpenRepoOptions, 'packs' | 'scan'>;
 
 /**
  * Any folder inside a repository, also inside a linked worktree or a bare repository. A repository
@@ -65,8 +75,8 @@ export async function openRepo(dir: string, opts: OpenRepoOptions = {}): Promise
   const config = readConfigFile(join(commonDir, 'config'));
   checkSupported(commonDir, config);
   const refusal = safeDirectoryRefusal({ gitFile: found.gitFile, workTree: found.workTree, gitDir: found.gitDir }, opts.env ?? process.env);
-  const store = new ObjectStore(join(commonDir, 'objects'), partialCloneRemote(config));
-  const state: RepoState = { store, config, packedRefs: null, refusal };
+  const store = new ObjectStore(join(commonDir, 'objects'), partialCloneRemote(config), { ...PACK_READING, ...opts.packs });
+  const state: RepoState = { store, config, packedRefs: null, refusal, scan: opts.scan ?? {} };
   const repo: OpenedRepo = { commonDir, gitDir: found.gitDir, workTree: found.workTree, [STATE]: state };
   return Object.freeze(repo);
 }

@@ -4,15 +4,14 @@
 // follows redirects itself, gives up on a silent server and caps how much one call may receive.
 import type { HttpClient } from 'isomorphic-git';
 import { ScionError } from '../errors.js';
+import { loadOnce } from '../util/load-once.js';
 
 type IsoGit = (typeof import('isomorphic-git'))['default'];
-let isoGit: Promise<{ git: IsoGit; http: HttpClient }> | null = null;
 
-/** isomorphic-git is loaded on the first network call: a run that never talks to a remote skips ~0.2 s of start-up. */
-export function iso(): Promise<{ git: IsoGit; http: HttpClient }> {
-  isoGit ??= Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]).then(([g, h]) => ({ git: g.default, http: h.default }));
-  return isoGit;
-}
+/** isomorphic-git is loaded on the first network call (again after a failed load): a run that never talks to a remote skips ~0.2 s of start-up. */
+export const iso: () => Promise<{ git: IsoGit; http: HttpClient }> = loadOnce(() =>
+  Promise.all([import('isomorphic-git'), import('isomorphic-git/http/node')]).then(([g, h]) => ({ git: g.default, http: h.default })),
+);
 
 /**
  * Headers that authenticate to one origin (scheme, host and port), as the credential rule

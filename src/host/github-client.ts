@@ -4,12 +4,14 @@
 // plain 429 with Retry-After. Every wait the host asks for holds the token's write budget (budget.ts);
 // the throttling plugin's own one-request-per-second write queue is replaced by one that does not wait,
 // since the budget paces the writes. octokit is loaded with the first client (~60 ms of start-up a
-// run without --push or --pr, and `plan`, would otherwise pay for nothing).
+// run without --push or --pr, and `plan`, would otherwise pay for nothing); a load that fails is a
+// `host` error, and the next client tries to load it again.
 import type { Octokit } from '@octokit/core';
 import { processWriteBudgets, type WriteBudget } from './budget.js';
 import { explainGitHub } from './github-explain.js';
 import { apiFetch } from './http.js';
-import { HostError } from '../errors.js';
+import { HostError, ScionError } from '../errors.js';
+import { loadOnce } from '../util/load-once.js';
 import type { RequestLimits } from './types.js';
 
 /** How many times the current call was retried (set by the client's retry hooks). */
@@ -71,7 +73,7 @@ function plain429Wait(e: unknown): number | null {
   return reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
 }
 
-/** octokit with the plugins, loaded once. */
+/** octokit with the plugins. */
 async function loadClient() {
   const [{ Octokit }, { retry }, { throttling }] = await Promise.all([
     import('@octokit/core'),
@@ -81,7 +83,10 @@ async function loadClient() {
   return Octokit.plugin(throttling, retry, honourRetryAfter as never);
 }
 
-let loading: ReturnType<typeof loadClient> | undefined;
+export type OctokitClass = Awaited<ReturnType<typeof loadClient>>;
+
+/** octokit with the plugins, loaded at the first client and shared by the next ones; loaded again after a failure. */
+export const loadOctokit: () => Promise<OctokitClass> = loadOnce(loadClient);
 
 /** A Bottleneck group that never waits: pacing is scion's own (--pr-interval). */
 const unpaced = {
@@ -91,12 +96,14 @@ const unpaced = {
   }),
 };
 
-export type GitHubClient = InstanceType<Awaited<ReturnType<typeof loadClient>>>;
+export type GitHubClient = InstanceType<OctokitClass>;
 
 export interface GitHubClientOptions extends RequestLimits {
   readonly apiUrl: string;
   readonly token: string;
   readonly fetch?: typeof fetch;
+  /** Loads octokit (default loadOctokit; a test passes one that fails). */
+  readonly loadOctokit?: () => Promise<OctokitClass>;
 }
 
 /**
@@ -104,7 +111,14 @@ export interface GitHubClientOptions extends RequestLimits {
  * construction that GitHubHost and repository discovery (campaign/discover.ts) share.
  */
 export async function githubClient(o: GitHubClientOptions, tracker: RetryTracker): Promise<GitHubClient> {
-  const Client = await (loading ??= loadClient());
+  let Client: OctokitClass;
+  try {
+    Client = await (o.loadOctokit ?? loadOctokit)();
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    const message = `Could not load scion's GitHub client (octokit: ${why}); reinstall scion (npm install), then run again.`;
+    throw new ScionError('host', message, { data: { status: null }, cause: e });
+  }
   const apiUrl = o.apiUrl.replace(/\/+$/, '');
   const maxRetries = o.maxRetries ?? 3;
   const maxWaitMs = o.maxRetryWaitMs ?? 120_000;
@@ -147,6 +161,8 @@ export type ExplainGitHub = (status: number, what: string, body: unknown, retrie
 
 /** An octokit failure as one HostError sentence: unreachable, rate-limited after retries, or what GitHub said. */
 export function githubFailure(e: unknown, what: string, apiUrl: string, tracker: RetryTracker, explain: ExplainGitHub = explainGitHub): HostError {
+  // Already said in scion's words (the client could not be loaded).
+  if (e instanceof HostError) return e;
   const err = e as { status?: unknown; message?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> } };
   if (typeof err.status !== 'number' || err.response === undefined) {
     const why = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);

@@ -1,19 +1,14 @@
 // GitHub as a Host: REST through the client of github-client.ts (rate limits, retries, the write
-// budget), GraphQL for auto-merge and for marking a draft ready.
+// budget), GraphQL for auto-merge and for marking a draft ready; its answers read by github-answers.ts.
 import { expectAnswer, isJson, isList, isRecord, type Shape } from './answer.js';
-import { githubClient, githubFailure, type GitHubClient, type RetryTracker } from './github-client.js';
-import { hostError, HostError, type ScionError } from '../errors.js';
-import {
-  type ChecksState,
-  type Host,
-  type HostIssue,
-  type HostPull,
-  type MergeMethod,
-  type NewPull,
-  type PullExtras,
-  type RequestLimits,
-  type ReviewState,
-} from './types.js';
+import { checksOf, isIssue, isPull, issueOf, pullOf, verdictOf, type CheckRunJson, type IssueJson, type PullJson, type ReviewJson } from './github-answers.js';
+import { githubClient, githubFailure, type GitHubClientOptions, type RetryTracker } from './github-client.js';
+import { HostError, type ScionError } from '../errors.js';
+import { loadOnce } from '../util/load-once.js';
+import type { ChecksState, Host, HostIssue, HostPull, MergeMethod, NewPull, PullExtras, RequestLimits, ReviewState } from './types.js';
+
+/** Pages read when looking through a list (100 each): a pull request's comments, a repository's issues. */
+const MAX_PAGES = 20;
 
 export interface GitHubOptions extends RequestLimits {
   /** Default https://api.github.com; GITHUB_API_URL for GitHub Enterprise. */
@@ -22,38 +17,8 @@ export interface GitHubOptions extends RequestLimits {
   readonly owner: string;
   readonly repo: string;
   readonly fetch?: typeof fetch;
-}
-
-interface PullJson {
-  number: number;
-  html_url: string;
-  state: string;
-  merged_at?: string | null;
-  draft?: boolean;
-  head?: { sha?: string };
-  base?: { ref?: string };
-  body?: string | null;
-  node_id?: string;
-  requested_reviewers?: { login?: string }[];
-  requested_teams?: { slug?: string }[];
-  updated_at?: string | null;
-}
-
-interface IssueJson {
-  number: number;
-  html_url: string;
-  body?: string | null;
-  pull_request?: unknown;
-}
-
-const isIssue = (d: unknown): d is IssueJson => isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string';
-const issueOf = (i: IssueJson): HostIssue => ({ number: i.number, url: i.html_url, body: i.body ?? '' });
-/** Pages read when looking through a list (100 each): a pull request's comments, a repository's issues. */
-const MAX_PAGES = 20;
-
-/** The fields of a pull request scion reads: a number, its page, its state. */
-function isPull(d: unknown): d is PullJson {
-  return isRecord(d) && Number.isInteger(d['number']) && typeof d['html_url'] === 'string' && typeof d['state'] === 'string';
+  /** Loads octokit (default: the one shared loader; a test passes one that fails). */
+  readonly loadOctokit?: GitHubClientOptions['loadOctokit'];
 }
 
 export class GitHubHost implements Host {
@@ -61,9 +26,9 @@ export class GitHubHost implements Host {
   /** GitHub refuses an issue body past 65,536 characters. */
   readonly issueLimit = 65_536;
   readonly label: string;
-  /** Made on the first request (octokit loads then). */
-  private octokit: Promise<GitHubClient> | null = null;
   private readonly tracker: RetryTracker = { retries: 0 };
+  /** Made on the first request (octokit loads then); made again at the next request when that failed. */
+  private readonly client = loadOnce(() => githubClient({ ...this.o, apiUrl: this.apiUrl }, this.tracker));
   private readonly apiUrl: string;
 
   constructor(private readonly o: GitHubOptions) {
@@ -71,16 +36,12 @@ export class GitHubHost implements Host {
     this.apiUrl = (o.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
   }
 
-  private client(): Promise<GitHubClient> {
-    return (this.octokit ??= githubClient({ ...this.o, apiUrl: this.apiUrl }, this.tracker));
-  }
-
   /** One REST call; its answer must have `shape` (any JSON by default), else it is a `host` error. */
   private async call<T>(route: string, params: Record<string, unknown>, what: string, shape: Shape<T> = isJson as Shape<T>): Promise<T> {
-    const octokit = await this.client();
     this.tracker.retries = 0;
     let data: unknown;
     try {
+      const octokit = await this.client();
       data = (await octokit.request(route, { owner: this.o.owner, repo: this.o.repo, ...params })).data;
     } catch (e) {
       throw this.failure(e, what);
@@ -88,25 +49,21 @@ export class GitHubHost implements Host {
     return expectAnswer(data, shape, 'GitHub', what, this.apiUrl);
   }
 
-  private failure(e: unknown, what: string): ScionError {
-    return githubFailure(e, what, this.apiUrl, this.tracker);
+  /** One GraphQL mutation; errors GitHub lists in its answer are a refusal, worded by `refused` from their messages. */
+  private async mutation(query: string, variables: Record<string, unknown>, what: string, refused: (messages: string) => string): Promise<void> {
+    this.tracker.retries = 0;
+    try {
+      const octokit = await this.client();
+      await octokit.graphql(query, variables);
+    } catch (e) {
+      const gql = (e as { errors?: { message?: string }[] }).errors;
+      if (Array.isArray(gql)) throw new HostError(refused(gql.map((g) => g.message).join('; ')), 200);
+      throw this.failure(e, what);
+    }
   }
 
-  private pull(p: PullJson): HostPull {
-    return {
-      number: p.number,
-      url: p.html_url,
-      state: p.merged_at ? 'merged' : p.state === 'open' ? 'open' : 'closed',
-      draft: p.draft === true,
-      headSha: p.head?.sha ?? null,
-      base: p.base?.ref ?? '',
-      body: p.body ?? '',
-      nodeId: p.node_id ?? '',
-      updatedAt: p.updated_at ?? null,
-      reviewers: [...(p.requested_reviewers ?? []).map((r) => r.login ?? ''), ...(p.requested_teams ?? []).map((t) => `team:${t.slug ?? ''}`)].filter(
-        (r) => r !== '' && r !== 'team:',
-      ),
-    };
+  private failure(e: unknown, what: string): ScionError {
+    return githubFailure(e, what, this.apiUrl, this.tracker);
   }
 
   async defaultBranch(): Promise<string> {
@@ -127,7 +84,7 @@ export class GitHubHost implements Host {
       (d): d is PullJson[] => Array.isArray(d) && d.every(isPull),
     );
     const chosen = list.find((p) => p.state === 'open') ?? list[0];
-    return chosen === undefined ? null : this.pull(chosen);
+    return chosen === undefined ? null : pullOf(chosen);
   }
 
   async createPull(p: NewPull): Promise<HostPull> {
@@ -137,7 +94,7 @@ export class GitHubHost implements Host {
       `creating the pull request for ${p.branch} into ${p.base}`,
       isPull,
     );
-    return this.pull(created);
+    return pullOf(created);
   }
 
   async updatePull(pull: HostPull, p: { title: string; body: string }): Promise<HostPull> {
@@ -147,7 +104,7 @@ export class GitHubHost implements Host {
       `updating pull request #${pull.number}`,
       isPull,
     );
-    return this.pull(updated);
+    return pullOf(updated);
   }
 
   async addExtras(pull: HostPull, x: PullExtras): Promise<void> {
@@ -178,25 +135,13 @@ export class GitHubHost implements Host {
 
   async enableAutoMerge(pull: HostPull, method: MergeMethod): Promise<void> {
     const what = `enabling auto-merge on pull request #${pull.number}`;
-    const octokit = await this.client();
-    this.tracker.retries = 0;
-    try {
-      await octokit.graphql(
-        'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, ' +
-          'mergeMethod: $mergeMethod}) { pullRequest { number } } }',
-        { pullRequestId: pull.nodeId, mergeMethod: method.toUpperCase() },
-      );
-    } catch (e) {
-      const gql = (e as { errors?: { message?: string }[] }).errors;
-      if (Array.isArray(gql)) {
-        throw hostError(
-          `GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}); allow auto-merge in the repository settings and protect the base ` +
-            `branch with required checks.`,
-          200,
-        );
-      }
-      throw this.failure(e, what);
-    }
+    await this.mutation(
+      'mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) { enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, ' +
+        'mergeMethod: $mergeMethod}) { pullRequest { number } } }',
+      { pullRequestId: pull.nodeId, mergeMethod: method.toUpperCase() },
+      what,
+      (messages) => `GitHub refused ${what} (${messages}); allow auto-merge in the repository settings and protect the base branch with required checks.`,
+    );
   }
 
   async comment(pull: HostPull, text: string): Promise<void> {
@@ -218,7 +163,7 @@ export class GitHubHost implements Host {
       'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
       { ref: pull.headSha, per_page: 100 },
       what,
-      (d): d is { check_runs?: { status?: string; conclusion?: string | null }[] } => isRecord(d) && (d['check_runs'] === undefined || isList(d['check_runs'])),
+      (d): d is { check_runs?: CheckRunJson[] } => isRecord(d) && (d['check_runs'] === undefined || isList(d['check_runs'])),
     );
     const combined = await this.call<{ state?: string; total_count?: number }>(
       'GET /repos/{owner}/{repo}/commits/{ref}/status',
@@ -226,31 +171,19 @@ export class GitHubHost implements Host {
       what,
       isRecord,
     );
-    const states: ChecksState[] = [];
-    for (const r of runs.check_runs ?? []) {
-      if (r.status !== 'completed') states.push('pending');
-      else states.push(['success', 'neutral', 'skipped'].includes(r.conclusion ?? '') ? 'success' : 'failure');
-    }
-    if ((combined.total_count ?? 0) > 0) states.push(combined.state === 'success' ? 'success' : combined.state === 'pending' ? 'pending' : 'failure');
-    if (states.length === 0) return 'none';
-    return states.includes('failure') ? 'failure' : states.includes('pending') ? 'pending' : 'success';
+    return checksOf(runs.check_runs ?? [], combined);
   }
 
   async review(pull: HostPull): Promise<ReviewState> {
     const what = `reading the reviews of pull request #${pull.number}`;
-    const reviews = await this.call<{ state?: string; user?: { login?: string } | null }[]>(
+    const reviews = await this.call<ReviewJson[]>(
       'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
       { pull_number: pull.number, per_page: 100 },
       what,
       isList,
     );
-    // A reviewer's latest approving or blocking review is their verdict; comments do not change it.
-    const verdict = new Map<string, string>();
-    for (const r of reviews)
-      if (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED' || r.state === 'DISMISSED') verdict.set(r.user?.login ?? '', r.state);
-    const states = [...verdict.values()];
-    if (states.includes('CHANGES_REQUESTED')) return 'changes-requested';
-    if (states.includes('APPROVED')) return 'approved';
+    const verdict = verdictOf(reviews);
+    if (verdict !== null) return verdict;
     const p = await this.call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: pull.number }, what, isPull);
     return (p.requested_reviewers?.length ?? 0) + (p.requested_teams?.length ?? 0) > 0 ? 'required' : 'none';
   }
@@ -272,18 +205,12 @@ export class GitHubHost implements Host {
 
   async markReady(pull: HostPull): Promise<void> {
     const what = `marking pull request #${pull.number} ready for review`;
-    const octokit = await this.client();
-    this.tracker.retries = 0;
-    try {
-      await octokit.graphql(
-        'mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }',
-        { pullRequestId: pull.nodeId },
-      );
-    } catch (e) {
-      const gql = (e as { errors?: { message?: string }[] }).errors;
-      if (Array.isArray(gql)) throw new HostError(`GitHub refused ${what} (${gql.map((g) => g.message).join('; ')}).`, 200);
-      throw this.failure(e, what);
-    }
+    await this.mutation(
+      'mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $pullRequestId}) { pullRequest { number } } }',
+      { pullRequestId: pull.nodeId },
+      what,
+      (messages) => `GitHub refused ${what} (${messages}).`,
+    );
   }
 
   async merge(pull: HostPull, method: MergeMethod): Promise<void> {

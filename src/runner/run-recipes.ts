@@ -24,7 +24,7 @@ export type { LoadedRecipe };
 const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
-  const repo = await openRepo(options.repo, { env: ctx.env });
+  const repo = await openRepo(options.repo, { env: ctx.env, ...ctx.git });
   // The repository's packs and caches go when its jobs are done: a campaign over a long list opens
   // one repository after another, and memory must not grow with the list.
   // The child processes of structural steps, shared by the run's jobs, started at the first one.

@@ -2,6 +2,7 @@
 import type { JobReport } from '../model/types.js';
 import type { Redactor } from '../redact.js';
 import type { CostBudget } from '../agent/budget.js';
+import type { RepoReadOptions } from '../git/index.js';
 
 export interface RunOptions {
   /** Any folder inside the repository (a linked worktree too). */
@@ -72,4 +73,6 @@ export interface RunContext {
   readonly redact?: Redactor;
   /** The run's --max-cost meter, shared by every job (and every repository of a campaign). */
   readonly budget?: CostBudget;
+  /** How the repository's packs are read and its blobs scanned (the benchmark and tests; default: the git layer's). */
+  readonly git?: RepoReadOptions;
 }

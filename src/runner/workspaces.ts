@@ -72,14 +72,14 @@ export interface WorkspaceRequest {
 
 export async function makeWorkspace(repo: Repo, o: WorkspaceRequest): Promise<Result<MadeWorkspace>> {
   if (o.dryRun) {
-    if (!o.needsDisk) return ok({ ws: new ObjectWorkspace(repo, o.entries), worktree: null });
     const log = o.lazy?.log;
+    if (!o.needsDisk) return ok({ ws: new ObjectWorkspace(repo, o.entries, { log }), worktree: null });
     if (log === undefined) return ok({ ws: await createScratchWorkspace(repo, o.entries), worktree: null });
     const scratch = async () => {
       log(`checking out ${plural(o.entries.size, 'file')}`);
       return createScratchWorkspace(repo, o.entries);
     };
-    return ok({ ws: new LazyWorkspace(repo, o.entries, scratch), worktree: null });
+    return ok({ ws: new LazyWorkspace(repo, o.entries, scratch, { log }), worktree: null });
   }
   const locked = acquireJobLock(repo, { branch: o.branch, job: o.job });
   if (!locked.ok) return fail(locked.error);
@@ -93,7 +93,8 @@ export async function makeWorkspace(repo: Repo, o: WorkspaceRequest): Promise<Re
 }
 
 async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Promise<MadeWorkspace> {
-  if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries, async () => lock.release()), worktree: null };
+  const release = async () => lock.release();
+  if (!o.needsDisk && !o.keep) return { ws: new ObjectWorkspace(repo, o.entries, { release, log: o.lazy?.log }), worktree: null };
 
   const path = join(scionWorktreesDir(repo), o.id);
   // Holding the job's lock, whatever worktree this job left (kept by an earlier run, or half made or
@@ -104,7 +105,7 @@ async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Prom
   if (pool && !o.keep) {
     const log = o.lazy!.log;
     const open = () => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log });
-    return { ws: new LazyWorkspace(repo, o.entries, open, async () => lock.release()), worktree: null };
+    return { ws: new LazyWorkspace(repo, o.entries, open, { release, log }), worktree: null };
   }
   // A kept worktree is the job's own (it ends at the job's branch head), never a pooled one.
   o.lazy?.log(`checking out ${plural(o.entries.size, 'file')}`);

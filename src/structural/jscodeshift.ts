@@ -14,6 +14,7 @@ import { decodeAt } from '../core/engine/checks.js';
 import { toLF } from '../core/text/line-endings.js';
 import { spliceBytes } from '../core/text/splice-bytes.js';
 import { lineChanges } from './line-changes.js';
+import { loadOnce } from '../util/load-once.js';
 
 export const PARSERS = ['babel', 'babylon', 'flow', 'ts', 'tsx'] as const;
 export type ParserName = (typeof PARSERS)[number];
@@ -112,19 +113,14 @@ interface Core {
 }
 
 type GetParser = (name: string, options?: unknown) => unknown;
-let loading: Promise<{ core: Core; getParser: GetParser }> | undefined;
-
-/** jscodeshift and its parser factory, loaded once, on first use (both are CommonJS). */
-function jscodeshift(): Promise<{ core: Core; getParser: GetParser }> {
-  loading ??= (async () => {
-    // Specifiers through a variable: jscodeshift ships no types, and none are needed for two calls.
-    const pkg: string = 'jscodeshift';
-    const core = (await import(pkg)) as { default: Core };
-    const getParser = (await import(`${pkg}/src/getParser.js`)) as { default: GetParser };
-    return { core: core.default, getParser: getParser.default };
-  })();
-  return loading;
-}
+/** jscodeshift and its parser factory, loaded once, on first use (both are CommonJS); again after a failed load. */
+const jscodeshift = loadOnce(async (): Promise<{ core: Core; getParser: GetParser }> => {
+  // Specifiers through a variable: jscodeshift ships no types, and none are needed for two calls.
+  const pkg: string = 'jscodeshift';
+  const core = (await import(pkg)) as { default: Core };
+  const getParser = (await import(`${pkg}/src/getParser.js`)) as { default: GetParser };
+  return { core: core.default, getParser: getParser.default };
+});
 
 export type TransformOutcome =
   | {

@@ -6,7 +6,7 @@
 // replays from the cache, or that runs none, never has its files put on disk.
 import type { BlobProbe, Repo, TreeEntry } from '../git/index.js';
 import type { Result } from '../errors.js';
-import { ObjectWorkspace } from './objects.js';
+import { ObjectWorkspace, type ObjectWorkspaceOptions } from './objects.js';
 import type { Changes, CloseOptions, FileState, OwnedWorkspace, ScannedFile, Workspace } from './types.js';
 
 /** Opens the folder: the base tree on disk, owned by the caller until it is closed. */
@@ -14,6 +14,7 @@ export type DiskOpener = () => Promise<OwnedWorkspace>;
 
 export class LazyWorkspace implements OwnedWorkspace {
   private readonly objects: ObjectWorkspace;
+  private readonly release: () => Promise<void>;
   private disk: OwnedWorkspace | null = null;
   private opening: Promise<OwnedWorkspace> | null = null;
 
@@ -21,10 +22,11 @@ export class LazyWorkspace implements OwnedWorkspace {
     repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
     private readonly open: DiskOpener,
-    /** Ends the workspace (the job's lock), after the folder is given back. */
-    private readonly release: () => Promise<void> = async () => undefined,
+    /** `release` ends the workspace (the job's lock), after the folder is given back; `log` as for ObjectWorkspace. */
+    opts: ObjectWorkspaceOptions = {},
   ) {
-    this.objects = new ObjectWorkspace(repo, base);
+    this.objects = new ObjectWorkspace(repo, base, { log: opts.log });
+    this.release = opts.release ?? (async () => undefined);
   }
 
   private get ws(): Workspace {

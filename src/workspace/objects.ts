@@ -4,15 +4,26 @@ import { readBlob, scanBlobs, type BlobProbe, type Repo, type TreeEntry } from '
 import { OverlayWorkspace, scanned } from './overlay.js';
 import type { Changes, OwnedWorkspace, ScannedFile } from './types.js';
 
+export interface ObjectWorkspaceOptions {
+  /** Ends the workspace (the job's lock), when it is closed. */
+  readonly release?: () => Promise<void>;
+  /** Where the workspace says what the job's progress may show: a scan that lost its worker threads. */
+  readonly log?: (message: string) => void;
+}
+
 export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace {
   readonly root = null;
+  private readonly release: () => Promise<void>;
+  private readonly log: ((message: string) => void) | undefined;
 
   constructor(
     private readonly repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
-    private readonly release: () => Promise<void> = async () => undefined,
+    opts: ObjectWorkspaceOptions = {},
   ) {
     super(base);
+    this.release = opts.release ?? (async () => undefined);
+    this.log = opts.log;
   }
 
   async read(path: string): Promise<Uint8Array | null> {
@@ -28,7 +39,8 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
   override async *scan(paths: readonly string[], probe: BlobProbe, signal?: AbortSignal): AsyncGenerator<ScannedFile, void, undefined> {
     const fromBase = paths.map((p) => !this.overlay.has(p) && this.base.has(p));
     const oids = paths.filter((_, i) => fromBase[i]).map((p) => this.base.get(p)!.oid);
-    const blobs = scanBlobs(this.repo, oids, probe, signal);
+    const log = this.log;
+    const blobs = scanBlobs(this.repo, oids, probe, { signal, ...(log ? { onWorkersDropped: (why: string) => log(`blob scan: ${why}`) } : {}) });
     try {
       for (const [i, path] of paths.entries()) {
         if (signal?.aborted) return;

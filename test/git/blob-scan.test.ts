@@ -3,15 +3,12 @@
 // UTF-16, binary files, LFS pointers, CRLF, one blob at several paths), the answers are those of
 // reading each blob on the main thread; a pack `git repack -a -d` replaces mid-scan, damaged bytes,
 // a dying worker and an interrupt each end as a plain read would, or as an error, never a hang.
-import { createHash } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  blobScan,
   isGitError,
   listTree,
   openRepo,
@@ -20,24 +17,16 @@ import {
   scanBlobs,
   treeOfCommit,
   type BlobProbe,
+  type OpenRepoOptions,
+  type ScanBlobsOptions,
   type ScannedBlob,
 } from '../../src/git/index.js';
-import { packReading } from '../../src/git/pack.js';
-import { indexReading } from '../../src/git/pack-index.js';
 import { repoState } from '../../src/git/repo.js';
-import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { writeRepoFiles, type TestRepo } from '../support/git-repo.js';
+import { refDeltaPack } from '../support/packs.js';
 
 const repo = reposAfterEach();
-const saved = { ...blobScan };
-const savedReading = { ...packReading };
-const savedIndex = { ...indexReading };
-afterEach(() => {
-  Object.assign(blobScan, saved);
-  Object.assign(packReading, savedReading);
-  Object.assign(indexReading, savedIndex);
-});
 
 const NEEDLE = 'legacyLog(';
 const LFS = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
@@ -91,10 +80,16 @@ function expected(bytes: Buffer): { bytes: Buffer | null; binary: boolean } {
   return { bytes: found.match ? bytes : null, binary: found.binary };
 }
 
-async function scanAll(r: TestRepo, oids: readonly string[], signal?: AbortSignal): Promise<{ bytes: Buffer | null; binary: boolean }[]> {
-  const g = await openRepo(r.dir);
+/** Every answer of a scan of `oids`, in a repository opened with `opened` (how it reads packs), with the scan's `opts`. */
+async function scanAll(
+  r: TestRepo,
+  oids: readonly string[],
+  opts: ScanBlobsOptions,
+  opened: OpenRepoOptions = {},
+): Promise<{ bytes: Buffer | null; binary: boolean }[]> {
+  const g = await openRepo(r.dir, opened);
   const out: { bytes: Buffer | null; binary: boolean }[] = [];
-  for await (const got of scanBlobs(g, oids, PROBE, signal)) out.push({ bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary });
+  for await (const got of scanBlobs(g, oids, PROBE, opts)) out.push({ bytes: got.bytes && Buffer.from(got.bytes), binary: got.binary });
   return out;
 }
 
@@ -102,41 +97,6 @@ async function headBlobs(r: TestRepo): Promise<{ path: string; oid: string }[]> 
   const g = await openRepo(r.dir);
   const sha = await resolveCommit(g, 'HEAD');
   return (await listTree(g, await treeOfCommit(g, sha!))).map((e) => ({ path: e.path, oid: e.oid }));
-}
-
-/**
- * Writes a pack holding one REF_DELTA object whose base (`baseOid`, `base`) lives in another pack:
- * the new object is `base` with `extra` appended. Returns its oid.
- */
-function refDeltaPack(r: TestRepo, baseOid: string, base: Buffer, extra: Buffer): string {
-  const target = Buffer.concat([base, extra]);
-  const varint = (n: number) => {
-    const out: number[] = [];
-    do {
-      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
-      n = Math.floor(n / 128);
-    } while (n > 0);
-    return out;
-  };
-  // Copy the whole base (offset 0, size in up to 3 bytes), then insert `extra` (at most 127 bytes).
-  const copy = base.length === 0 ? [] : [0x80 | 0x10 | 0x20 | 0x40, base.length & 255, (base.length >> 8) & 255, (base.length >> 16) & 255];
-  const delta = Buffer.concat([Buffer.from([...varint(base.length), ...varint(target.length), ...copy, extra.length]), extra]);
-  const head = objectHeader(7, delta.length);
-  const body = Buffer.concat([Buffer.from(baseOid, 'hex'), deflateSync(delta)]);
-  const header = Buffer.alloc(12);
-  header.write('PACK', 0, 'latin1');
-  header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(1, 8);
-  const packNoTrailer = Buffer.concat([header, head, body]);
-  const sha = createHash('sha1').update(packNoTrailer).digest();
-  const oid = createHash('sha1')
-    .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
-    .digest('hex');
-  const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
-  const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-  writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-  writeFileSync(`${name}.idx`, idx);
-  return oid;
 }
 
 describe('scanBlobs', () => {
@@ -167,7 +127,7 @@ describe('scanBlobs', () => {
           r.git('gc', '-q', '--aggressive');
           // A REF_DELTA whose base is in the other pack, and loose objects written after the pack.
           const [basePath, base] = [...files][0]!;
-          const refOid = refDeltaPack(r, r.git('rev-parse', `HEAD:${basePath}`), base, Buffer.from(`${NEEDLE}9);\n`));
+          const refOid = refDeltaPack(r.dir, r.git('rev-parse', `HEAD:${basePath}`), base, Buffer.from(`${NEEDLE}9);\n`));
           files.set('ref/delta.txt', Buffer.concat([base, Buffer.from(`${NEEDLE}9);\n`)]));
           r.git('update-index', '--add', '--cacheinfo', `100644,${refOid},ref/delta.txt`);
           await writeRepoFiles(r.dir, { 'loose/a.txt': `loose ${NEEDLE}1)\n`, 'loose/b.bin': Buffer.from('lo\0ose') });
@@ -179,18 +139,15 @@ describe('scanBlobs', () => {
           expect(blobs.map((b) => b.path).sort()).toEqual([...files.keys()].sort());
           const want = blobs.map((b) => expected(files.get(b.path)!));
           // Packs read at offsets through a small window, indexes in pieces (then whole, to be shared).
-          if (onDisk) Object.assign(packReading, { wholePackLimit: 0, readAhead: 8192 });
-          if (onDisk) indexReading.wholeIndexLimit = 0;
+          const opened: OpenRepoOptions = onDisk ? { packs: { wholePackLimit: 0, readAhead: 8192, wholeIndexLimit: 0 } } : {};
           let started = 0;
-          Object.assign(blobScan, { ...cut, minBlobs: 0, onWorker: () => started++ });
+          const scan: ScanBlobsOptions = { ...cut, minBlobs: 0, onWorker: () => started++ };
           const oids = blobs.map((b) => b.oid);
-          expect(await scanAll(r, oids)).toEqual(want);
+          expect(await scanAll(r, oids, scan, opened)).toEqual(want);
           expect(started).toBeGreaterThan(0);
           // The same answers on the main thread alone, and in another order.
-          blobScan.workers = 0;
-          expect(await scanAll(r, oids)).toEqual(want);
-          blobScan.workers = cut.workers;
-          expect(await scanAll(r, [...oids].reverse())).toEqual([...want].reverse());
+          expect(await scanAll(r, oids, { ...scan, workers: 0 }, opened)).toEqual(want);
+          expect(await scanAll(r, [...oids].reverse(), scan, opened)).toEqual([...want].reverse());
         },
       ),
       { numRuns: 6 },
@@ -202,8 +159,7 @@ describe('scanBlobs', () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n${i % 4 === 0 ? NEEDLE : 'nothing'}\n`.repeat(20);
       const r = await repo(files, { packed: true });
-      Object.assign(blobScan, { minBlobs: 0, batch: 4, depth: 1, workers: 2 });
-      Object.assign(packReading, { wholePackLimit: 0 });
+      const open = () => openRepo(r.dir, { packs: { wholePackLimit: 0 }, scan: { minBlobs: 0, batch: 4, depth: 1, workers: 2 } });
       const repack = () => {
         writeFileSync(join(r.dir, 'new.txt'), 'after the repack\n');
         r.git('add', 'new.txt');
@@ -212,14 +168,14 @@ describe('scanBlobs', () => {
         r.git('repack', '-a', '-d', '-q');
         expect(readdirSync(join(r.dir, '.git/objects/pack')).filter((n) => n.endsWith('.pack'))).not.toEqual(before);
       };
-      return { r, files, blobs: await headBlobs(r), repack };
+      return { r, files, blobs: await headBlobs(r), repack, open };
     }
     const answers = (got: readonly (ScannedBlob | void)[]) => got.map((a) => a && { bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary });
 
     it('after the workers opened it: they read on from the removed file', async () => {
-      const { r, files, blobs, repack } = await packed();
+      const { files, blobs, repack, open } = await packed();
       const scan = scanBlobs(
-        await openRepo(r.dir),
+        await open(),
         blobs.map((b) => b.oid),
         PROBE,
       );
@@ -231,8 +187,8 @@ describe('scanBlobs', () => {
     });
 
     it('before the workers opened it: the main thread reads what they could not, in the new pack', async () => {
-      const { r, files, blobs, repack } = await packed();
-      const g = await openRepo(r.dir);
+      const { files, blobs, repack, open } = await packed();
+      const g = await open();
       // The store knows the pack by its .idx only; the scan is planned on it after it is gone.
       expect(repoState(g).store.has(blobs[0]!.oid)).toBe(true);
       repack();
@@ -260,8 +216,8 @@ describe('scanBlobs', () => {
     chmodSync(path, 0o644);
     writeFileSync(path, bytes);
     /** How many blobs were answered before the scan threw, and what. */
-    const outcome = async (): Promise<{ answered: number; kind: unknown }> => {
-      const g = await openRepo(r.dir);
+    const outcome = async (workers: number): Promise<{ answered: number; kind: unknown }> => {
+      const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 3, workers } });
       let answered = 0;
       try {
         for await (const a of scanBlobs(
@@ -278,38 +234,70 @@ describe('scanBlobs', () => {
         return { answered, kind: (e as { kind: string }).kind };
       }
     };
-    Object.assign(blobScan, { minBlobs: 0, batch: 3, workers: 0 });
-    const plain = await outcome();
+    const plain = await outcome(0);
     expect(plain.kind).toBe('corrupt');
-    blobScan.workers = 2;
-    expect(await outcome()).toEqual(plain);
+    expect(await outcome(2)).toEqual(plain);
   });
 
-  it('a worker that dies fails the scan with kind environment, without hanging', async () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n`;
-    const r = await repo(files, { packed: true });
-    const blobs = await headBlobs(r);
-    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
-    const workers: Worker[] = [];
-    const ready: Promise<unknown>[] = [];
-    blobScan.onWorker = (w: Worker) => {
-      workers.push(w);
-      ready.push(new Promise((res) => w.once('message', res)));
-    };
-    const scan = scanBlobs(
-      await openRepo(r.dir),
-      blobs.map((b) => b.oid),
-      PROBE,
-    );
-    // The first answer (read on the main thread while the workers start), then both workers are ready.
-    expect((await scan.next()).done).toBe(false);
-    await Promise.all(ready);
-    await workers[1]!.terminate();
-    const rest = async () => {
-      for await (const a of scan) expect(a.bytes).toBeNull();
-    };
-    await expect(rest()).rejects.toMatchObject({ kind: 'environment' });
+  describe('workers that die', () => {
+    async function tree() {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `file ${i}\n${i % 3 === 0 ? `${NEEDLE}${i});\n` : ''}`;
+      const r = await repo(files, { packed: true });
+      const blobs = await headBlobs(r);
+      return { r, oids: blobs.map((b) => b.oid), want: blobs.map((b) => expected(Buffer.from(files[b.path]!))) };
+    }
+    const scan = { minBlobs: 0, batch: 2, depth: 1, workers: 2 };
+
+    it('one that dies with a batch unanswered: that batch and the rest are read on the main thread, with the answers of a plain read', async () => {
+      const { r, oids, want } = await tree();
+      const dropped: string[] = [];
+      let died!: () => void;
+      const death = new Promise<void>((res) => (died = res));
+      let killed = false;
+      const onWorker = (w: Worker) => {
+        // The first worker sent a batch dies then, without ever getting it: the scan waits for that batch.
+        const post = w.postMessage.bind(w);
+        w.postMessage = (m: unknown, transfer?: Parameters<Worker['postMessage']>[1]) => {
+          if (killed || typeof m !== 'object' || m === null || !('oids' in m)) return post(m, transfer);
+          killed = true;
+          void w.terminate().then(() => died());
+        };
+      };
+      const g = await openRepo(r.dir);
+      const it = scanBlobs(g, oids, PROBE, { ...scan, onWorker, onWorkersDropped: (why) => dropped.push(why) });
+      // The first answer starts the workers; the rest is asked for once one of them is gone.
+      const got = [(await it.next()).value as ScannedBlob];
+      await death;
+      for await (const a of it) got.push(a);
+      expect(got.map((a) => ({ bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary }))).toEqual(want);
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]).toMatch(/a worker thread reading blobs of .* ended .*main thread/);
+    });
+
+    it('none that gets ready (a broken install): the scan is read on the main thread, and says so', async () => {
+      const { r, oids, want } = await tree();
+      const dropped: string[] = [];
+      const exited: Promise<unknown>[] = [];
+      const g = await openRepo(r.dir);
+      const it = scanBlobs(g, oids, PROBE, {
+        ...scan,
+        // Each worker ends as soon as it is made, before its module is loaded.
+        onWorker: (w) => {
+          exited.push(new Promise((res) => w.once('exit', res)));
+          void w.terminate();
+        },
+        onWorkersDropped: (why) => dropped.push(why),
+      });
+      // The first answer starts the workers; the rest is asked for once they are gone.
+      const got = [(await it.next()).value as ScannedBlob];
+      expect(exited).toHaveLength(2);
+      await Promise.all(exited);
+      for await (const a of it) got.push(a);
+      expect(got.map((a) => ({ bytes: a.bytes && Buffer.from(a.bytes), binary: a.binary }))).toEqual(want);
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]).toMatch(/no worker thread reading blobs of .* could start/);
+    });
   });
 
   it('an interrupt ends the scan early and terminates its workers', async () => {
@@ -318,16 +306,15 @@ describe('scanBlobs', () => {
     const r = await repo(files, { packed: true });
     const blobs = await headBlobs(r);
     const exited: Promise<number>[] = [];
-    Object.assign(blobScan, { minBlobs: 0, batch: 2, depth: 1, workers: 2 });
-    blobScan.onWorker = (w: Worker) => exited.push(new Promise((res) => w.once('exit', res)));
-    const g = await openRepo(r.dir);
+    const onWorker = (w: Worker) => exited.push(new Promise<number>((res) => w.once('exit', res)));
+    const g = await openRepo(r.dir, { scan: { minBlobs: 0, batch: 2, depth: 1, workers: 2, onWorker } });
     const stop = new AbortController();
     let answered = 0;
     for await (const a of scanBlobs(
       g,
       blobs.map((b) => b.oid),
       PROBE,
-      stop.signal,
+      { signal: stop.signal },
     )) {
       expect(a.bytes).toBeNull();
       if (++answered === 5) stop.abort();

@@ -5,29 +5,22 @@
 // as kind `corrupt`, never a crash.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isGitError, openRepo, readBlob } from '../../src/git/index.js';
+import { describe, expect, it } from 'vitest';
+import { closeRepo, isGitError, openRepo, PACK_READING, readBlob, type PackReading } from '../../src/git/index.js';
 import { ByteLru } from '../../src/git/lru.js';
-import { Pack, packReading, type RawObject } from '../../src/git/pack.js';
-import { indexReading, PackIndex } from '../../src/git/pack-index.js';
-import { indexBytes, objectHeader } from '../../src/git/pack-write.js';
+import { Pack, type RawObject } from '../../src/git/pack.js';
+import { PackIndex } from '../../src/git/pack-index.js';
+import { indexBytes } from '../../src/git/pack-write.js';
 import { reposAfterEach } from '../support/cleanups.js';
 import { gitEnv, type TestRepo } from '../support/git-repo.js';
+import { blobEntry, refDeltaPack, writePack } from '../support/packs.js';
 
 const repo = reposAfterEach();
-const saved = { pack: packReading.wholePackLimit, index: indexReading.wholeIndexLimit };
-beforeEach(() => {
-  // Every pack and index in these tests is "over the limit": read at offsets, in pieces.
-  packReading.wholePackLimit = 0;
-  indexReading.wholeIndexLimit = 0;
-});
-afterEach(() => {
-  packReading.wholePackLimit = saved.pack;
-  indexReading.wholeIndexLimit = saved.index;
-});
+// Every pack and index in these tests is "over the limit": read at offsets, in pieces.
+const ON_DISK: PackReading = { ...PACK_READING, wholePackLimit: 0, wholeIndexLimit: 0 };
+const open = (dir: string) => openRepo(dir, { packs: ON_DISK });
 
 async function historyRepo(): Promise<TestRepo> {
   const r = await repo({ 'a.txt': 'start\n' });
@@ -73,7 +66,7 @@ const idxOf = (r: TestRepo): string =>
 describe('positional pack reads', () => {
   it('reads every blob of a deltified pack at offsets, without loading the pack, as git cat-file does', async () => {
     const r = await historyRepo();
-    const pack = Pack.open(idxOf(r), 0, new ByteLru<RawObject>(1 << 20, 1 << 18));
+    const pack = Pack.open(idxOf(r), 0, new ByteLru<RawObject>(1 << 20, 1 << 18), ON_DISK);
     const all = blobs(r);
     expect(all.length).toBeGreaterThan(10);
     for (const oid of all) {
@@ -91,7 +84,7 @@ describe('positional pack reads', () => {
     const noise = Buffer.concat(Array.from({ length: 4000 }, (_, i) => random.copy().update(String(i)).digest()));
     const text = Array.from({ length: 6000 }, (_, i) => `line ${i}: the same words again and again\n`).join('');
     const r = await repo({ 'noise.bin': noise, 'text.txt': text, 'small.txt': 'small\n' }, { packed: true });
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     for (const path of ['noise.bin', 'text.txt', 'small.txt']) {
       const oid = r.git('rev-parse', `HEAD:${path}`);
       expect(Buffer.from(await readBlob(g, oid))).toEqual(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() }));
@@ -112,27 +105,11 @@ describe('positional pack reads', () => {
       Buffer.from([adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff]),
     ]);
     const objects = [
-      { data: padded, body: stream },
-      { data: plain, body: deflateSync(plain) },
-    ].map((o) => ({ ...o, oid: createHash('sha1').update(`blob ${o.data.length}\0`).update(o.data).digest('hex'), head: objectHeader(3, o.data.length) }));
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(objects.length, 8);
-    const offsets = new Map<string, number>();
-    const crcs = new Map<string, number>();
-    let at = 12;
-    for (const o of objects) {
-      offsets.set(o.oid, at);
-      crcs.set(o.oid, crc32(o.body, crc32(o.head)));
-      at += o.head.length + o.body.length;
-    }
-    const packNoTrailer = Buffer.concat([header, ...objects.flatMap((o) => [o.head, o.body])]);
-    const sha = createHash('sha1').update(packNoTrailer).digest();
-    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-    writeFileSync(`${name}.idx`, indexBytes(objects.map((o) => o.oid).sort(), offsets, crcs, sha));
-    const g = await openRepo(r.dir);
+      { data: padded, ...blobEntry(padded, stream) },
+      { data: plain, ...blobEntry(plain) },
+    ];
+    writePack(r.dir, objects);
+    const g = await open(r.dir);
     for (const o of objects) {
       expect(Buffer.from(await readBlob(g, o.oid))).toEqual(o.data);
       expect(execFileSync('git', ['cat-file', 'blob', o.oid], { cwd: r.dir, env: gitEnv() })).toEqual(o.data);
@@ -147,8 +124,7 @@ describe('positional pack reads', () => {
     const path = join((await repo({ 'a.txt': 'a\n' })).dir, 'big.idx');
     writeFileSync(path, bytes);
     for (const limit of [0, 1 << 30]) {
-      indexReading.wholeIndexLimit = limit;
-      const index = PackIndex.open(path);
+      const index = PackIndex.open(path, limit);
       expect(index.count).toBe(oids.length);
       oids.forEach((oid, i) => {
         expect(index.indexOf(Buffer.from(oid, 'hex'))).toBe(i);
@@ -164,10 +140,9 @@ describe('positional pack reads', () => {
     for (const cut of [6000, 80]) {
       writeFileSync(path, bytes.subarray(0, bytes.length - cut));
       for (const limit of [0, 1 << 30]) {
-        indexReading.wholeIndexLimit = limit;
         let thrown: unknown;
         try {
-          PackIndex.open(path).offsetAt(lastLarge);
+          PackIndex.open(path, limit).offsetAt(lastLarge);
         } catch (e) {
           thrown = e;
         }
@@ -178,26 +153,8 @@ describe('positional pack reads', () => {
 
   it('resolves a REF_DELTA whose base lives in another pack', async () => {
     const r = await repo({ 'a.txt': 'hello\n' }, { packed: true });
-    const base = r.git('rev-parse', 'HEAD:a.txt');
-    const target = Buffer.from('hello\nworld\n');
-    // Delta: source size 6, target size 12, copy 6 bytes from offset 0, insert "world\n".
-    const delta = Buffer.concat([Buffer.from([6, 12, 0x80 | 0x10, 6, 6]), Buffer.from('world\n')]);
-    const head = objectHeader(7, delta.length);
-    const body = Buffer.concat([Buffer.from(base, 'hex'), deflateSync(delta)]);
-    const header = Buffer.alloc(12);
-    header.write('PACK', 0, 'latin1');
-    header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(1, 8);
-    const packNoTrailer = Buffer.concat([header, head, body]);
-    const sha = createHash('sha1').update(packNoTrailer).digest();
-    const oid = createHash('sha1')
-      .update(Buffer.concat([Buffer.from(`blob ${target.length}\0`), target]))
-      .digest('hex');
-    const idx = indexBytes([oid], new Map([[oid, 12]]), new Map([[oid, crc32(body, crc32(head))]]), sha);
-    const name = join(r.dir, '.git/objects/pack', `pack-${sha.toString('hex')}`);
-    writeFileSync(`${name}.pack`, Buffer.concat([packNoTrailer, sha]));
-    writeFileSync(`${name}.idx`, idx);
-    const g = await openRepo(r.dir);
+    const oid = refDeltaPack(r.dir, r.git('rev-parse', 'HEAD:a.txt'), Buffer.from('hello\n'), Buffer.from('world\n'));
+    const g = await open(r.dir);
     expect(Buffer.from(await readBlob(g, oid)).toString()).toBe('hello\nworld\n');
     // (Native git cannot judge this one: it resolves REF_DELTA bases only inside the same pack and
     // keeps thin packs only after `index-pack --fix-thin` appended their bases. The oid is the
@@ -206,7 +163,7 @@ describe('positional pack reads', () => {
 
   it('keeps reading a pack `git repack -a -d` deleted while it was open, and finds the new pack', async () => {
     const r = await historyRepo();
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     const all = blobs(r);
     await readBlob(g, all[0]!);
     writeFileSync(join(r.dir, 'new.txt'), 'after the repack\n');
@@ -215,6 +172,28 @@ describe('positional pack reads', () => {
     r.git('repack', '-a', '-d', '-q');
     for (const oid of all) expect(Buffer.from(await readBlob(g, oid))).toEqual(execFileSync('git', ['cat-file', 'blob', oid], { cwd: r.dir, env: gitEnv() }));
     expect(Buffer.from(await readBlob(g, r.git('rev-parse', 'HEAD:new.txt'))).toString()).toBe('after the repack\n');
+  });
+
+  it('a .pack cut short (empty, under its trailer, mid-object) is kind corrupt, whole or read at offsets, and leaves no file open', async () => {
+    const r = await historyRepo();
+    const packPath = idxOf(r).replace(/idx$/, 'pack');
+    const size = readFileSync(packPath).length;
+    const all = blobs(r);
+    execFileSync('chmod', ['u+w', packPath]);
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    for (const cut of [0, 10, 19, 25, Math.floor(size / 2)]) {
+      truncateSync(packPath, cut);
+      for (const limit of [0, 1 << 30]) {
+        const before = openFiles();
+        for (let i = 0; i < 20; i++) {
+          // A store opened anew each time: the pack is opened again, and a handle it leaked would count.
+          const g = await openRepo(r.dir, { packs: { ...ON_DISK, wholePackLimit: limit } });
+          await expect(readBlob(g, all[i % all.length]!)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringContaining(packPath) });
+          closeRepo(g);
+        }
+        expect(openFiles() - before).toBeLessThan(5);
+      }
+    }
   });
 
   it('a damaged pack gives kind corrupt for what it damaged, never another error', async () => {
@@ -227,7 +206,7 @@ describe('positional pack reads', () => {
     for (let i = 200; i < bytes.length - 40; i += 97) bytes[i] = (bytes[i] as number) ^ 0x5a;
     execFileSync('chmod', ['u+w', packPath]);
     writeFileSync(packPath, bytes);
-    const g = await openRepo(r.dir);
+    const g = await open(r.dir);
     let corrupt = 0;
     for (const oid of all) {
       try {

@@ -7,10 +7,7 @@
 // downloads. So `etags: 'ignored'` tags every read and answers in full whatever the client sends, as
 // GitLab.com does; `'honoured'` answers a matching If-None-Match 304, as an instance behind a caching
 // layer would; `'none'` (the default) sends no tag.
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Recorded } from '../support/fake-github.js';
+import { startJsonServer, type Recorded, type Reply } from '../support/json-server.js';
 
 export interface FakeMr {
   iid: number;
@@ -38,9 +35,6 @@ export interface FakeGitLabIssue {
   description: string;
   state: 'opened' | 'closed';
 }
-
-/** `raw`: the body sent as it is (an HTML error page, JSON cut short), instead of `body` as JSON. */
-type Reply = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string };
 
 export interface FakeGitLab {
   /** http://127.0.0.1:PORT/api/v4 */
@@ -238,36 +232,14 @@ export async function startFakeGitLab(project: string): Promise<FakeGitLab> {
     issues: [],
     etags: 'none',
     notModified: 0,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const r: Recorded = {
-        method: req.method ?? 'GET',
-        path: u.pathname,
-        query: u.searchParams,
-        headers: req.headers,
-        body: raw === '' ? undefined : JSON.parse(raw),
-        at: Date.now(),
-      };
-      requests.push(r);
-      const reply = fake.intercept?.(r) ?? route(r);
-      const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-      const tag = fake.etags !== 'none' && r.method === 'GET' && reply.status === 200 ? `W/"${createHash('md5').update(text).digest('hex')}"` : null;
-      if (tag !== null && fake.etags === 'honoured' && req.headers['if-none-match'] === tag) {
-        fake.notModified++;
-        res.writeHead(304, { etag: tag }).end();
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...(tag === null ? {} : { etag: tag }), ...reply.headers });
-      res.end(text);
-    });
+  const server = await startJsonServer({
+    requests,
+    answer: (r) => fake.intercept?.(r) ?? route(r),
+    etags: () => (fake.etags === 'none' ? null : { hash: 'md5', honoured: fake.etags === 'honoured' }),
+    notModified: () => fake.notModified++,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  (fake as { apiUrl: string }).apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
+  (fake as { apiUrl: string }).apiUrl = `${server.url}/api/v4`;
   return fake;
 }

@@ -1,19 +1,16 @@
 // `replace` over a tree big enough that its blobs are scanned on worker threads (git/blob-scan.ts):
 // the job changes, skips and fails the same files as when every blob is read on the main thread, and
 // exactly the files native `git grep` finds, less those scion must not edit.
-import { afterEach, describe, expect, it } from 'vitest';
-import { blobScan } from '../../src/git/index.js';
-import type { JobReport, RunReport } from '../../src/model/types.js';
-import { scion } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import type { BlobScanSettings } from '../../src/git/index.js';
+import type { JobReport } from '../../src/model/types.js';
+import { loadRecipe } from '../../src/recipe/index.js';
+import { runRecipes } from '../../src/runner/run-recipes.js';
 import { gitRepo, type RepoFile } from '../support/git-repo.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 
 const cleanups = cleanupAfterEach();
-const saved = { ...blobScan };
-afterEach(() => {
-  Object.assign(blobScan, saved);
-});
 
 const LFS =
   'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n# legacyLog(\n';
@@ -34,13 +31,17 @@ function tree(binaryMatch: boolean): Record<string, RepoFile> {
   return files;
 }
 
-async function run(binaryMatch = false): Promise<{ job: JobReport; git: (...a: string[]) => string }> {
+/** The recipe's one job over a fresh repository, its blobs scanned as `scan` says. */
+async function run(scan: Partial<BlobScanSettings>, binaryMatch = false): Promise<{ job: JobReport; git: (...a: string[]) => string }> {
   const r = await gitRepo(tree(binaryMatch), { packed: true });
   cleanups.push(r.cleanup);
-  const recipe = recipeFile('name: scan\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(", replace_all: true }\n');
-  const res = await scion(['run', recipe, '--repo', r.dir, '--json'], { cwd: r.dir });
-  expect(res.code, res.stderr).toBe(binaryMatch ? 1 : 0);
-  return { job: (JSON.parse(res.stdout) as RunReport).jobs[0]!, git: r.git };
+  const loaded = await loadRecipe(recipeFile('name: scan\nsteps:\n  - replace: { old_string: "legacyLog(", new_string: "log(", replace_all: true }\n'));
+  if (!loaded.ok) throw new Error('the recipe does not load');
+  const report = await runRecipes([{ file: loaded.file, recipe: loaded.recipe }], { repo: r.dir }, { env: { PATH: process.env['PATH'] }, git: { scan } });
+  expect(report.jobs).toHaveLength(1);
+  const job = report.jobs[0]!;
+  expect(job.status).toBe(binaryMatch ? 'failed' : 'changed');
+  return { job, git: r.git };
 }
 
 const outcome = (job: JobReport) => ({
@@ -54,8 +55,7 @@ describe('replace over a scanned tree', () => {
   it('changes and skips the same files on worker threads as on the main thread, and what git grep finds', async () => {
     let started = 0;
     // Workers whatever the machine's cores and load, for a tree this small.
-    Object.assign(blobScan, { workers: 2, minBlobs: 0, onWorker: () => started++ });
-    const scanned = await run();
+    const scanned = await run({ workers: 2, minBlobs: 0, onWorker: () => started++ });
     expect(started).toBeGreaterThan(0);
     const { job, git } = scanned;
     const grep = git('grep', '-l', '-F', '-e', 'legacyLog(', 'HEAD')
@@ -73,18 +73,17 @@ describe('replace over a scanned tree', () => {
     expect(Buffer.from(git('show', 'scion/scan:pkg4/crlf.js'), 'latin1').toString()).toBe('a();\r\nlog(2);');
     git('fsck', '--strict');
 
-    blobScan.workers = 0;
     started = 0;
-    const plain = await run();
+    const plain = await run({ workers: 0, onWorker: () => started++ });
     expect(started).toBe(0);
     expect(outcome(plain.job)).toEqual(outcome(job));
   });
 
   it('fails on a binary file that holds the match, on worker threads as on the main thread', async () => {
-    Object.assign(blobScan, { workers: 2, minBlobs: 0 });
-    const scanned = await run(true);
+    let started = 0;
+    const scanned = await run({ workers: 2, minBlobs: 0, onWorker: () => started++ }, true);
+    expect(started).toBeGreaterThan(0);
     expect(scanned.job.errors.map((e) => [e.file, e.kind])).toEqual([['pkg2/nul.js', 'binary']]);
-    blobScan.workers = 0;
-    expect(outcome((await run(true)).job)).toEqual(outcome(scanned.job));
+    expect(outcome((await run({ workers: 0 }, true)).job)).toEqual(outcome(scanned.job));
   });
 });

@@ -1,17 +1,8 @@
 // A local stand-in for api.github.com (REST + GraphQL): records every request and answers from a
 // small pull-request store, with hooks to inject failures (rate limits, bad tokens).
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startJsonServer, type Recorded, type Reply } from './json-server.js';
 
-export interface Recorded {
-  readonly method: string;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: unknown;
-  readonly at: number;
-}
+export type { Recorded } from './json-server.js';
 
 export interface FakePull {
   number: number;
@@ -55,9 +46,6 @@ export interface SecondaryLimits {
   /** Writes accepted, with when. */
   readonly accepted: number[];
 }
-
-/** `raw`: the body sent as it is (an HTML error page, JSON cut short), instead of `body` as JSON. */
-type Reply = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string };
 
 export interface FakeGitHub {
   readonly url: string;
@@ -359,38 +347,18 @@ export async function startFakeGitHub(owner: string, repo: string): Promise<Fake
     notModified: 0,
     secondary: undefined,
     stall: undefined,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const r: Recorded = {
-        method: req.method ?? 'GET',
-        path: u.pathname,
-        query: u.searchParams,
-        headers: req.headers,
-        body: raw === '' ? undefined : JSON.parse(raw),
-        at: Date.now(),
-      };
-      requests.push(r);
+  const server = await startJsonServer({
+    requests,
+    answer: (r) => {
       const reply = fake.intercept?.(r) ?? limited(fake.secondary, r) ?? route(r);
-      if (fake.stall?.(r) === true) return;
-      const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-      const tag = fake.etags && r.method === 'GET' && reply.status === 200 ? `W/"${createHash('sha1').update(text).digest('hex')}"` : null;
-      if (tag !== null && req.headers['if-none-match'] === tag) {
-        fake.notModified++;
-        res.writeHead(304, { etag: tag }).end();
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...(tag === null ? {} : { etag: tag }), ...reply.headers });
-      res.end(text);
-    });
+      return fake.stall?.(r) === true ? undefined : reply;
+    },
+    etags: () => (fake.etags ? { hash: 'sha1', honoured: true } : null),
+    notModified: () => fake.notModified++,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  (fake as { url: string }).url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  (fake as { url: string }).url = server.url;
   return fake;
 }

@@ -7,17 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TrackRow, TrackSnapshot } from '../../src/track/types.js';
 import { fakeClock, scion } from '../support/cli.js';
-import { recipeFile } from '../support/recipe-file.js';
 import { githubRemote, type GitHubRemote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { useGitServer } from '../support/servers.js';
-
-const RECIPE = recipeFile(
-  'name: two\njobs:\n  - { name: a, files: { include: ["a.txt"] } }\n  - { name: b, files: { include: ["b.txt"] } }\n' +
-    '  - { name: c, files: { include: ["c.txt"] } }\n  - { name: d, files: { include: ["d.txt"] } }\n' +
-    'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n',
-);
-const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n', 'c.txt': 'v1 again\n', 'd.txt': 'no change here\n' };
+import { DAY, expectFirstHistory, FILES, FIRST_AT, FIRST_SUMMARY, moveBaseOn, RECIPE } from './scenario.js';
 
 const server = useGitServer();
 const cleanups = cleanupAfterEach();
@@ -30,12 +23,10 @@ async function published(): Promise<GitHubRemote & { envs: Record<string, string
   return { ...s, envs };
 }
 
-const DAY = 86_400_000;
-
 describe('scion track', () => {
   it('appends a snapshot per run, writes the rows as CSV, and keeps one tracking issue', async () => {
     const s = await published();
-    const clock = fakeClock(Date.parse('2026-03-01T00:00:00Z'));
+    const clock = fakeClock(FIRST_AT);
     const [a, b, c] = s.github.pulls;
     // a: merged; b: open, failing checks, no reviewer, idle 20 days; c: open, a reviewer asked, active 2 days ago.
     Object.assign(a!, { state: 'closed', merged: true });
@@ -46,37 +37,14 @@ describe('scion track', () => {
     });
     Object.assign(c!, { reviewers: ['octocat'], updatedAt: new Date(clock.at - 2 * DAY).toISOString() });
     // The base moves on by one commit after the run.
-    const other = await s.remote.clone();
-    await other.gitAsync('commit', '--allow-empty', '-m', 'moved on');
-    await other.gitAsync(...server.authArgs(), 'push', '-q', 'origin', 'main');
+    await moveBaseOn(s.remote, server.authArgs());
 
     const args = ['track', '--report', 'r.json', '--history', 'h.jsonl', '--csv', 't.csv', '--html', 't.html', '--issue', `${s.owner}/${s.repo}`];
     const first = await scion(args, { cwd: s.work.dir, env: s.envs, clock });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(
-      '4 jobs: 2 open, 1 merged, 1 none; 1 failing, 1 without reviewer, 1 stale, 2 behind; 3 files left to change\n' +
-        `created the tracking issue: https://github.example/${s.owner}/${s.repo}/issues/1\n`,
-    );
-    const lines = readFileSync(join(s.work.dir, 'h.jsonl'), 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    const snap = JSON.parse(lines[0]!) as TrackSnapshot;
-    expect(snap).toMatchObject({
-      at: '2026-03-01T00:00:00.000Z',
-      recipe: 'two',
-      jobs: 4,
-      open: 2,
-      draft: 0,
-      merged: 1,
-      closed: 0,
-      declined: 0,
-      none: 1,
-      failing: 1,
-      noReviewer: 1,
-      stale: 1,
-      behind: 2,
-      remaining: 3,
-    });
+    expect(first.stdout).toBe(`${FIRST_SUMMARY}created the tracking issue: https://github.example/${s.owner}/${s.repo}/issues/1\n`);
+    expectFirstHistory(s.work.dir);
 
     const csv = readFileSync(join(s.work.dir, 't.csv'), 'utf8').trimEnd().split('\r\n');
     expect(csv[0]).toBe('repo,recipe,job,branch,pull_request,url,state,checks,review,reviewers,last_activity,idle_days,behind,files,flags');

@@ -12,18 +12,10 @@ import { describe, expect, it } from 'vitest';
 import type { TrackRow, TrackSnapshot } from '../../src/track/types.js';
 import type { FakeGitLab } from '../publish/fake-gitlab.js';
 import { fakeClock, scion } from '../support/cli.js';
-import { recipeFile } from '../support/recipe-file.js';
 import { makeRemote, remotePath, type Clone, type Remote } from '../support/git-remote.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
-
-const RECIPE = recipeFile(
-  'name: two\njobs:\n' +
-    ['a', 'b', 'c', 'd'].map((j) => `  - { name: ${j}, files: { include: ["${j}.txt"] } }\n`).join('') +
-    'steps:\n  - replace: { old_string: "v1", new_string: "v2", replace_all: true }\n',
-);
-const FILES = { 'a.txt': 'uses v1\n', 'b.txt': 'also v1\n', 'c.txt': 'v1 again\n', 'd.txt': 'no change here\n' };
-const DAY = 86_400_000;
+import { DAY, expectFirstHistory, FILES, FIRST_AT, FIRST_SUMMARY, moveBaseOn, RECIPE } from './scenario.js';
 
 const server = useGitServer();
 const cleanups = cleanupAfterEach();
@@ -61,9 +53,7 @@ async function arrange(p: Published, now: number): Promise<void> {
   a!.state = 'merged';
   Object.assign(b!, { pipeline: 'failed', updatedAt: new Date(now - 20 * DAY).toISOString() });
   Object.assign(c!, { reviewerIds: [7], updatedAt: new Date(now - 2 * DAY).toISOString() });
-  const other = await p.remote.clone();
-  await other.gitAsync('commit', '--allow-empty', '-m', 'moved on');
-  await other.gitAsync(...server.authArgs(), 'push', '-q', 'origin', 'main');
+  await moveBaseOn(p.remote, server.authArgs());
 }
 
 /** The requests GitLab got since `from` that read something (GET) and carried an If-None-Match. */
@@ -73,35 +63,15 @@ describe('scion track on GitLab', () => {
   it('appends a snapshot per run, writes CSV and HTML, and keeps one tracking issue', async () => {
     const p = await published();
     p.gitlab.etags = 'ignored';
-    const clock = fakeClock(Date.parse('2026-03-01T00:00:00Z'));
+    const clock = fakeClock(FIRST_AT);
     await arrange(p, clock.at);
 
     const args = ['track', '--report', 'r.json', '--history', 'h.jsonl', '--csv', 't.csv', '--html', 't.html', '--issue', p.project];
     const first = await scion(args, { cwd: p.work.dir, env: p.env, clock });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(
-      '4 jobs: 2 open, 1 merged, 1 none; 1 failing, 1 without reviewer, 1 stale, 2 behind; 3 files left to change\n' +
-        `created the tracking issue: https://gitlab.example/${p.project}/-/issues/1\n`,
-    );
-    const history = readFileSync(join(p.work.dir, 'h.jsonl'), 'utf8').trimEnd().split('\n');
-    expect(history).toHaveLength(1);
-    expect(JSON.parse(history[0]!) as TrackSnapshot).toEqual({
-      at: '2026-03-01T00:00:00.000Z',
-      recipe: 'two',
-      jobs: 4,
-      open: 2,
-      draft: 0,
-      merged: 1,
-      closed: 0,
-      declined: 0,
-      none: 1,
-      failing: 1,
-      noReviewer: 1,
-      stale: 1,
-      behind: 2,
-      remaining: 3,
-    });
+    expect(first.stdout).toBe(`${FIRST_SUMMARY}created the tracking issue: https://gitlab.example/${p.project}/-/issues/1\n`);
+    expectFirstHistory(p.work.dir);
 
     const csv = readFileSync(join(p.work.dir, 't.csv'), 'utf8').trimEnd().split('\r\n');
     expect(csv[0]).toBe('repo,recipe,job,branch,pull_request,url,state,checks,review,reviewers,last_activity,idle_days,behind,files,flags');
@@ -162,7 +132,7 @@ describe('scion track on GitLab', () => {
   it('where the instance answers 304, unchanged reads come from the cache and a changed one does not', async () => {
     const p = await published();
     p.gitlab.etags = 'honoured';
-    const clock = fakeClock(Date.parse('2026-03-01T00:00:00Z'));
+    const clock = fakeClock(FIRST_AT);
     await arrange(p, clock.at);
     const args = ['track', '--report', 'r.json', '--json'];
     const first = JSON.parse((await scion(args, { cwd: p.work.dir, env: p.env, clock })).stdout) as { snapshot: TrackSnapshot };
