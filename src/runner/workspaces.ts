@@ -98,7 +98,7 @@ async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Prom
   const path = join(scionWorktreesDir(repo), o.id);
   // Holding the job's lock, whatever worktree this job left (kept by an earlier run, or half made or
   // still locked by a run that was killed) is ours to replace.
-  await clearWorktree(repo, o.id, path);
+  await clearWorktree(repo, o.id);
 
   const pool = o.lazy?.pool;
   if (pool && !o.keep) {

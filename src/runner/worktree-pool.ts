@@ -18,7 +18,7 @@ import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, type Repo, 
 import { DiskWorkspace } from '../workspace/disk.js';
 import { plural } from '../util/plural.js';
 import { currentOwner, formatOwner, ownerAlive, worktreeOwner } from './job-lock.js';
-import { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
+import { clearWorktree, isInScionDir, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
 
 /** Ids of pooled worktrees: `__` right after the prefix is never a job's worktree id (worktreeId). */
 export const POOL_PREFIX = `${WORKTREE_PREFIX}__pool-`;
@@ -95,7 +95,7 @@ export class WorktreePool {
 
   /** Best effort: a worktree that cannot be removed is left locked by this (soon gone) run, for the next run to clear. */
   private async remove(slot: Slot): Promise<void> {
-    await clearWorktree(this.repo, slot.wt.id, slot.wt.path).catch(() => undefined);
+    await clearWorktree(this.repo, slot.wt.id).catch(() => undefined);
   }
 
   private listOf(base: string, entries: ReadonlyMap<string, TreeEntry>): TreeEntry[] {
@@ -111,24 +111,24 @@ export class WorktreePool {
 /**
  * Removes the pooled worktrees of runs that are gone (killed, crashed): those whose `locked` marker
  * names an owner no longer alive, or none, and folders a run made before it could write git's admin
- * files (named after their owner, so one is judged even then). A live run's are left alone.
+ * files (named after their owner, so one is judged even then). A live run's are left alone, and so
+ * is any worktree outside scion's worktrees folder, whatever its name.
  */
 export async function sweepPools(repo: Repo): Promise<void> {
   const listed = new Set<string>();
   for (const w of await listWorktrees(repo)) {
-    if (!w.id.startsWith(POOL_PREFIX)) continue;
+    if (!w.id.startsWith(POOL_PREFIX) || !isInScionDir(repo, w.path)) continue;
     listed.add(basename(w.path));
     const owner = worktreeOwner(repo, w.id);
     if (owner !== null && owner !== 'stale') continue;
-    await clearWorktree(repo, w.id, w.path).catch(() => undefined);
+    await clearWorktree(repo, w.id).catch(() => undefined);
   }
   const dir = scionWorktreesDir(repo);
   for (const name of namesIn(dir).filter((n) => n.startsWith(POOL_PREFIX))) {
-    const path = join(dir, name);
     const m = /^(\d+)-(\d+|x)-/.exec(name.slice(POOL_PREFIX.length));
     if (listed.has(name) || m === null) continue;
     if (ownerAlive({ pid: Number(m[1]), start: m[2] === 'x' ? null : m[2]!, host: hostname() })) continue;
-    await clearWorktree(repo, name, path).catch(() => undefined);
+    await clearWorktree(repo, name).catch(() => undefined);
   }
 }
 

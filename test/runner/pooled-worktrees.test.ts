@@ -2,7 +2,7 @@
 // earlier job gave back, the run leaves a worktree locked by a dead owner; `scion worktrees` calls it
 // stale, and the next run clears it and converges (every job changed or unchanged, no worktree, job
 // lock or folder left, fsck --strict clean). Interrupted (SIGINT) the same way, the run removes it itself.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,14 +41,16 @@ function leftovers(r: TestRepo): string[] {
   return [...(existsSync(locks) ? readdirSync(locks) : []), ...(existsSync(folders) ? readdirSync(folders) : [])];
 }
 
-async function converges(r: TestRepo, recipe: string): Promise<void> {
+/** `others`: `worktree <path>` lines of worktrees that are not scion's, expected to stay listed. */
+async function converges(r: TestRepo, recipe: string, others: readonly string[] = []): Promise<void> {
   const res = await scion(['run', recipe, '--repo', r.dir, '--concurrency', '1', '--json'], { cwd: r.dir });
   expect(res.stderr).not.toContain('internal error');
   expect(res.code, res.stderr).toBe(0);
   const statuses = (JSON.parse(res.stdout) as RunReport).jobs.map((j) => j.status);
   expect(statuses.every((s) => s === 'changed' || s === 'unchanged')).toBe(true);
   for (const j of ['p0', 'p1', 'p2']) expect(r.git('show', `scion/pooled/${j}:pkgs/${j}/index.ts`)).toBe(`modern(${j});`);
-  expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+  const listed = r.git('worktree', 'list', '--porcelain').split('\n\n');
+  expect(listed.map((w) => w.split('\n')[0]).slice(1)).toEqual(others);
   expect(leftovers(r)).toEqual([]);
   expect(r.git('status', '--porcelain', '--ignored', '--untracked-files=all')).toBe('');
   r.git('fsck', '--strict');
@@ -73,6 +75,19 @@ describe('shared worktrees under faults', () => {
     expect(shown.stdout).not.toContain('running');
     writeFileSync(join(dir, 'fast'), '');
     await converges(r, recipe);
+  }, 90_000);
+
+  it('a worktree named like a pooled one but outside scion-worktrees survives a run, its files and git’s record of it', async () => {
+    const { r, dir, recipe } = await setup();
+    writeFileSync(join(dir, 'fast'), '');
+    // Made by hand (or left by a repository that moved): git lists it under a pool's id, unlocked,
+    // its .git file pointing back at that admin folder.
+    const away = join(dir, 'elsewhere', 'scion-__pool-1-x-0000beef');
+    r.git('worktree', 'add', '-q', '--detach', away);
+    writeFileSync(join(away, 'mine.txt'), 'work in progress\n');
+    await converges(r, recipe, [`worktree ${away}`]);
+    expect(readFileSync(join(away, 'mine.txt'), 'utf8')).toBe('work in progress\n');
+    expect(readFileSync(join(away, 'pkgs/p0/index.ts'), 'utf8')).toBe('legacy(p0);\n');
   }, 90_000);
 
   it('SIGINT while a job verifies in a reused worktree: exit 130, and the run leaves no worktree behind', async () => {
