@@ -90,7 +90,8 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   };
 
   const refusals: GuardRefusal[] = [];
-  // A failure replayed from the cache may come before any folder: its relative paths still resolve.
+  // A failure replayed from the cache may come before any folder: its paths still resolve, relative
+  // ones as they are and the recorded folder's as `.` (cached-command.ts).
   const diagnostics = (output: string) => {
     const root = ctx.ws.root ?? NO_FOLDER;
     return parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined });
