@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { breather } from './breather.js';
-import { checkoutEntries } from './checkout.js';
+import { checkoutEntries, checkStopped } from './checkout.js';
 import { hashBlob } from './hash.js';
 import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry, type IndexFile } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
@@ -22,8 +22,16 @@ export interface ResetCounts {
   readonly removed: number;
 }
 
+export interface ResetOptions {
+  /**
+   * Stops the reset between files (kind `interrupted`): the worktree is then half reset, and the
+   * caller removes it.
+   */
+  signal?: AbortSignal;
+}
+
 /** `entries`: the tree the worktree's HEAD names, as listTree gives it. */
-export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly TreeEntry[]): Promise<ResetCounts> {
+export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly TreeEntry[], o: ResetOptions = {}): Promise<ResetCounts> {
   const tree = new Map(entries.map((e) => [e.path, e]));
   const dirs = new Set<string>();
   for (const e of entries) for (let d = parentDir(e.path); d !== '' && !dirs.has(d); d = parentDir(d)) dirs.add(d);
@@ -56,12 +64,13 @@ export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly 
       }
       const p = pause();
       if (p) await p;
+      checkStopped(o.signal, `The reset of ${wt.path}`);
     }
   };
   await walk('');
   writeFileSync(join(wt.path, '.git'), `gitdir: ${wt.adminDir}\n`);
   const missing = entries.filter((e) => !kept.has(e.path));
-  const written = await checkoutEntries(repo, wt.path, missing, { replace: true });
+  const written = await checkoutEntries(repo, wt.path, missing, { replace: true, ...(o.signal ? { signal: o.signal } : {}) });
   writeIndexFile(join(wt.adminDir, 'index'), [...kept.values(), ...written]);
   return { written: missing.filter((e) => e.mode !== '160000').length, removed };
 }

@@ -71,7 +71,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         ws: ctx.ws,
         exec: async () => {
           // The files go to disk only now, when the command must really run (a cached result needs none).
-          const root = await ctx.ws.onDisk();
+          const root = await ctx.ws.onDisk(ctx.signal);
           ctx.log(`$ ${v.run}`);
           const out = await execShell(v.run, root, env, ctx.signal);
           return { status: out.code, signal: out.signal, output: redact(out.output), ...(out.aborted ? { aborted: true } : {}) };

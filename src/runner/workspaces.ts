@@ -75,9 +75,9 @@ export async function makeWorkspace(repo: Repo, o: WorkspaceRequest): Promise<Re
     if (!o.needsDisk) return ok({ ws: new ObjectWorkspace(repo, o.entries), worktree: null });
     const log = o.lazy?.log;
     if (log === undefined) return ok({ ws: await createScratchWorkspace(repo, o.entries), worktree: null });
-    const scratch = async () => {
+    const scratch = async (signal?: AbortSignal) => {
       log(`checking out ${plural(o.entries.size, 'file')}`);
-      return createScratchWorkspace(repo, o.entries);
+      return createScratchWorkspace(repo, o.entries, signal);
     };
     return ok({ ws: new LazyWorkspace(repo, o.entries, scratch), worktree: null });
   }
@@ -103,7 +103,7 @@ async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Prom
   const pool = o.lazy?.pool;
   if (pool && !o.keep) {
     const log = o.lazy!.log;
-    const open = () => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log });
+    const open = (signal?: AbortSignal) => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log, ...(signal ? { signal } : {}) });
     return { ws: new LazyWorkspace(repo, o.entries, open, async () => lock.release()), worktree: null };
   }
   // A kept worktree is the job's own (it ends at the job's branch head), never a pooled one.

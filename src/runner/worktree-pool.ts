@@ -15,6 +15,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
+import { isScionError } from '../errors.js';
 import { DiskWorkspace } from '../workspace/disk.js';
 import { plural } from '../util/plural.js';
 import { currentOwner, formatOwner, ownerAlive, worktreeOwner } from './job-lock.js';
@@ -34,6 +35,8 @@ export interface PoolRequest {
   /** recipe/job, written into the worktree's `locked` marker while the job holds it. */
   readonly job: string;
   readonly log: (message: string) => void;
+  /** Stops the checkout or reset (kind `interrupted`); what it half wrote is removed. */
+  readonly signal?: AbortSignal;
 }
 
 export class WorktreePool {
@@ -50,7 +53,14 @@ export class WorktreePool {
     if (slot === null) {
       r.log(`checking out ${plural(list.length, 'file')}`);
       const path = join(scionWorktreesDir(this.repo), `${POOL_PREFIX}${ownerPart()}-${randomBytes(4).toString('hex')}`);
-      slot = { wt: await addWorktree(this.repo, { path, commit: r.base, entries: list, lockedBy: formatOwner(currentOwner(), r.job) }), base: r.base };
+      const lockedBy = formatOwner(currentOwner(), r.job);
+      try {
+        slot = { wt: await addWorktree(this.repo, { path, commit: r.base, entries: list, lockedBy, ...(r.signal ? { signal: r.signal } : {}) }), base: r.base };
+      } catch (e) {
+        // addWorktree removed the folder and git's admin folder it had made.
+        if (isScionError(e, 'interrupted')) r.log(`${e.message} The worktree was removed.`);
+        throw e;
+      }
     }
     const held = slot;
     return new DiskWorkspace(
@@ -76,12 +86,16 @@ export class WorktreePool {
     if (slot === undefined) return null;
     try {
       writeFileSync(join(slot.wt.adminDir, 'locked'), formatOwner(currentOwner(), r.job));
-      const done = await resetWorktree(this.repo, slot.wt, list);
+      const done = await resetWorktree(this.repo, slot.wt, list, r.signal ? { signal: r.signal } : {});
       r.log(`reusing a worktree of the base (${plural(done.written, 'file')} written again, ${plural(done.removed, 'path')} removed)`);
       return slot;
     } catch (e) {
-      r.log(`could not reset a worktree of the base for reuse (${e instanceof Error ? e.message : String(e)}); checking out a new one`);
       await this.remove(slot);
+      if (isScionError(e, 'interrupted')) {
+        r.log(`${e.message} The worktree was removed.`);
+        throw e;
+      }
+      r.log(`could not reset a worktree of the base for reuse (${e instanceof Error ? e.message : String(e)}); checking out a new one`);
       return null;
     }
   }

@@ -98,7 +98,7 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     this.resetOverlay(new Map(await this.scanner()));
   }
 
-  async onDisk(): Promise<string> {
+  async onDisk(_signal?: AbortSignal): Promise<string> {
     return this.root;
   }
 

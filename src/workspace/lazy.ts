@@ -9,8 +9,8 @@ import type { Result } from '../errors.js';
 import { ObjectWorkspace } from './objects.js';
 import type { Changes, CloseOptions, FileState, OwnedWorkspace, ScannedFile, Workspace } from './types.js';
 
-/** Opens the folder: the base tree on disk, owned by the caller until it is closed. */
-export type DiskOpener = () => Promise<OwnedWorkspace>;
+/** Opens the folder: the base tree on disk, owned by the caller until it is closed; `signal` stops it. */
+export type DiskOpener = (signal?: AbortSignal) => Promise<OwnedWorkspace>;
 
 export class LazyWorkspace implements OwnedWorkspace {
   private readonly objects: ObjectWorkspace;
@@ -35,15 +35,23 @@ export class LazyWorkspace implements OwnedWorkspace {
     return this.disk?.root ?? null;
   }
 
-  async onDisk(): Promise<string> {
-    this.opening ??= this.materialise();
-    this.disk = await this.opening;
+  async onDisk(signal?: AbortSignal): Promise<string> {
+    let opening = this.opening;
+    if (opening === null) {
+      const started = this.materialise(signal);
+      // Stopped (a step's time limit): the next command that must run starts it again.
+      started.catch(() => {
+        if (this.opening === started) this.opening = null;
+      });
+      this.opening = opening = started;
+    }
+    this.disk = await opening;
     return this.disk.onDisk();
   }
 
   /** The folder at the base, with the job's changes so far written onto it (as revert writes a path's state). */
-  private async materialise(): Promise<OwnedWorkspace> {
-    const disk = await this.open();
+  private async materialise(signal: AbortSignal | undefined): Promise<OwnedWorkspace> {
+    const disk = await this.open(signal);
     try {
       const changes = this.objects.changes();
       // Deletions first: a file written under a folder that stands where a deleted file was finds its way clear.

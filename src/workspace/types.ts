@@ -24,8 +24,9 @@ export interface Workspace {
   /**
    * The folder, the files put on disk first where they are not yet (a workspace that starts at object
    * level gets them when the first command must run). Throws for a workspace that never has one.
+   * `signal` stops the files going to disk (kind `interrupted`; nothing half written is left).
    */
-  onDisk(): Promise<string>;
+  onDisk(signal?: AbortSignal): Promise<string>;
   /** Every path present now (base ± changes), sorted. */
   paths(): readonly string[];
   /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */

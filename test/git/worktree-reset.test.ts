@@ -1,7 +1,7 @@
 // resetWorktree: a worktree a job's commands changed in every way is put back at its tree, judged by
 // native git (status with ignored and untracked files, diff-files on stat data alone), and only what
 // differed was written.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,5 +88,24 @@ describe('resetWorktree', () => {
     expect(statSync(join(wt.path, 'src/a.ts')).ino).toBe(inode);
     expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe(`gitdir: ${wt.adminDir}\n`);
     expect(everything(wt.path)).toBe('');
+  });
+
+  it('stops at an abort signal with kind interrupted: a checkout leaves no folder and no admin folder', async () => {
+    const r = await repo(FILES);
+    const g = await openRepo(r.dir);
+    const dir = mkdtempSync(join(tmpdir(), 'scion-reset-'));
+    dirs.push(dir);
+    const entries = await listTree(g, await treeOfCommit(g, r.head()));
+    const stop = new AbortController();
+    stop.abort();
+    await expect(addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries, signal: stop.signal })).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(existsSync(join(dir, 'wt'))).toBe(false);
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+    const admin = join(r.dir, '.git', 'worktrees');
+    expect(existsSync(admin) ? readdirSync(admin) : []).toEqual([]);
+
+    const wt = await addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries });
+    writeFileSync(join(wt.path, 'src/a.ts'), 'changed\n');
+    await expect(resetWorktree(g, wt, entries, { signal: stop.signal })).rejects.toMatchObject({ kind: 'interrupted' });
   });
 });
