@@ -35,3 +35,4 @@ export { fetchBranch, setTrackingRef, type FetchOptions } from './fetch.js';
 export { advertisedBranches, cloneShallow, CLONE_REMOTE, type Advertised, type ShallowClone } from './clone.js';
 export type { TransportFailure, TransportResult } from './remote-call.js';
 export { transportError } from './remote-call.js';
+export { writeFileLocked } from './lockfile.js';

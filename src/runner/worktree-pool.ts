@@ -11,10 +11,10 @@
 // run removes them when it ends; one killed with SIGKILL leaves some whose owner is gone, which the
 // next run (sweepPools) or `scion worktrees --prune` removes.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
+import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, writeFileLocked, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
 import { isScionError } from '../errors.js';
 import { DiskWorkspace } from '../workspace/disk.js';
 import { plural } from '../util/plural.js';
@@ -85,7 +85,9 @@ export class WorktreePool {
     const slot = this.idle.get(r.base)?.pop();
     if (slot === undefined) return null;
     try {
-      writeFileSync(join(slot.wt.adminDir, 'locked'), formatOwner(currentOwner(), r.job));
+      // Written beside and renamed over: `scion worktrees --prune` or another run's sweep reading the
+      // marker meanwhile sees the old owner line or the new one, never an empty file (taken for stale).
+      writeFileLocked(join(slot.wt.adminDir, 'locked'), formatOwner(currentOwner(), r.job));
       const done = await resetWorktree(this.repo, slot.wt, list, r.signal ? { signal: r.signal } : {});
       r.log(`reusing a worktree of the base (${plural(done.written, 'file')} written again, ${plural(done.removed, 'path')} removed)`);
       return slot;

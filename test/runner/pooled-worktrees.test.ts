@@ -90,6 +90,26 @@ describe('shared worktrees under faults', () => {
     expect(readFileSync(join(away, 'pkgs/p0/index.ts'), 'utf8')).toBe('legacy(p0);\n');
   }, 90_000);
 
+  it('a reused worktree gets its new owner line by a rename: the marker a reader opened before stays whole', async () => {
+    const { r, dir } = await setup();
+    // Each job's verify links the marker it sees (git's `locked` file in the worktree's admin folder)
+    // to a name of its own: a rewrite in place would change what the earlier link holds.
+    const recipe = recipeFile(`name: marker
+jobs:
+  - each: "pkgs/*"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+verify:
+  - run: 'ln "$(git rev-parse --git-dir)/locked" ${dir}/marker-$SCION_JOB'
+`);
+    const res = await scion(['run', recipe, '--repo', r.dir, '--concurrency', '1'], { cwd: r.dir });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.split('\n').filter((l) => l.includes('reusing a worktree of the base'))).toHaveLength(2);
+    for (const j of ['p0', 'p1', 'p2']) {
+      expect(readFileSync(join(dir, `marker-${j}`), 'utf8')).toMatch(new RegExp(`^scion pid=\\d+ start=\\S+ host=\\S+ job=marker/${j}\n$`));
+    }
+  }, 90_000);
+
   it('SIGINT while a job verifies in a reused worktree: exit 130, and the run leaves no worktree behind', async () => {
     const { r, dir, recipe } = await setup();
     const child = spawnScion(['run', recipe, '--repo', r.dir, '--concurrency', '1'], r.dir);
