@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, writeFileLocked, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
 import { isScionError } from '../errors.js';
 import { DiskWorkspace } from '../workspace/disk.js';
+import { headEntries } from '../workspace/worktree.js';
 import { plural } from '../util/plural.js';
 import { currentOwner, formatOwner, ownerAlive, worktreeOwner } from './job-lock.js';
 import { clearWorktree, isInScionDir, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
@@ -44,7 +45,11 @@ export class WorktreePool {
   private readonly lists = new Map<string, TreeEntry[]>();
   private closed = false;
 
-  constructor(private readonly repo: Repo) {}
+  /** `signal`: the run's; once it fired, a worktree given back is removed instead of made clean. */
+  constructor(
+    private readonly repo: Repo,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   /** A worktree at `base` holding exactly the base tree, as a disk workspace; closing it gives it back. */
   async acquire(r: PoolRequest): Promise<DiskWorkspace> {
@@ -63,13 +68,15 @@ export class WorktreePool {
       }
     }
     const held = slot;
-    return new DiskWorkspace(
+    const ws: DiskWorkspace = new DiskWorkspace(
       held.wt.path,
       this.repo,
       r.entries,
       () => worktreeChanges(this.repo, held.wt, list),
-      async () => this.giveBack(held),
+      // The job's head tree is the base with the job's changes: the files on disk already hold it.
+      async (o) => this.giveBack(held, o.head ? { commit: o.head.commit, entries: headEntries(r.entries, ws.changes()) } : { commit: r.base, entries: list }),
     );
+    return ws;
   }
 
   /** Removes the idle worktrees now, and each one still in use when its job gives it back. */
@@ -88,7 +95,7 @@ export class WorktreePool {
       // Written beside and renamed over: `scion worktrees --prune` or another run's sweep reading the
       // marker meanwhile sees the old owner line or the new one, never an empty file (taken for stale).
       writeFileLocked(join(slot.wt.adminDir, 'locked'), formatOwner(currentOwner(), r.job));
-      const done = await resetWorktree(this.repo, slot.wt, list, r.signal ? { signal: r.signal } : {});
+      const done = await resetWorktree(this.repo, slot.wt, list, { commit: r.base, ...(r.signal ? { signal: r.signal } : {}) });
       r.log(`reusing a worktree of the base (${plural(done.written, 'file')} written again, ${plural(done.removed, 'path')} removed)`);
       return slot;
     } catch (e) {
@@ -102,7 +109,18 @@ export class WorktreePool {
     }
   }
 
-  private async giveBack(slot: Slot): Promise<void> {
+  /**
+   * Back to the pool, clean under `git status` while it waits: detached at the job's head (what it
+   * committed) or at the base, every other file a command left removed. One that cannot be made
+   * clean, or given back once the run is closing or interrupted, is removed.
+   */
+  private async giveBack(slot: Slot, at: { readonly commit: string; readonly entries: readonly TreeEntry[] }): Promise<void> {
+    if (this.closed || this.signal?.aborted) return this.remove(slot);
+    try {
+      await resetWorktree(this.repo, slot.wt, at.entries, { commit: at.commit, ...(this.signal ? { signal: this.signal } : {}) });
+    } catch {
+      return this.remove(slot);
+    }
     if (this.closed) return this.remove(slot);
     const idle = this.idle.get(slot.base) ?? [];
     idle.push(slot);

@@ -121,12 +121,15 @@ export class LazyWorkspace implements OwnedWorkspace {
     };
   }
 
-  /** Gives the folder back (a pooled worktree goes back to its pool; none is kept), then ends the workspace. */
-  async close(_o: CloseOptions): Promise<void> {
+  /**
+   * Gives the folder back (a pooled worktree goes back to its pool, at the job's head when it has one;
+   * none is kept), then ends the workspace.
+   */
+  async close(o: CloseOptions): Promise<void> {
     try {
       // A folder still being opened (the job was interrupted meanwhile) is given back too.
       const disk = this.disk ?? (this.opening ? await this.opening.catch(() => null) : null);
-      await disk?.close({ keep: false });
+      await disk?.close({ keep: false, head: o.head ?? null });
     } finally {
       await this.release();
     }

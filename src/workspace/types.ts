@@ -66,16 +66,20 @@ export interface Workspace {
   snapshot(): Promise<() => Promise<void>>;
 }
 
-/** Where a kept worktree ends: checked out on `branch`, whose head `commit` holds the job's changes. */
+/** The job's branch, whose head `commit` holds exactly the job's changes on the base. */
 export interface WorktreeHead {
   readonly branch: string;
   readonly commit: string;
 }
 
 export interface CloseOptions {
-  /** Leave a real worktree on disk (--keep-worktrees); else it is removed. */
+  /** Leave a real worktree on disk (--keep-worktrees); else it is removed, or given back to its pool. */
   readonly keep: boolean;
-  /** Where a kept worktree ends, clean under `git status`; absent or null: it stays at the base. */
+  /**
+   * Where the worktree ends, clean under `git status`: a kept one checked out on the branch, a pooled
+   * one given back detached at the commit. Absent or null (a job that failed or committed nothing):
+   * at the base.
+   */
   readonly head?: WorktreeHead | null;
 }
 

@@ -221,4 +221,57 @@ verify:
     expect(listed.split('\n\n')).toHaveLength(5);
     r.git('fsck', '--strict');
   });
+
+  it('an idle pooled worktree is clean under git status: at the head a job committed, at the base after a job that failed', async () => {
+    const { r, out } = await setup();
+    const older = r.git('rev-parse', 'HEAD');
+    r.git('commit', '-q', '--allow-empty', '-m', 'second');
+    const base = r.head();
+    // Jobs over `base` share one worktree; jobs over `older` another, from which native git looks at
+    // the first while it waits between jobs (at --concurrency 1 the run takes the recipes in order).
+    const job = (name: string, pkg: string, verify: string) =>
+      recipeFile(`name: ${name}
+jobs:
+  - each: "pkgs/${pkg}"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+verify:
+  - run: '${verify}'
+`);
+    const inspect = (to: string) =>
+      [
+        `w="$(cat ${out}/idle)"`,
+        `git -C "$w" status --porcelain --ignored --untracked-files=all > ${to}.status`,
+        `git -C "$w" rev-parse HEAD > ${to}.head`,
+        `{ git -C "$w" symbolic-ref -q HEAD || echo detached; } > ${to}.ref`,
+      ].join(' && ');
+    const look = (name: string) =>
+      recipeFile(`name: ${name}
+base: ${older}
+jobs:
+  - each: "pkgs/p3"
+steps:
+  - replace: { old_string: "legacy(", new_string: "modern(" }
+verify:
+  - run: '${inspect(`${out}/${name}`)}'
+`);
+    // Each job leaves build output, an untracked file and an edit of a tracked one behind.
+    const mess = `pwd -P > ${out}/idle && mkdir -p build && echo out > build/x.js && echo scratch > scratch.txt && echo more >> README.md`;
+    const recipes = [job('done', 'p0', mess), look('look1'), job('broken', 'p1', `${mess} && exit 3`), look('look2')];
+    const res = await scion(['run', ...recipes, '--repo', r.dir, '--concurrency', '1'], { cwd: r.dir });
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code, res.stderr).toBe(1);
+    expect(lines(res.stderr, 'reusing a worktree of the base')).toHaveLength(2);
+    const seen = (name: string, what: string) => readFileSync(join(out, `${name}.${what}`), 'utf8').trim();
+    // After the job that committed: at its branch head, detached, nothing else on disk.
+    expect(seen('look1', 'status')).toBe('');
+    expect(seen('look1', 'head')).toBe(r.git('rev-parse', 'scion/done'));
+    expect(seen('look1', 'ref')).toBe('detached');
+    // After the job whose verify failed: at the base.
+    expect(seen('look2', 'status')).toBe('');
+    expect(seen('look2', 'head')).toBe(base);
+    expect(seen('look2', 'ref')).toBe('detached');
+    noWorktreeLeft(r);
+    r.git('fsck', '--strict');
+  });
 });
