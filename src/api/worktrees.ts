@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { closeRepo, listWorktrees, openRepo, removeWorktree } from '../git/index.js';
 import { clearWorktreeMarker, pruneLocks, worktreeOwner } from '../runner/job-lock.js';
-import { WORKTREE_PREFIX } from '../runner/workspaces.js';
+import { WORKTREE_PREFIX } from '../runner/worktree-dirs.js';
 
 export interface WorktreesOptions {
   /** Any folder inside the repository. Default: `cwd`. */

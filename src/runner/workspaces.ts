@@ -3,7 +3,8 @@
 // worktree from the run's pool (a scratch copy in a dry run); a worktree of the job's own, made at
 // once, when the user keeps worktrees.
 // A job that writes (not a dry run) first takes its job lock (job-lock.ts); the lock is released
-// when the workspace is closed, after its worktree is gone (or moved to the branch head and kept).
+// when the workspace is closed, once its worktree is done with: given back to the pool clean (at the
+// job's head, or the base), moved to the branch head and kept, or removed.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../errors.js';
@@ -17,8 +18,6 @@ import { openWorktree } from '../workspace/worktree.js';
 import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-lock.js';
 import { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
 import type { WorktreePool } from './worktree-pool.js';
-
-export { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX };
 
 const MAX_NAME = 80;
 
