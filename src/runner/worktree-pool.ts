@@ -1,12 +1,13 @@
 // The run's linked worktrees, shared by its jobs: one per job that has files on disk at the same
 // moment, for each base commit (so never more than --concurrency per base). The first job that needs
-// one checks the base out in full; a later job gets one a finished job gave back, reset to the base
-// (git/worktree-reset.ts: only the paths that differ are written, and whatever else a command left,
-// untracked files and ignored build output included, is removed), so N jobs over one base write the
-// base tree once per job running at once instead of once per job.
+// one checks the base out in full. A job gives its worktree back clean (git/worktree-reset.ts: HEAD
+// detached at the head the job committed, or at the base, whatever else a command left removed,
+// untracked files and ignored build output included); the next job gets it reset to the base, where
+// only the paths that differ are written. So N jobs over one base write the base tree once per job
+// running at once instead of once per job, and `git status` in a waiting worktree is clean.
 //
-// Each is a real linked worktree that native `git worktree list` shows, detached at the base and
-// locked by git's `locked` marker with the run's owner line (naming the job using it), so
+// Each is a real linked worktree that native `git worktree list` shows, detached, and locked by
+// git's `locked` marker with the run's owner line (naming the job using it last), so
 // `git worktree prune` leaves it alone and `scion worktrees` tells a live run from a dead one. The
 // run removes them when it ends; one killed with SIGKILL leaves some whose owner is gone, which the
 // next run (sweepPools) or `scion worktrees --prune` removes.
