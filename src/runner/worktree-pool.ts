@@ -1,10 +1,10 @@
 // The run's linked worktrees, shared by its jobs: one per job that has files on disk at the same
 // moment, for each base commit (so never more than --concurrency per base). The first job that needs
-// one checks the base out in full. A job gives its worktree back clean (git/worktree-reset.ts: HEAD
-// detached at the head the job committed, or at the base, whatever else a command left removed,
-// untracked files and ignored build output included); the next job gets it reset to the base, where
-// only the paths that differ are written. So N jobs over one base write the base tree once per job
-// running at once instead of once per job, and `git status` in a waiting worktree is clean.
+// one checks the base out in full. A job gives its worktree back clean under `git status`, detached
+// at the head it committed (or reset to the base); the next job gets it reset to the base
+// (git/worktree-reset.ts: only the paths that differ are written, and whatever else a command left,
+// untracked files and ignored build output included, is removed). So N jobs over one base write
+// the base tree once per job running at once instead of once per job.
 //
 // Each is a real linked worktree that native `git worktree list` shows, detached, and locked by
 // git's `locked` marker with the run's owner line (naming the job using it last), so
@@ -15,7 +15,17 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { addWorktree, listWorktrees, resetWorktree, worktreeChanges, writeFileLocked, type Repo, type TreeEntry, type Worktree } from '../git/index.js';
+import {
+  addWorktree,
+  listWorktrees,
+  resetWorktree,
+  setWorktreeHead,
+  worktreeChanges,
+  writeFileLocked,
+  type Repo,
+  type TreeEntry,
+  type Worktree,
+} from '../git/index.js';
 import { isScionError } from '../errors.js';
 import { DiskWorkspace } from '../workspace/disk.js';
 import { headEntries } from '../workspace/worktree.js';
@@ -75,7 +85,7 @@ export class WorktreePool {
       r.entries,
       () => worktreeChanges(this.repo, held.wt, list),
       // The job's head tree is the base with the job's changes: the files on disk already hold it.
-      async (o) => this.giveBack(held, o.head ? { commit: o.head.commit, entries: headEntries(r.entries, ws.changes()) } : { commit: r.base, entries: list }),
+      async (o) => this.giveBack(held, o.head ? { commit: o.head.commit, entries: headEntries(r.entries, ws.changes()) } : null, list),
     );
     return ws;
   }
@@ -111,14 +121,22 @@ export class WorktreePool {
   }
 
   /**
-   * Back to the pool, clean under `git status` while it waits: detached at the job's head (what it
-   * committed) or at the base, every other file a command left removed. One that cannot be made
-   * clean, or given back once the run is closing or interrupted, is removed.
+   * Back to the pool, clean under `git status` while it waits, detached: at the head its job
+   * committed (HEAD and index moved; only paths whose content differs from the disk are written,
+   * and the files on disk already are the job's result), else reset to the base, whatever a command
+   * left removed. Ignored build output a committed job's commands made waits there until the next
+   * job's reset. One that cannot be made clean, or given back once the run is closing or
+   * interrupted, is removed.
    */
-  private async giveBack(slot: Slot, at: { readonly commit: string; readonly entries: readonly TreeEntry[] }): Promise<void> {
+  private async giveBack(
+    slot: Slot,
+    head: { readonly commit: string; readonly entries: readonly TreeEntry[] } | null,
+    base: readonly TreeEntry[],
+  ): Promise<void> {
     if (this.closed || this.signal?.aborted) return this.remove(slot);
     try {
-      await resetWorktree(this.repo, slot.wt, at.entries, { commit: at.commit, ...(this.signal ? { signal: this.signal } : {}) });
+      if (head !== null) await setWorktreeHead(this.repo, slot.wt, head);
+      else await resetWorktree(this.repo, slot.wt, base, { commit: slot.base, ...(this.signal ? { signal: this.signal } : {}) });
     } catch {
       return this.remove(slot);
     }

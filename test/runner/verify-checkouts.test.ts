@@ -164,7 +164,7 @@ describe('verify over many jobs of one base', () => {
     r.git('fsck', '--strict');
   });
 
-  it('an idle pooled worktree is clean under git status: at the head a job committed, at the base after a job that failed', async () => {
+  it('a waiting pooled worktree is clean under git status: at the head a job committed, at the base after a job that failed', async () => {
     const { r, out } = await setup();
     const older = r.git('rev-parse', 'HEAD');
     r.git('commit', '-q', '--allow-empty', '-m', 'second');
@@ -177,7 +177,8 @@ describe('verify over many jobs of one base', () => {
       const to = `${out}/${name}`;
       const inspect = [
         `w="$(cat ${out}/idle)"`,
-        `git -C "$w" status --porcelain --ignored --untracked-files=all > ${to}.status`,
+        `git -C "$w" status --porcelain --untracked-files=all > ${to}.status`,
+        `git -C "$w" status --porcelain --ignored --untracked-files=all > ${to}.all`,
         `git -C "$w" rev-parse HEAD > ${to}.head`,
         `{ git -C "$w" symbolic-ref -q HEAD || echo detached; } > ${to}.ref`,
       ];
@@ -193,12 +194,15 @@ describe('verify over many jobs of one base', () => {
     expect(res.code, res.stderr).toBe(1);
     expect(res.lines('reusing a worktree of the base')).toHaveLength(2);
     const seen = (name: string, what: string) => readFileSync(join(out, `${name}.${what}`), 'utf8').trim();
-    // After the job that committed: at its branch head, detached, nothing else on disk.
+    // After the job that committed: at its branch head, detached; only its ignored build output waits
+    // for the next job's reset.
     expect(seen('look1', 'status')).toBe('');
+    expect(seen('look1', 'all')).toBe('!! build/x.js');
     expect(seen('look1', 'head')).toBe(r.git('rev-parse', 'scion/done'));
     expect(seen('look1', 'ref')).toBe('detached');
-    // After the job whose verify failed: at the base.
+    // After the job whose verify failed: at the base, nothing else on disk.
     expect(seen('look2', 'status')).toBe('');
+    expect(seen('look2', 'all')).toBe('');
     expect(seen('look2', 'head')).toBe(base);
     expect(seen('look2', 'ref')).toBe('detached');
     nothingLeft(r);
