@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/index.js';
 import { clearWorktree, scionWorktreesDir } from '../../src/runner/worktree-dirs.js';
 import { POOL_PREFIX, sweepPools } from '../../src/runner/worktree-pool.js';
+import { scion } from '../support/cli.js';
 import { cleanupAfterEach, reposAfterEach } from '../support/cleanups.js';
 import type { TestRepo } from '../support/git-repo.js';
 
@@ -84,5 +85,17 @@ describe('sweeping and clearing scion worktrees', () => {
     for (const bad of ['../x', 'scion-a/../../b', 'other', '..']) {
       await expect(clearWorktree(g, bad)).rejects.toMatchObject({ kind: 'invalid-argument' });
     }
+  });
+
+  it('`scion worktrees --prune` leaves alone a worktree named like scion’s outside its folder, and does not list it', async () => {
+    const r = await repo({ 'a.txt': 'a\n' });
+    const path = join(outside(), 'scion-recipe__job');
+    foreignWorktree(r, path);
+    const listedByScion = await scion(['worktrees', '--repo', r.dir], { cwd: r.dir });
+    expect(listedByScion.stdout).not.toContain(path);
+    const pruned = await scion(['worktrees', '--prune', '--repo', r.dir], { cwd: r.dir });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(readFileSync(join(path, 'mine.txt'), 'utf8')).toBe('work in progress\n');
+    expect(listed(r)).toContain(`worktree ${path}\n`);
   });
 });
