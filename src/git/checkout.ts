@@ -14,6 +14,18 @@ import { WritePool, writePool } from './write-pool.js';
 export interface CheckoutOptions {
   /** Whatever is at an entry's path (or in the way of its folder) is replaced. Default false: fresh folder. */
   replace?: boolean;
+  /**
+   * Stops the checkout between files (the workers finish the batches they hold): it throws kind
+   * `interrupted` with `data.done`/`data.total`, and the caller removes what was written.
+   */
+  signal?: AbortSignal;
+}
+
+/** Throws kind `interrupted` once `signal` fired; `files`: how many of how many files were handed out to be written. */
+export function checkStopped(signal: AbortSignal | undefined, what: string, files?: { done: number; total: number }): void {
+  if (signal?.aborted !== true) return;
+  const after = files === undefined ? '' : ` after ${files.done} of ${files.total} files`;
+  throw gitError('interrupted', `${what} was stopped${after}.`, files === undefined ? {} : { ...files }, signal.reason);
 }
 
 export async function checkoutEntries(repo: Repo, root: string, entries: readonly TreeEntry[], opts: CheckoutOptions = {}): Promise<IndexEntry[]> {
@@ -24,17 +36,20 @@ export async function checkoutEntries(repo: Repo, root: string, entries: readonl
     assertValidPath(e.path);
     for (let d = parentDir(e.path); d !== '' && !dirs.has(d); d = parentDir(d)) dirs.add(d);
   }
+  const stopped = (done: number) => checkStopped(opts.signal, `The checkout into ${root}`, { done, total: entries.length });
   // Parents sort before their children, so each mkdir finds its parent in place.
   for (const d of [...dirs].sort(comparePaths)) {
     ensureDir(join(root, d), opts.replace === true);
     const p = pause();
     if (p) await p;
+    stopped(0);
   }
   const regular = entries.reduce((n, e) => n + (e.mode === '100644' || e.mode === '100755' ? 1 : 0), 0);
   const pool = writePool.workers > 0 && regular >= writePool.minFiles ? new WritePool(opts.replace === true) : null;
   const out: (IndexEntry | null)[] = [];
   try {
     for (const e of entries) {
+      stopped(out.length);
       const abs = join(root, e.path);
       const regularFile = e.mode === '100644' || e.mode === '100755';
       // The pool clears what is in the way of the files it writes; the rest is cleared here.

@@ -30,6 +30,8 @@ export interface AddWorktreeOptions {
    * `git worktree prune` leaves it alone) until its owner unlocks it. Omitted: locked only while made.
    */
   lockedBy?: string;
+  /** Stops the checkout (kind `interrupted`): the folder and the admin folder made so far are removed. */
+  signal?: AbortSignal;
 }
 
 export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Worktree> {
@@ -42,7 +44,7 @@ export async function addWorktree(repo: Repo, o: AddWorktreeOptions): Promise<Wo
   try {
     admin = makeAdminDir(repo, files);
     const entries = o.entries ?? listTreeSync(repo, tree);
-    const index = await checkoutEntries(repo, path, entries);
+    const index = await checkoutEntries(repo, path, entries, o.signal ? { signal: o.signal } : {});
     const writeIndex = (dir: string) => writeIndexFile(join(dir, 'index'), index);
     try {
       writeIndex(admin.adminDir);

@@ -1,15 +1,19 @@
-// Putting a linked worktree back at the tree it was checked out at, so another job can use it: every
-// tracked file as the tree has it, and nothing else (untracked files, ignored build output, folders a
-// command made: all removed), the HEAD left where it is. The index serves as git's stat cache: a
-// file whose stat data still matches its entry (and is not racily clean) is taken as unchanged
-// without reading it, so only what differs is hashed or written.
+// Putting a linked worktree at a tree, so another job can use it (or so it sits clean while idle):
+// every tracked file as the tree has it, and nothing else (untracked files, ignored build output,
+// folders a command made: all removed), the index at that tree, and HEAD detached at the commit
+// when one is named (else left where it is). The old index serves as git's stat cache: a file whose
+// stat data still matches its entry (and is not racily clean) is taken as unchanged without reading
+// it, so only what differs is hashed or written; a file already holding the new tree's content (a
+// job's result on disk) is hashed once and kept.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { breather } from './breather.js';
-import { checkoutEntries } from './checkout.js';
-import { hashBlob } from './hash.js';
+import { checkoutEntries, checkStopped } from './checkout.js';
+import { gitError } from './errors.js';
+import { hashBlob, isOid } from './hash.js';
 import { readIndexFile, statData, writeIndexFile, ZERO_STAT, type IndexEntry, type IndexFile } from './index-file.js';
 import type { TreeEntry } from './list-tree.js';
+import { writeFileLocked } from './lockfile.js';
 import { parentDir } from './paths.js';
 import type { Repo } from './repo.js';
 import type { Worktree } from './worktree-admin.js';
@@ -22,8 +26,19 @@ export interface ResetCounts {
   readonly removed: number;
 }
 
-/** `entries`: the tree the worktree's HEAD names, as listTree gives it. */
-export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly TreeEntry[]): Promise<ResetCounts> {
+export interface ResetOptions {
+  /** The commit whose tree `entries` is: HEAD is detached there once the files and the index are. */
+  commit?: string;
+  /**
+   * Stops the reset between files (kind `interrupted`): the worktree is then half reset, and the
+   * caller removes it.
+   */
+  signal?: AbortSignal;
+}
+
+/** `entries`: the tree to put the worktree at (its HEAD's, or `o.commit`'s), as listTree gives it. */
+export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly TreeEntry[], o: ResetOptions = {}): Promise<ResetCounts> {
+  if (o.commit !== undefined && !isOid(o.commit)) throw gitError('invalid-argument', `"${o.commit}" is not a full commit id.`);
   const tree = new Map(entries.map((e) => [e.path, e]));
   const dirs = new Set<string>();
   for (const e of entries) for (let d = parentDir(e.path); d !== '' && !dirs.has(d); d = parentDir(d)) dirs.add(d);
@@ -56,13 +71,15 @@ export async function resetWorktree(repo: Repo, wt: Worktree, entries: readonly 
       }
       const p = pause();
       if (p) await p;
+      checkStopped(o.signal, `The reset of ${wt.path}`);
     }
   };
   await walk('');
   writeFileSync(join(wt.path, '.git'), `gitdir: ${wt.adminDir}\n`);
   const missing = entries.filter((e) => !kept.has(e.path));
-  const written = await checkoutEntries(repo, wt.path, missing, { replace: true });
+  const written = await checkoutEntries(repo, wt.path, missing, { replace: true, ...(o.signal ? { signal: o.signal } : {}) });
   writeIndexFile(join(wt.adminDir, 'index'), [...kept.values(), ...written]);
+  if (o.commit !== undefined) writeFileLocked(join(wt.adminDir, 'HEAD'), `${o.commit}\n`);
   return { written: missing.filter((e) => e.mode !== '160000').length, removed };
 }
 

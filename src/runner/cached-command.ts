@@ -3,6 +3,9 @@
 // run it and record what it did. The caller treats both the same afterwards (deny/selection checks).
 // The key needs no files on disk (the base tree and the job's changes), nor does a replay: `exec`
 // asks the workspace for its folder, so a job's files go to disk only when a command really runs.
+// Output is recorded with the job's folder written as a placeholder, and read back with the folder
+// the job has then: a pooled worktree's name changes from run to run, and a replay may come before
+// any folder, so the absolute paths a command printed (ESLint's, a compiler's) still name the files.
 import { hashBlob } from '../git/index.js';
 import { makeRedactor } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
@@ -50,7 +53,7 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
   const key = stepKey({ kind: i.kind, command: i.command, env: keyedEnv(i.env, i.stepEnv), baseTree: i.baseTree, inputs: inputsOf(i.ws.changes()) });
   const hit = i.cache === null ? null : await i.cache.get(key, i.log);
   if (hit !== null && (!i.withChanges || (await replay(i.ws, hit, i.log)))) {
-    return { status: hit.entry.status, signal: hit.entry.signal, output: redact(hit.entry.output), cached: true };
+    return { status: hit.entry.status, signal: hit.entry.signal, output: withRoot(redact(hit.entry.output), i.ws.root), cached: true };
   }
   const before = new Map(i.ws.changes());
   const ran = await i.exec();
@@ -62,9 +65,22 @@ export async function cachedCommand(i: CachedCommandInput): Promise<CachedComman
       const delta = await changesBetween(before, i.ws.changes(), i.baseState);
       changes = [...delta].map(([path, s]) => (s === null ? { path, deleted: true as const } : { path, bytes: s.bytes, mode: s.mode }));
     }
-    await i.cache.put(key, i.kind, redact(i.command), r, changes);
+    await i.cache.put(key, i.kind, redact(i.command), { ...r, output: withPlaceholder(r.output, i.ws.root) }, changes);
   }
   return { ...r, cached: false };
+}
+
+/** Stands for the job's folder in recorded output. */
+const ROOT_PLACEHOLDER = '\u0000scion-job-folder\u0000';
+
+function withPlaceholder(output: string, root: string | null): string {
+  // A root of one character (`/`) would be found everywhere: it is left as it is.
+  return root === null || root.length < 2 ? output : output.split(root).join(ROOT_PLACEHOLDER);
+}
+
+/** Recorded output with the job's folder now; `.` (paths relative to where the command runs) before there is one. */
+function withRoot(output: string, root: string | null): string {
+  return output.split(ROOT_PLACEHOLDER).join(root ?? '.');
 }
 
 /**

@@ -58,11 +58,6 @@ export function worktreeOwner(repo: Repo, id: string): LockOwner | 'stale' | nul
   return markerOwner(readText(join(worktreeAdminRoot(repo), id, 'locked')));
 }
 
-/** Removes the `locked` marker of worktree `id` (a stale one: its run is gone). */
-export function clearWorktreeMarker(repo: Repo, id: string): void {
-  unlinkQuietly(join(worktreeAdminRoot(repo), id, 'locked'));
-}
-
 export function locksDir(repo: Repo): string {
   return join(repo.commonDir, 'scion', 'locks');
 }

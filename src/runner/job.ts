@@ -7,6 +7,7 @@ import { sumUsage, ZERO_USAGE } from '../model/usage.js';
 import type { StructuralPool } from '../structural/index.js';
 import { redactDeep, redacting } from '../redact.js';
 import { changesBetween } from '../verify/changes-between.js';
+import type { WorktreeHead } from '../workspace/types.js';
 import { groupMatcher, planCommits } from './commit-plan.js';
 import { fileReports } from './file-reports.js';
 import { fixCommit } from './fix-commit.js';
@@ -77,8 +78,10 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
   if (!making.ok) return end(unfinishedReport({ job, base: input.base, step: 0, started }, making.error));
   const { ws, worktree } = making.value;
   // Closed once: a kept worktree before the report (a failure to reach the head fails the job as
-  // before it reported), anything else after it, its worktree removed.
+  // before it reported), anything else after it: a worktree of its own removed, a pooled one given
+  // back at the job's branch head when the job committed one (else at the base).
   let closed = false;
+  let backAt: WorktreeHead | null = null;
   try {
     const jc = jobContext(input, ctx, ws);
     const steps = await runSteps(jc);
@@ -184,9 +187,11 @@ export async function runJob(input: JobInput): Promise<JobReport[]> {
         ctx.redact,
       );
     });
+    const head = pieces.length === 1 && !recipe.split ? pieces[0]!.committed.head : null;
+    if (head !== null && reports[0]!.status !== 'failed') backAt = { branch: job.branch, commit: head };
     return end(reports);
   } finally {
-    if (!closed) await ws.close({ keep: false });
+    if (!closed) await ws.close({ keep: false, head: backAt });
   }
 }
 

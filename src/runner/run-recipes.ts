@@ -87,7 +87,7 @@ async function runIn(
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? cpus().length) });
   // Worktrees for the jobs whose commands must run, reused from job to job; removed when the run ends
   // (and, should a job throw, once the jobs still running give theirs back).
-  const pool = options.dryRun ? null : new WorktreePool(repo);
+  const pool = options.dryRun ? null : new WorktreePool(repo, options.signal);
   const reports = await Promise.all(
     mine.map(({ job, base }) =>
       queue.add(async (): Promise<JobReport[]> => {

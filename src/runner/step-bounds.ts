@@ -78,9 +78,9 @@ export function fencedWorkspace(ws: Workspace, signal: AbortSignal): Workspace {
     get root() {
       return ws.root;
     },
-    onDisk: async () => {
+    onDisk: async (signal) => {
       check();
-      return ws.onDisk();
+      return ws.onDisk(signal);
     },
     paths: () => ws.paths(),
     mode: (p) => ws.mode(p),

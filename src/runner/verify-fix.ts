@@ -71,7 +71,7 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
         ws: ctx.ws,
         exec: async () => {
           // The files go to disk only now, when the command must really run (a cached result needs none).
-          const root = await ctx.ws.onDisk();
+          const root = await ctx.ws.onDisk(ctx.signal);
           ctx.log(`$ ${v.run}`);
           const out = await execShell(v.run, root, env, ctx.signal);
           return { status: out.code, signal: out.signal, output: redact(out.output), ...(out.aborted ? { aborted: true } : {}) };
@@ -90,7 +90,8 @@ export async function runVerify(ctx: StepContext, v: VerifySpec, venv: VerifyEnv
   };
 
   const refusals: GuardRefusal[] = [];
-  // A failure replayed from the cache may come before any folder: its relative paths still resolve.
+  // A failure replayed from the cache may come before any folder: its paths still resolve, relative
+  // ones as they are and the recorded folder's as `.` (cached-command.ts).
   const diagnostics = (output: string) => {
     const root = ctx.ws.root ?? NO_FOLDER;
     return parseDiagnostics(output, { cwd: root, root, keep: (p) => ctx.ws.mode(p) !== undefined });

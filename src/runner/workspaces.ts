@@ -3,7 +3,8 @@
 // worktree from the run's pool (a scratch copy in a dry run); a worktree of the job's own, made at
 // once, when the user keeps worktrees.
 // A job that writes (not a dry run) first takes its job lock (job-lock.ts); the lock is released
-// when the workspace is closed, after its worktree is gone (or moved to the branch head and kept).
+// when the workspace is closed, once its worktree is done with: given back to the pool clean (at the
+// job's head, or the base), moved to the branch head and kept, or removed.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../errors.js';
@@ -17,8 +18,6 @@ import { openWorktree } from '../workspace/worktree.js';
 import { acquireJobLock, currentOwner, formatOwner, type JobLock } from './job-lock.js';
 import { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX } from './worktree-dirs.js';
 import type { WorktreePool } from './worktree-pool.js';
-
-export { clearWorktree, scionWorktreesDir, WORKTREE_PREFIX };
 
 const MAX_NAME = 80;
 
@@ -75,9 +74,9 @@ export async function makeWorkspace(repo: Repo, o: WorkspaceRequest): Promise<Re
     const log = o.lazy?.log;
     if (!o.needsDisk) return ok({ ws: new ObjectWorkspace(repo, o.entries, { log }), worktree: null });
     if (log === undefined) return ok({ ws: await createScratchWorkspace(repo, o.entries), worktree: null });
-    const scratch = async () => {
+    const scratch = async (signal?: AbortSignal) => {
       log(`checking out ${plural(o.entries.size, 'file')}`);
-      return createScratchWorkspace(repo, o.entries);
+      return createScratchWorkspace(repo, o.entries, signal);
     };
     return ok({ ws: new LazyWorkspace(repo, o.entries, scratch, { log }), worktree: null });
   }
@@ -99,12 +98,12 @@ async function makeWriting(repo: Repo, o: WorkspaceRequest, lock: JobLock): Prom
   const path = join(scionWorktreesDir(repo), o.id);
   // Holding the job's lock, whatever worktree this job left (kept by an earlier run, or half made or
   // still locked by a run that was killed) is ours to replace.
-  await clearWorktree(repo, o.id, path);
+  await clearWorktree(repo, o.id);
 
   const pool = o.lazy?.pool;
   if (pool && !o.keep) {
     const log = o.lazy!.log;
-    const open = () => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log });
+    const open = (signal?: AbortSignal) => pool.acquire({ base: o.base, entries: o.entries, job: o.job, log, ...(signal ? { signal } : {}) });
     return { ws: new LazyWorkspace(repo, o.entries, open, { release, log }), worktree: null };
   }
   // A kept worktree is the job's own (it ends at the job's branch head), never a pooled one.

@@ -18,8 +18,8 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     protected readonly repo: Repo,
     base: ReadonlyMap<string, TreeEntry>,
     private readonly scanner: Scanner,
-    /** Ends the folder (a scratch copy is removed whatever `close` is told). */
-    private readonly release: () => Promise<void> = async () => undefined,
+    /** Ends the folder, told how the workspace was closed (a scratch copy is removed whatever it is told). */
+    private readonly release: (o: CloseOptions) => Promise<void> = async () => undefined,
   ) {
     super(base);
   }
@@ -98,7 +98,7 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     this.resetOverlay(new Map(await this.scanner()));
   }
 
-  async onDisk(): Promise<string> {
+  async onDisk(_signal?: AbortSignal): Promise<string> {
     return this.root;
   }
 
@@ -135,8 +135,8 @@ export class DiskWorkspace extends OverlayWorkspace implements OwnedWorkspace {
     else await writeAtomic(file, want.bytes, want.mode);
   }
 
-  async close(_o: CloseOptions): Promise<void> {
-    await this.release();
+  async close(o: CloseOptions): Promise<void> {
+    await this.release(o);
   }
 
   dispose(keep: boolean): Promise<void> {

@@ -9,8 +9,8 @@ import type { Result } from '../errors.js';
 import { ObjectWorkspace, type ObjectWorkspaceOptions } from './objects.js';
 import type { Changes, CloseOptions, FileState, OwnedWorkspace, ScannedFile, Workspace } from './types.js';
 
-/** Opens the folder: the base tree on disk, owned by the caller until it is closed. */
-export type DiskOpener = () => Promise<OwnedWorkspace>;
+/** Opens the folder: the base tree on disk, owned by the caller until it is closed; `signal` stops it. */
+export type DiskOpener = (signal?: AbortSignal) => Promise<OwnedWorkspace>;
 
 export class LazyWorkspace implements OwnedWorkspace {
   private readonly objects: ObjectWorkspace;
@@ -37,15 +37,23 @@ export class LazyWorkspace implements OwnedWorkspace {
     return this.disk?.root ?? null;
   }
 
-  async onDisk(): Promise<string> {
-    this.opening ??= this.materialise();
-    this.disk = await this.opening;
+  async onDisk(signal?: AbortSignal): Promise<string> {
+    let opening = this.opening;
+    if (opening === null) {
+      const started = this.materialise(signal);
+      // Stopped (a step's time limit): the next command that must run starts it again.
+      started.catch(() => {
+        if (this.opening === started) this.opening = null;
+      });
+      this.opening = opening = started;
+    }
+    this.disk = await opening;
     return this.disk.onDisk();
   }
 
   /** The folder at the base, with the job's changes so far written onto it (as revert writes a path's state). */
-  private async materialise(): Promise<OwnedWorkspace> {
-    const disk = await this.open();
+  private async materialise(signal: AbortSignal | undefined): Promise<OwnedWorkspace> {
+    const disk = await this.open(signal);
     try {
       const changes = this.objects.changes();
       // Deletions first: a file written under a folder that stands where a deleted file was finds its way clear.
@@ -115,12 +123,15 @@ export class LazyWorkspace implements OwnedWorkspace {
     };
   }
 
-  /** Gives the folder back (a pooled worktree goes back to its pool; none is kept), then ends the workspace. */
-  async close(_o: CloseOptions): Promise<void> {
+  /**
+   * Gives the folder back (a pooled worktree goes back to its pool, at the job's head when it has one;
+   * none is kept), then ends the workspace.
+   */
+  async close(o: CloseOptions): Promise<void> {
     try {
       // A folder still being opened (the job was interrupted meanwhile) is given back too.
       const disk = this.disk ?? (this.opening ? await this.opening.catch(() => null) : null);
-      await disk?.close({ keep: false });
+      await disk?.close({ keep: false, head: o.head ?? null });
     } finally {
       await this.release();
     }

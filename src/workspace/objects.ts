@@ -66,7 +66,7 @@ export class ObjectWorkspace extends OverlayWorkspace implements OwnedWorkspace 
   async sync(): Promise<void> {}
 
   /** A bug when asked: a job whose commands need files on disk gets a workspace that can put them there. */
-  async onDisk(): Promise<string> {
+  async onDisk(_signal?: AbortSignal): Promise<string> {
     throw new Error('an object-level workspace has no files on disk');
   }
 

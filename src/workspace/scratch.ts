@@ -4,28 +4,36 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hashBlob, readBlob, worktreeCleaner, type Repo, type TreeEntry } from '../git/index.js';
+import { checkStopped, hashBlob, readBlob, worktreeCleaner, type Repo, type TreeEntry } from '../git/index.js';
 import { DiskWorkspace } from './disk.js';
 import type { FileState } from './types.js';
 
 const PARALLEL = 32;
 
-export async function createScratchWorkspace(repo: Repo, base: ReadonlyMap<string, TreeEntry>): Promise<DiskWorkspace> {
+/** `signal` stops the copy between batches (kind `interrupted`): the folder is removed. */
+export async function createScratchWorkspace(repo: Repo, base: ReadonlyMap<string, TreeEntry>, signal?: AbortSignal): Promise<DiskWorkspace> {
   const root = await mkdtemp(join(tmpdir(), 'scion-plan-'));
   const stats = new Map<string, string>();
   const entries = [...base.values()];
-  for (let i = 0; i < entries.length; i += PARALLEL) {
-    await Promise.all(
-      entries.slice(i, i + PARALLEL).map(async (e) => {
-        const file = join(root, e.path);
-        await mkdir(dirname(file), { recursive: true });
-        if (e.mode === '160000') return mkdir(file, { recursive: true });
-        const bytes = await readBlob(repo, e.oid);
-        if (e.mode === '120000') await symlink(Buffer.from(bytes).toString('utf8'), file);
-        else await writeFile(file, bytes, { mode: e.mode === '100755' ? 0o755 : 0o644 });
-        stats.set(e.path, statKey(await lstat(file)));
-      }),
-    );
+  try {
+    for (let i = 0; i < entries.length; i += PARALLEL) {
+      checkStopped(signal, `The copy of the base tree into ${root}`, { done: i, total: entries.length });
+      await Promise.all(
+        entries.slice(i, i + PARALLEL).map(async (e) => {
+          const file = join(root, e.path);
+          await mkdir(dirname(file), { recursive: true });
+          if (e.mode === '160000') return mkdir(file, { recursive: true });
+          const bytes = await readBlob(repo, e.oid);
+          if (e.mode === '120000') await symlink(Buffer.from(bytes).toString('utf8'), file);
+          else await writeFile(file, bytes, { mode: e.mode === '100755' ? 0o755 : 0o644 });
+          stats.set(e.path, statKey(await lstat(file)));
+        }),
+      );
+    }
+  } catch (e) {
+    // Stopped or failed half way: no half copy is left in the temp folder.
+    await rm(root, { recursive: true, force: true });
+    throw e;
   }
   const scan = async (): Promise<Map<string, FileState | null>> => {
     const clean = worktreeCleaner(repo, root);

@@ -24,8 +24,9 @@ export interface Workspace {
   /**
    * The folder, the files put on disk first where they are not yet (a workspace that starts at object
    * level gets them when the first command must run). Throws for a workspace that never has one.
+   * `signal` stops the files going to disk (kind `interrupted`; nothing half written is left).
    */
-  onDisk(): Promise<string>;
+  onDisk(signal?: AbortSignal): Promise<string>;
   /** Every path present now (base ± changes), sorted. */
   paths(): readonly string[];
   /** The git mode of a present path ('100644', '100755', '120000', '160000'), undefined when absent. */
@@ -65,16 +66,20 @@ export interface Workspace {
   snapshot(): Promise<() => Promise<void>>;
 }
 
-/** Where a kept worktree ends: checked out on `branch`, whose head `commit` holds the job's changes. */
+/** The job's branch, whose head `commit` holds exactly the job's changes on the base. */
 export interface WorktreeHead {
   readonly branch: string;
   readonly commit: string;
 }
 
 export interface CloseOptions {
-  /** Leave a real worktree on disk (--keep-worktrees); else it is removed. */
+  /** Leave a real worktree on disk (--keep-worktrees); else it is removed, or given back to its pool. */
   readonly keep: boolean;
-  /** Where a kept worktree ends, clean under `git status`; absent or null: it stays at the base. */
+  /**
+   * Where the worktree ends, clean under `git status`: a kept one checked out on the branch, a pooled
+   * one given back detached at the commit. Absent or null (a job that failed or committed nothing):
+   * at the base.
+   */
   readonly head?: WorktreeHead | null;
 }
 

@@ -58,7 +58,7 @@ export class WorktreeWorkspace extends DiskWorkspace {
 }
 
 /** The head tree's entries: the base with the job's changes applied (each blob id as the commit stored it). */
-function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes): TreeEntry[] {
+export function headEntries(base: ReadonlyMap<string, TreeEntry>, changes: Changes): TreeEntry[] {
   const out = new Map(base);
   for (const [path, state] of changes) {
     if (state === null) out.delete(path);

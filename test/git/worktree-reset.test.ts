@@ -1,7 +1,7 @@
 // resetWorktree: a worktree a job's commands changed in every way is put back at its tree, judged by
 // native git (status with ignored and untracked files, diff-files on stat data alone), and only what
 // differed was written.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,5 +88,92 @@ describe('resetWorktree', () => {
     expect(statSync(join(wt.path, 'src/a.ts')).ino).toBe(inode);
     expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe(`gitdir: ${wt.adminDir}\n`);
     expect(everything(wt.path)).toBe('');
+  });
+
+  it('stops at an abort signal with kind interrupted: a checkout leaves no folder and no admin folder', async () => {
+    const r = await repo(FILES);
+    const g = await openRepo(r.dir);
+    const dir = mkdtempSync(join(tmpdir(), 'scion-reset-'));
+    dirs.push(dir);
+    const entries = await listTree(g, await treeOfCommit(g, r.head()));
+    const stop = new AbortController();
+    stop.abort();
+    await expect(addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries, signal: stop.signal })).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(existsSync(join(dir, 'wt'))).toBe(false);
+    expect(r.git('worktree', 'list', '--porcelain').split('\n\n')).toHaveLength(1);
+    const admin = join(r.dir, '.git', 'worktrees');
+    expect(existsSync(admin) ? readdirSync(admin) : []).toEqual([]);
+
+    const wt = await addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries });
+    writeFileSync(join(wt.path, 'src/a.ts'), 'changed\n');
+    await expect(resetWorktree(g, wt, entries, { signal: stop.signal })).rejects.toMatchObject({ kind: 'interrupted' });
+  });
+
+  it('a submodule stays an empty folder: whatever a command put inside, in its place or removed it for, is undone', async () => {
+    const r = await repo(FILES);
+    // A gitlink at vendor/sub (a commit of another repository; never fetched, as in a fresh clone).
+    r.git('update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},vendor/sub`);
+    r.git('commit', '-q', '-m', 'submodule');
+    const g = await openRepo(r.dir);
+    const dir = mkdtempSync(join(tmpdir(), 'scion-reset-'));
+    dirs.push(dir);
+    const entries = await listTree(g, await treeOfCommit(g, r.head()));
+    const wt = await addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries });
+    const sub = join(wt.path, 'vendor/sub');
+    expect(readdirSync(sub)).toEqual([]);
+    expect(everything(wt.path)).toBe('');
+    const cases: Record<string, () => void> = {
+      'checked out inside': () => {
+        mkdirSync(join(sub, '.git'), { recursive: true });
+        writeFileSync(join(sub, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+        writeFileSync(join(sub, 'lib.js'), 'a submodule checkout\n');
+      },
+      removed: () => rmSync(sub, { recursive: true }),
+      'a file in its place': () => {
+        rmSync(sub, { recursive: true });
+        writeFileSync(sub, 'not a folder\n');
+      },
+    };
+    for (const [name, mess] of Object.entries(cases)) {
+      mess();
+      await resetWorktree(g, wt, entries);
+      expect([name, everything(wt.path)]).toEqual([name, '']);
+      expect([name, readdirSync(sub)]).toEqual([name, []]);
+      expect(runGit(wt.path, 'diff-files', '--name-only')).toBe('');
+      expect(runGit(wt.path, 'ls-files', '--stage', 'vendor/sub')).toBe(`160000 ${'1'.repeat(40)} 0\tvendor/sub`);
+    }
+  });
+
+  it('under core.autocrlf and .gitattributes eol: files a command rewrote with CRLF are put back as the tree has them', async () => {
+    const r = await repo({
+      ...FILES,
+      '.gitattributes': '*.txt text eol=crlf\n*.dat binary\n',
+      'notes.txt': 'one\ntwo\n',
+      'data.dat': new Uint8Array([0x61, 0x0d, 0x0a, 0x62, 0x0a]),
+    });
+    r.git('config', 'core.autocrlf', 'true');
+    const g = await openRepo(r.dir);
+    const dir = mkdtempSync(join(tmpdir(), 'scion-reset-'));
+    dirs.push(dir);
+    const entries = await listTree(g, await treeOfCommit(g, r.head()));
+    const wt = await addWorktree(g, { path: join(dir, 'wt'), commit: r.head(), entries });
+    const at = (p: string) => join(wt.path, p);
+    expect(everything(wt.path)).toBe('');
+    // What a formatter run by a command might write: the same text with CRLF, and real changes.
+    writeFileSync(at('notes.txt'), 'one\r\ntwo\r\n');
+    writeFileSync(at('README.md'), '# readme\r\n');
+    writeFileSync(at('src/a.ts'), 'export const a = 2;\r\n');
+    writeFileSync(at('data.dat'), new Uint8Array([0x61, 0x0a, 0x62, 0x0a]));
+    writeFileSync(at('new.txt'), 'untracked\r\n');
+
+    await resetWorktree(g, wt, entries);
+    expect(everything(wt.path)).toBe('');
+    expect(runGit(wt.path, 'diff-files', '--name-only')).toBe('');
+    expect(runGit(wt.path, 'diff-index', '--cached', 'HEAD')).toBe('');
+    // Each file holds its blob's bytes (a binary file's CRLF kept, not normalised).
+    for (const e of entries.filter((x) => x.mode === '100644')) {
+      expect([e.path, runGit(wt.path, 'hash-object', '--no-filters', e.path)]).toEqual([e.path, e.oid]);
+    }
+    expect(readFileSync(at('data.dat'))).toEqual(Buffer.from([0x61, 0x0d, 0x0a, 0x62, 0x0a]));
   });
 });

@@ -70,7 +70,7 @@ export async function runCommand(ctx: StepContext, step: RunStep): Promise<Failu
   const env = commandEnv(ctx, step.env);
   // The files go to disk only now, when the command must really run (a cached result needs none).
   const exec = async () => {
-    const root = await ctx.ws.onDisk();
+    const root = await ctx.ws.onDisk(ctx.signal);
     ctx.log(`$ ${step.command}`);
     return execShell(step.command, root, env, ctx.signal);
   };
