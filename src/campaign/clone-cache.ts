@@ -145,15 +145,15 @@ async function refresh(target: RepoTarget, dir: string, access: RemoteAccess): P
     const local = await readRef(repo, ref);
     const remote = advertised.value.branches.get(branch) ?? null;
     // HEAD names the branch the jobs start from (pull requests merge into it).
-    const pointHead = () => (current !== branch ? setSymbolicRef(repo, 'HEAD', ref) : undefined);
+    const pointHead = async () => (current !== branch ? setSymbolicRef(repo, 'HEAD', ref) : undefined);
     if (remote !== null && remote === local) {
-      pointHead();
+      await pointHead();
       return { ok: true, value: { gitDir: dir, sha: local, branch, action: 'current' } };
     }
     const fetched = await fetchBranch(repo, access, CLONE_REMOTE, branch, { depth: 1 });
     if (!fetched.ok) return fetched;
     await updateRef(repo, ref, fetched.value, local);
-    pointHead();
+    await pointHead();
     return { ok: true, value: { gitDir: dir, sha: fetched.value, branch, action: 'fetched' } };
   } finally {
     closeRepo(repo);

@@ -26,7 +26,7 @@ const NOTHING = new Uint8Array(0);
  * cleared: see ref-lock.ts), `bad-ref` for an invalid name or a symbolic ref, `environment` when the
  * machine refuses a write.
  */
-export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
+export async function deleteRef(repo: Repo, ref: string, expectedOld: string): Promise<void> {
   if (!isValidRefName(ref)) {
     throw gitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
   }
@@ -39,7 +39,7 @@ export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
   if (currentValue(repo, ref) === null) throw moved(ref, expectedOld, null);
   // A ref only packed has no folder of its own yet: git creates it to hold the lock, and removes it after.
   onDisk(dirname(path), 'create the ref folder', () => mkdirSync(dirname(path), { recursive: true }));
-  const held = takeRefLock(repo, ref, `${path}.lock`, NOTHING);
+  const held = await takeRefLock(repo, ref, `${path}.lock`, NOTHING);
   try {
     const current = currentValue(repo, ref);
     if (current !== null && 'symbolic' in current) {
@@ -48,7 +48,7 @@ export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
     const actual = current?.oid ?? null;
     if (actual !== expectedOld) throw moved(ref, expectedOld, actual);
     const packedPath = join(repo.commonDir, 'packed-refs');
-    const packedLock = takeRefLock(repo, ref, `${packedPath}.lock`, NOTHING);
+    const packedLock = await takeRefLock(repo, ref, `${packedPath}.lock`, NOTHING);
     try {
       const log = join(gitDir, 'logs', ref);
       onDisk(log, 'delete the reflog', () => unlinkIfThere(log));
@@ -70,9 +70,9 @@ export function deleteRef(repo: Repo, ref: string, expectedOld: string): void {
  * Deletes `ref` when it still holds `expected`: true when it went, false when it moved (or went)
  * meanwhile and was left alone. Other failures (a held lock, a refusing disk) are thrown.
  */
-export function deleteRefIfAt(repo: Repo, ref: string, expected: string): boolean {
+export async function deleteRefIfAt(repo: Repo, ref: string, expected: string): Promise<boolean> {
   try {
-    deleteRef(repo, ref, expected);
+    await deleteRef(repo, ref, expected);
     return true;
   } catch (e) {
     if (isGitError(e, 'ref-moved')) return false;

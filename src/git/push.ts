@@ -174,7 +174,7 @@ export async function deleteRemoteBranch(
     return { ok: false, error: transportFailure(e) };
   }
   try {
-    deleteRefIfAt(repo, `refs/remotes/${remote}/${branch}`, expectedOld);
+    await deleteRefIfAt(repo, `refs/remotes/${remote}/${branch}`, expectedOld);
   } catch (e) {
     // The remote branch is gone; a tracking ref that cannot go now (its lock held) is only a stale
     // hint of what the remote held, which the next fetch corrects.

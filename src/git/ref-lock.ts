@@ -12,15 +12,21 @@
 // lock was renamed over the ref or removed. A lock is therefore never seen empty or unattributed,
 // wherever scion is killed: a later run clears it when an owner's file of the same inode names a
 // process that is gone. Any other lock (native git's, a live scion's) is left alone and reported
-// as kind `locked`, with the exact command to remove it, as git does.
+// as kind `locked`, with the exact command to remove it, as git does — after waiting for it as git
+// does: another process holds a ref's lock for a moment (`git gc` packing refs, a fetch), so git
+// tries again with a growing, jittered pause for up to 100 ms (core.filesRefLockTimeout), and for
+// packed-refs.lock up to 1 s (core.packedRefsTimeout), both read from the repository's config.
+// scion waits the same without blocking the process (other jobs go on, a signal stops the wait);
+// a negative setting (git: wait for ever) waits a minute.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ScionError } from '../errors.js';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, type BigIntStats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { configValue } from './config.js';
 import { errnoCode, refusalToGitError, gitError, onDisk } from './errors.js';
 import { raceproofCreate } from './raceproof.js';
 import { currentOwner, ownerAlive, ownerTag, parseOwnerTag, type LockOwner } from './process-owner.js';
-import type { Repo } from './repo.js';
+import { repoState, type Repo } from './repo.js';
 
 /** A ref lock scion holds. */
 export interface HeldRefLock {
@@ -55,14 +61,15 @@ function parseName(name: string): { key: string; owner: LockOwner } | null {
  * Takes `lock` holding `content` (see the header). A lock already there is cleared when an owner's
  * file proves it a dead scion's; otherwise error `locked` naming the file and how to remove it.
  */
-export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint8Array): HeldRefLock {
+export async function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint8Array, opts: LockWaitOptions = {}): Promise<HeldRefLock> {
   const dir = ownersDir(repo);
   onDisk(dir, 'create the folder of ref-lock owners', () => mkdirSync(dir, { recursive: true }));
   const own = join(dir, `${lockKey(repo, lock)}~${ownerTag(currentOwner())}~${randomBytes(6).toString('hex')}`);
   onDisk(own, 'write the ref lock', () => writeWhole(own, content));
   let linked = false;
+  const pause = lockPauses(opts.waitMs ?? lockWait(repo, lock));
   try {
-    for (let attempt = 0; !linked; attempt++) {
+    for (let cleared = 0; !linked;) {
       try {
         raceproofCreate(dirname(lock), () => linkSync(own, lock));
         linked = true;
@@ -71,7 +78,8 @@ export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint
         if (errnoCode(err) !== 'EEXIST') throw refusalToGitError(err, lock, 'create the lock file');
       }
       const judged = judgeLock(repo, lock);
-      if (judged === 'cleared' && attempt < 3) continue;
+      if (judged === 'cleared' && cleared++ < 3) continue;
+      if (judged !== 'cleared' && opts.signal?.aborted !== true && (await pause(opts.signal))) continue;
       throw lockedError(ref, lock, judged);
     }
   } finally {
@@ -87,6 +95,49 @@ export function takeRefLock(repo: Repo, ref: string, lock: string, content: Uint
       if (sameInode(lstatSync(lock, { throwIfNoEntry: false, bigint: true }), lstatSync(own, { throwIfNoEntry: false, bigint: true }))) unlinkQuietly(lock);
       unlinkQuietly(own);
     },
+  };
+}
+
+export interface LockWaitOptions {
+  /** How long to wait for a lock another process holds, in ms; the repository's setting, or git's default, when omitted. */
+  readonly waitMs?: number;
+  /** Stops the wait: the lock is then reported held, as after the last try. */
+  readonly signal?: AbortSignal;
+}
+
+/** How long git waits for `lock` when another process holds it, in ms (see the header). */
+function lockWait(repo: Repo, lock: string): number {
+  const packed = lock.endsWith('/packed-refs.lock');
+  const set = configValue(repoState(repo).config, 'core', packed ? 'packedrefstimeout' : 'filesreflocktimeout');
+  const ms = typeof set === 'string' && /^-?\d+$/.test(set.trim()) ? Number(set.trim()) : packed ? 1000 : 100;
+  return ms < 0 ? 60_000 : Math.min(ms, 60_000);
+}
+
+/**
+ * git's pauses between tries of a held lock (lock.c): the n-th is about n² ms, jittered by ±25% so
+ * two waiting processes do not retry in step. Each call waits the next pause and resolves true, or
+ * resolves false once `waitMs` has passed (or at once when `signal` fires during the pause).
+ */
+export function lockPauses(waitMs: number): (signal?: AbortSignal) => Promise<boolean> {
+  const deadline = performance.now() + waitMs;
+  let n = 1;
+  let multiplier = 1;
+  return (signal) => {
+    const left = deadline - performance.now();
+    if (left <= 0) return Promise.resolve(false);
+    const pauseMs = Math.min(left, ((750 + Math.random() * 500) * multiplier) / 1000);
+    multiplier += 2 * n + 1;
+    n++;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
+        resolve(ok);
+      };
+      const stop = () => done(false);
+      const timer = setTimeout(() => done(true), pauseMs);
+      signal?.addEventListener('abort', stop, { once: true });
+    });
   };
 }
 

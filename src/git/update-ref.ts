@@ -57,7 +57,7 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   prepareDir(repo, ref, path, expectedOld === null);
   // Taken with its content already in it, never empty (see ref-lock.ts); a lock a killed scion
   // left is cleared here, any other is kind `locked`.
-  const held = takeRefLock(repo, ref, lock, Buffer.from(`${newOid}\n`, 'latin1'));
+  const held = await takeRefLock(repo, ref, lock, Buffer.from(`${newOid}\n`, 'latin1'), { signal: opts.signal });
   try {
     const current = currentValue(repo, ref);
     if (current && 'symbolic' in current) {
@@ -131,7 +131,7 @@ function appendReflog(repo: Repo, ref: string, oldOid: string | null, newOid: st
  * `git symbolic-ref` does (which compares nothing either). Throws error `locked` while another
  * process holds the lock, `bad-ref` for a target git would not accept.
  */
-export function setSymbolicRef(repo: Repo, name: string, target: string): void {
+export async function setSymbolicRef(repo: Repo, name: string, target: string): Promise<void> {
   for (const ref of [name, target]) {
     if (ref !== 'HEAD' && !isValidRefName(ref)) {
       throw gitError('bad-ref', `"${ref}" is not a ref name git accepts (it must start with refs/ and pass \`git check-ref-format\`).`, { ref });
@@ -139,7 +139,7 @@ export function setSymbolicRef(repo: Repo, name: string, target: string): void {
   }
   assertWritable(repo);
   const path = refPath(repo, name);
-  const held = takeRefLock(repo, name, `${path}.lock`, Buffer.from(`ref: ${target}\n`, 'utf8'));
+  const held = await takeRefLock(repo, name, `${path}.lock`, Buffer.from(`ref: ${target}\n`, 'utf8'));
   try {
     held.commit(path);
   } catch (err) {

@@ -99,7 +99,7 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
       action = 'kept';
       reason = 'checked out in a worktree';
     } else if (v.prune && !o.dryRun) {
-      const kept = deleteLocal(repo, branch, sha);
+      const kept = await deleteLocal(repo, branch, sha);
       if (kept !== null) {
         action = 'kept';
         reason = kept;
@@ -134,9 +134,9 @@ export async function pruneBranches(repo: Repo, o: PruneOptions): Promise<PruneE
 }
 
 /** Deletes the local branch if it still holds `sha`; null when it went, else why it was kept. */
-function deleteLocal(repo: Repo, branch: string, sha: string): string | null {
+async function deleteLocal(repo: Repo, branch: string, sha: string): Promise<string | null> {
   try {
-    deleteRef(repo, `refs/heads/${branch}`, sha);
+    await deleteRef(repo, `refs/heads/${branch}`, sha);
     return null;
   } catch (e) {
     if (!isGitError(e)) throw e;

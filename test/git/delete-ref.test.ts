@@ -30,7 +30,7 @@ describe('deleteRef', () => {
   it('deletes a loose ref with its reflog, and the folders it leaves empty (never refs/heads)', async () => {
     const { r, first } = await branches(false);
     expect(r.git('reflog', 'exists', 'refs/heads/scion/deep/job')).toBe('');
-    deleteRef(await openRepo(r.dir), 'refs/heads/scion/deep/job', first);
+    await deleteRef(await openRepo(r.dir), 'refs/heads/scion/deep/job', first);
     expect(refsOf(r)).not.toContain('refs/heads/scion/');
     expect(() => r.git('reflog', 'exists', 'refs/heads/scion/deep/job')).toThrow();
     expect(existsSync(join(r.dir, '.git/refs/heads/scion'))).toBe(false);
@@ -46,10 +46,10 @@ describe('deleteRef', () => {
     const { r, first } = await branches(true);
     const before = packedOf(r);
     const g = await openRepo(r.dir);
-    deleteRef(g, 'refs/heads/scion/deep/job', first);
+    await deleteRef(g, 'refs/heads/scion/deep/job', first);
     expect(packedOf(r)).toBe(before.replace(`${first} refs/heads/scion/deep/job\n`, ''));
     const tag = r.git('rev-parse', 'v1');
-    deleteRef(g, 'refs/tags/v1', tag);
+    await deleteRef(g, 'refs/tags/v1', tag);
     expect(packedOf(r)).toBe(before.replace(`${first} refs/heads/scion/deep/job\n`, '').replace(`${tag} refs/tags/v1\n^${first}\n`, ''));
     expect(refsOf(r)).toBe([`refs/heads/keep ${first}`, `refs/heads/main ${r.head()}`].join('\n'));
     expect(existsSync(join(r.dir, '.git/packed-refs.lock'))).toBe(false);
@@ -62,7 +62,7 @@ describe('deleteRef', () => {
   it('deletes a ref that is both packed and loose: neither value is left behind', async () => {
     const { r, first, second } = await branches(true);
     r.git('update-ref', 'refs/heads/keep', second);
-    deleteRef(await openRepo(r.dir), 'refs/heads/keep', second);
+    await deleteRef(await openRepo(r.dir), 'refs/heads/keep', second);
     expect(refsOf(r)).not.toContain('refs/heads/keep');
     expect(packedOf(r)).not.toContain('refs/heads/keep');
     expect(() => r.git('rev-parse', '--verify', '-q', 'refs/heads/keep')).toThrow();
@@ -76,24 +76,20 @@ describe('deleteRef', () => {
       const g = await openRepo(r.dir);
       const refs = refsOf(r);
       const packed = pack ? packedOf(r) : null;
-      const err = (() => {
-        try {
-          deleteRef(g, 'refs/heads/keep', second);
-        } catch (e) {
-          return e;
-        }
-        return null;
-      })();
+      const err = await deleteRef(g, 'refs/heads/keep', second).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toMatchObject({ kind: 'ref-moved', data: { ref: 'refs/heads/keep', expected: second, actual: first } });
       const gone = expect.objectContaining({ kind: 'ref-moved', data: expect.objectContaining({ actual: null }) });
-      expect(() => deleteRef(g, 'refs/heads/none', first)).toThrow(gone);
-      expect(deleteRefIfAt(g, 'refs/heads/keep', second)).toBe(false);
+      await expect(deleteRef(g, 'refs/heads/none', first)).rejects.toThrow(gone);
+      expect(await deleteRefIfAt(g, 'refs/heads/keep', second)).toBe(false);
       expect(refsOf(r)).toBe(refs);
       if (packed !== null) expect(packedOf(r)).toBe(packed);
       expect(r.git('reflog', 'exists', 'refs/heads/keep')).toBe('');
       expect(existsSync(join(r.dir, '.git/refs/heads/keep.lock'))).toBe(false);
       expect(existsSync(join(r.dir, '.git/packed-refs.lock'))).toBe(false);
-      expect(deleteRefIfAt(g, 'refs/heads/keep', first)).toBe(true);
+      expect(await deleteRefIfAt(g, 'refs/heads/keep', first)).toBe(true);
       r.git('fsck', '--strict');
     }
   });
@@ -110,7 +106,7 @@ describe('deleteRef', () => {
       const packed = packedOf(r);
       let err: unknown = null;
       try {
-        deleteRef(g, 'refs/heads/keep', second);
+        await deleteRef(g, 'refs/heads/keep', second);
       } catch (e) {
         err = e;
       }
@@ -124,10 +120,47 @@ describe('deleteRef', () => {
       const other = lockName === 'packed-refs.lock' ? 'refs/heads/keep.lock' : 'packed-refs.lock';
       expect(existsSync(join(r.dir, '.git', other))).toBe(false);
       unlinkSync(lock);
-      deleteRef(g, 'refs/heads/keep', second);
+      await deleteRef(g, 'refs/heads/keep', second);
       expect(refsOf(r)).not.toContain('refs/heads/keep');
       r.git('fsck', '--strict');
     }
+  });
+
+  it('waits for a lock another process holds for a moment, as long as git would (core.packedRefsTimeout), then deletes', async () => {
+    for (const [lockName, setting] of [
+      ['refs/heads/keep.lock', 'core.filesRefLockTimeout'],
+      ['packed-refs.lock', 'core.packedRefsTimeout'],
+    ] as const) {
+      const { r, first } = await branches(true);
+      r.git('config', setting, '20000');
+      const lock = join(r.dir, '.git', lockName);
+      writeFileSync(lock, '');
+      // Released by its holder while scion waits (the lock is there when deleteRef first tries it).
+      const deleting = deleteRef(await openRepo(r.dir), 'refs/heads/keep', first);
+      setTimeout(() => unlinkSync(lock), 300);
+      await deleting;
+      expect(refsOf(r)).not.toContain('refs/heads/keep');
+      expect(existsSync(lock)).toBe(false);
+      r.git('fsck', '--strict');
+    }
+  });
+
+  it('stops waiting when the signal fires: kind locked, nothing changed, the lock left to its holder', async () => {
+    const { r, first, second } = await branches(false);
+    r.git('config', 'core.filesRefLockTimeout', '-1');
+    const lock = join(r.dir, '.git/refs/heads/keep.lock');
+    writeFileSync(lock, '');
+    const stop = new AbortController();
+    const g = await openRepo(r.dir);
+    const { updateRef } = await import('../../src/git/index.js');
+    const updating = updateRef(g, 'refs/heads/keep', second, first, { signal: stop.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    setTimeout(() => stop.abort(), 200);
+    expect(await updating).toMatchObject({ kind: 'locked', data: { lock } });
+    expect(r.git('rev-parse', 'keep')).toBe(first);
+    expect(existsSync(lock)).toBe(true);
   });
 
   it('holds off a native git transaction on the same ref: kind locked while `git update-ref --stdin` has prepared it', async () => {
@@ -139,7 +172,7 @@ describe('deleteRef', () => {
     const prepared = new Promise<void>((resolve) => git.stdout.on('data', (d: Buffer) => d.toString().includes('prepare') && resolve()));
     git.stdin.write(`start\nupdate refs/heads/keep ${second} ${first}\nprepare\n`);
     await prepared;
-    expect(() => deleteRef(g, 'refs/heads/keep', first)).toThrow(expect.objectContaining({ kind: 'locked' }));
+    await expect(deleteRef(g, 'refs/heads/keep', first)).rejects.toThrow(expect.objectContaining({ kind: 'locked' }));
     git.stdin.end('commit\n');
     await new Promise((resolve) => git.on('close', resolve));
     expect(r.git('rev-parse', 'keep')).toBe(second);
@@ -150,11 +183,11 @@ describe('deleteRef', () => {
     const { r, first } = await branches(true);
     writeFileSync(join(r.dir, '.git/packed-refs.new'), 'half written');
     const g = await openRepo(r.dir);
-    deleteRef(g, 'refs/heads/keep', first);
+    await deleteRef(g, 'refs/heads/keep', first);
     expect(existsSync(join(r.dir, '.git/packed-refs.new'))).toBe(false);
     expect(packedOf(r)).not.toContain('refs/heads/keep');
     r.git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
-    expect(() => deleteRef(g, 'refs/heads/alias', r.head())).toThrow(expect.objectContaining({ kind: 'bad-ref' }));
+    await expect(deleteRef(g, 'refs/heads/alias', r.head())).rejects.toThrow(expect.objectContaining({ kind: 'bad-ref' }));
     expect(r.git('symbolic-ref', 'refs/heads/alias')).toBe('refs/heads/main');
     r.git('fsck', '--strict');
   });
@@ -171,12 +204,12 @@ describe('listBranches and setSymbolicRef', () => {
   it('points HEAD at another branch under HEAD.lock, and fails with locked while it is held', async () => {
     const { r } = await branches(false);
     const g = await openRepo(r.dir);
-    setSymbolicRef(g, 'HEAD', 'refs/heads/keep');
+    await setSymbolicRef(g, 'HEAD', 'refs/heads/keep');
     expect(r.git('symbolic-ref', 'HEAD')).toBe('refs/heads/keep');
     writeFileSync(join(r.dir, '.git/HEAD.lock'), '');
-    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/main')).toThrow(expect.objectContaining({ kind: 'locked' }));
+    await expect(setSymbolicRef(g, 'HEAD', 'refs/heads/main')).rejects.toThrow(expect.objectContaining({ kind: 'locked' }));
     expect(r.git('symbolic-ref', 'HEAD')).toBe('refs/heads/keep');
-    expect(() => setSymbolicRef(g, 'HEAD', 'refs/heads/a..b')).toThrow(expect.objectContaining({ kind: 'bad-ref' }));
+    await expect(setSymbolicRef(g, 'HEAD', 'refs/heads/a..b')).rejects.toThrow(expect.objectContaining({ kind: 'bad-ref' }));
     r.git('fsck', '--strict');
   });
 });

@@ -11,6 +11,6 @@ const [dir, ref, oid] = process.argv.slice(2) as [string, string, string];
 const repo = await openRepo(dir);
 const lock = `${refPath(repo, ref)}.lock`;
 mkdirSync(dirname(lock), { recursive: true });
-takeRefLock(repo, ref, lock, Buffer.from(`${oid}\n`));
+await takeRefLock(repo, ref, lock, Buffer.from(`${oid}\n`));
 process.stdout.write('held\n');
 setInterval(() => undefined, 60_000);

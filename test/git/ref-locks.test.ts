@@ -102,6 +102,32 @@ describe('a ref lock in the way of the branch', () => {
     expect(r.git('rev-parse', REF)).toBe(r.git('rev-parse', 'main'));
   }, 60_000);
 
+  it('held by native git for a moment: the run waits for it as git does (core.filesRefLockTimeout) and writes the branch', async () => {
+    const r = await repo({ 'src/a.ts': 'const a = 1;\n' });
+    r.git('config', 'core.filesRefLockTimeout', '30000');
+    const git = spawn('git', ['update-ref', '--stdin'], { cwd: r.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => void (git.exitCode === null && git.kill('SIGKILL')));
+    let out = '';
+    git.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    git.stdin!.write(`start\ncreate ${REF} ${r.git('rev-parse', 'HEAD')}\nprepare\n`);
+    await waitFor(() => out.includes('prepare: ok'));
+
+    const running = run(r);
+    // scion writes its owner's record before it tries the lock: once it is there, scion is waiting.
+    await waitFor(() => records(r).length === 1, 30_000);
+    expect(existsSync(lockOf(r))).toBe(true);
+    git.stdin!.end('abort\n');
+    expect(await exited(git)).toBe(0);
+
+    const res = await running;
+    expect(res.code).toBe(0);
+    expect(res.report.jobs.map((j) => j.status)).toEqual(['changed']);
+    expect(r.git('show', 'scion/held:src/a.ts')).toBe('let a = 1;');
+    expect(existsSync(lockOf(r))).toBe(false);
+    expect(records(r)).toEqual([]);
+    r.git('fsck', '--strict');
+  }, 60_000);
+
   it('that nothing proves stale (no record, however old): left alone; the message’s command removes it, then the run works', async () => {
     const r = await repo({ 'src/a.ts': 'const a = 1;\n' });
     const lock = lockOf(r);
