@@ -118,7 +118,7 @@ function lockWait(repo: Repo, lock: string): number {
  * two waiting processes do not retry in step. Each call waits the next pause and resolves true, or
  * resolves false once `waitMs` has passed (or at once when `signal` fires during the pause).
  */
-export function lockPauses(waitMs: number): (signal?: AbortSignal) => Promise<boolean> {
+function lockPauses(waitMs: number): (signal?: AbortSignal) => Promise<boolean> {
   const deadline = performance.now() + waitMs;
   let n = 1;
   let multiplier = 1;
