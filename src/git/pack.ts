@@ -3,9 +3,9 @@
 // 30k-file repository it took 14 s to read every blob (pako inflate, one readdir + one failed
 // loose-object open per read); this reader does it in about 1 s with node:zlib and a base cache.
 import type { ScionError } from '../errors.js';
-import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.js';
 import { gitError, isGitError } from './errors.js';
+import { inflateSized } from './inflate.js';
 import type { ObjectType } from './hash.js';
 import type { ByteLru } from './lru.js';
 import { PackBytes } from './pack-bytes.js';
@@ -192,11 +192,10 @@ export class Pack {
 
   /** Inflates the stream at `raw[p]` (`raw` starts at the object's `offset`); `size` is what it must give. */
   private inflate(raw: Buffer, p: number, size: number, offset: number): Buffer {
-    const opts = { chunkSize: Math.min(Math.max(64, size + 1), 64 * 1024 * 1024), maxOutputLength: size + 1 };
     let out: Buffer;
     try {
-      // maxOutputLength: a damaged stream that inflates past its stated size stops there.
-      out = inflateSync(raw.subarray(p), opts);
+      // A damaged stream that inflates past its stated size stops there.
+      out = inflateSized(raw.subarray(p), size);
     } catch (err) {
       // Cut short by the size bound (a stream some other packer wrote looser than zlib does):
       // inflate again from the exact extent of the object, which the index gives.
@@ -204,7 +203,7 @@ export class Pack {
       const short = (err as { code?: string }).code === 'Z_BUF_ERROR' && offset + raw.length < bytes.end;
       if (!short) throw this.corrupt(offset, (err as Error).message);
       try {
-        out = inflateSync(bytes.view(offset, this.endOf(offset) - offset).subarray(p), opts);
+        out = inflateSized(bytes.view(offset, this.endOf(offset) - offset).subarray(p), size);
       } catch (again) {
         throw this.corrupt(offset, (again as Error).message);
       }

@@ -24,7 +24,7 @@ export interface PackReading {
 export const PACK_READING: PackReading = Object.freeze({ wholePackLimit: 16 * 1024 * 1024, readAhead: 64 * 1024, wholeIndexLimit: 1024 * 1024 });
 
 export interface BlobScanSettings {
-  /** Worker threads (0: everything on the main thread); null: as many as there are idle cores (see `scanWorkers`). */
+  /** Worker threads (0: everything on the main thread); null: two when two cores are idle, else none (see `scanWorkers`). */
   readonly workers: number | null;
   /**
    * Below this many distinct blobs the main thread reads them all: a worker takes ~40 ms of a core
