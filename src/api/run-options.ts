@@ -9,6 +9,7 @@ import type { Env } from '../host/remote.js';
 import type { RunReport } from '../model/types.js';
 import { checkPublishSettings, type PublishSettings } from '../publish/settings.js';
 import type { RunEvent, RunOptions as RunnerOptions } from '../runner/types.js';
+import { scanWorkersFromEnv } from '../runner/scan-workers.js';
 import { RunTracker, settle } from './interrupt.js';
 
 /** The repositories of a campaign: a list file (one a line; `-` reads `readStdin`), or a discovery query. */
@@ -113,6 +114,8 @@ export function checkRunOptions(o: RunOptions): void {
     if (o.publish.remote.trim() === '') throw usageError('The `publish.remote` option needs a remote name (for example origin).', [], 'push');
     checkPublishSettings(settingsShape(o.publish), 'publish.');
   }
+  // Checked once here, before any repository of a campaign runs (each would fail alike).
+  scanWorkersFromEnv(o.env ?? process.env);
 }
 
 /** The settings of the one publishing path that a run's publish options give; recipes are added once loaded. */

@@ -18,13 +18,16 @@ import type { RunContext, RunOptions } from './types.js';
 import { CostBudget } from '../agent/budget.js';
 import { clusterFailures } from '../model/clusters.js';
 import { sampleOf } from './sample.js';
+import { scanWorkersFromEnv } from './scan-workers.js';
 
 export type { LoadedRecipe };
 
 const FALLBACK_IDENTITY = { name: 'scion', email: 'scion@localhost' };
 
 export async function runRecipes(recipes: readonly LoadedRecipe[], options: RunOptions, ctx: RunContext): Promise<RunReport> {
-  const repo = await openRepo(options.repo, { env: ctx.env, ...ctx.git });
+  const workers = scanWorkersFromEnv(ctx.env);
+  const scan = workers === undefined ? ctx.git?.scan : { workers, ...ctx.git?.scan };
+  const repo = await openRepo(options.repo, { env: ctx.env, ...ctx.git, ...(scan ? { scan } : {}) });
   // The repository's packs and caches go when its jobs are done: a campaign over a long list opens
   // one repository after another, and memory must not grow with the list.
   // The child processes of structural steps, shared by the run's jobs, started at the first one.
