@@ -63,7 +63,8 @@ const git = (cwd: string, ...args: string[]): string => sh(cwd, `git ${args.map(
 function source(): { repo: string; name: string; files: string[]; cleanup: () => void } {
   const given = process.env.SCION_BENCH_REPO;
   if (given) {
-    const files = git(given, 'ls-files', '-z')
+    // The tree of HEAD, so a bare clone serves as well as a checkout.
+    const files = git(given, 'ls-tree', '-r', '-z', '--name-only', 'HEAD')
       .split('\0')
       .filter((p) => JS.test(p));
     return { repo: given, name: given.split('/').filter(Boolean).pop() ?? given, files, cleanup: () => undefined };

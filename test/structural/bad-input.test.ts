@@ -68,6 +68,9 @@ describe('fixes that would break the file', () => {
       ['(function () {\n  foo(1);\n})();\n', 'foo($A)', 'foo($A', 'an IIFE (one top-level node: the whole result is parsed)'],
       // In the middle of many statements.
       [`${statements}\nfoo(1);\n${statements.replaceAll('v', 'w')}\n`, 'foo($A)', 'foo($A', 'the middle of a long file'],
+      // A bundle wrapped in one function beside a few small statements: the piece is most of the file,
+      // so the whole result is parsed instead of the piece twice.
+      [`'use strict';\nvar x = 1;\n(function () {\n${statements}\n  foo(1);\n${statements}\n})();\nvar y = 2;\n`, 'foo($A)', 'foo($A', 'a wrapped bundle'],
     ];
     for (const [src, pattern, fix, where] of cases) {
       // Alone, and among many statements (then only a few of them are parsed again).
@@ -79,6 +82,9 @@ describe('fixes that would break the file', () => {
     // The same pieces, rewritten validly, pass.
     const fine = await engine(step({ pattern: 'foo($A)' }, 'bar($A)'), 'a.js', utf8(`${statements}\nfoo(1);\n${statements}\n`));
     expect(fine.ok && fine.value.status).toBe('changed');
+    const bundle = `'use strict';\nvar x = 1;\n(function () {\n${statements}\n  foo(1);\n})();\nvar y = 2;\n`;
+    const wrapped = await engine(step({ pattern: 'foo($A)' }, 'bar($A)'), 'a.js', utf8(bundle));
+    expect(wrapped.ok && wrapped.value.status).toBe('changed');
   });
 
   it('a file that already has syntax errors is skipped, not rewritten', async () => {
