@@ -47,11 +47,6 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
     throw gitError('invalid-argument', `Cannot point branch ${ref} at ${newOid}: it is not a commit.`, { ref, oid: newOid });
   }
 
-  if (opts.signal) {
-    // A signal handler runs only when the event loop turns, and the work that led here may all have
-    // been synchronous: one turn now lets an interrupt already sent reach the check under the lock.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
   const path = refPath(repo, ref);
   const lock = `${path}.lock`;
   prepareDir(repo, ref, path, expectedOld === null);
@@ -59,6 +54,12 @@ export async function updateRef(repo: Repo, ref: string, newOid: string, expecte
   // left is cleared here, any other is kind `locked`.
   const held = await takeRefLock(repo, ref, lock, Buffer.from(`${newOid}\n`, 'latin1'), { signal: opts.signal });
   try {
+    if (opts.signal) {
+      // A signal handler runs only when the event loop turns, and the work that led here (the job's
+      // last objects, the lock written and synced to disk) may all have been synchronous: one turn
+      // under the lock lets an interrupt sent meanwhile reach the check just before the ref moves.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const current = currentValue(repo, ref);
     if (current && 'symbolic' in current) {
       throw gitError('bad-ref', `${ref} is a symbolic ref to ${current.symbolic}; update that ref instead.`, { ref });
