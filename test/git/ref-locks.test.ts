@@ -38,6 +38,17 @@ async function holder(r: TestRepo): Promise<ChildProcess> {
   return child;
 }
 
+/** A native `git update-ref --stdin` transaction creating REF, prepared (REF's lock held) and waiting for `commit` or `abort`. */
+async function preparedTransaction(r: TestRepo): Promise<ChildProcess> {
+  const git = spawn('git', ['update-ref', '--stdin'], { cwd: r.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  cleanups.push(() => void (git.exitCode === null && git.kill('SIGKILL')));
+  let out = '';
+  git.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  git.stdin!.write(`start\ncreate ${REF} ${r.git('rev-parse', 'HEAD')}\nprepare\n`);
+  await waitFor(() => out.includes('prepare: ok'));
+  return git;
+}
+
 async function run(r: TestRepo): Promise<{ code: number; report: RunReport; stderr: string }> {
   const res = await scion(['run', RECIPE, '--repo', r.dir, '--json'], { cwd: r.dir });
   expect(res.stderr).not.toContain('internal error');
@@ -85,12 +96,7 @@ describe('a ref lock in the way of the branch', () => {
 
   it('held by a live native git (an update-ref transaction between prepare and commit): left alone, kind locked', async () => {
     const r = await repo({ 'src/a.ts': 'const a = 1;\n' });
-    const git = spawn('git', ['update-ref', '--stdin'], { cwd: r.dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    cleanups.push(() => void (git.exitCode === null && git.kill('SIGKILL')));
-    let out = '';
-    git.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    git.stdin!.write(`start\ncreate ${REF} ${r.git('rev-parse', 'HEAD')}\nprepare\n`);
-    await waitFor(() => out.includes('prepare: ok'));
+    const git = await preparedTransaction(r);
     expect(existsSync(lockOf(r))).toBe(true);
 
     const error = expectLocked(await run(r));
@@ -105,12 +111,7 @@ describe('a ref lock in the way of the branch', () => {
   it('held by native git for a moment: the run waits for it as git does (core.filesRefLockTimeout) and writes the branch', async () => {
     const r = await repo({ 'src/a.ts': 'const a = 1;\n' });
     r.git('config', 'core.filesRefLockTimeout', '30000');
-    const git = spawn('git', ['update-ref', '--stdin'], { cwd: r.dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    cleanups.push(() => void (git.exitCode === null && git.kill('SIGKILL')));
-    let out = '';
-    git.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    git.stdin!.write(`start\ncreate ${REF} ${r.git('rev-parse', 'HEAD')}\nprepare\n`);
-    await waitFor(() => out.includes('prepare: ok'));
+    const git = await preparedTransaction(r);
 
     const running = run(r);
     // scion writes its owner's record before it tries the lock: once it is there, scion is waiting.
