@@ -23,7 +23,7 @@ export const dependencies = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       // A bundled package's own imports come with it (they may be nested where scion cannot see them).
-      if (args.importer.includes('/node_modules/')) return undefined;
+      if (/[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
       return BUNDLED.has(packageOf(args.path)) ? undefined : { external: true };
     });
   },

@@ -6,7 +6,7 @@ export { listTree, type TreeEntry, type ListTreeOptions } from './list-tree.js';
 export { readBlob, writeBlob } from './blob.js';
 export { probeBlob, bufferIsBinary, type BlobProbe, type ProbeResult } from './blob-probe.js';
 export { scanBlobs, type ScanBlobsOptions, type ScannedBlob } from './blob-scan.js';
-export { BLOB_SCAN, PACK_READING, type BlobScanSettings, type PackReading } from './read-settings.js';
+export { PACK_READING, type BlobScanSettings, type PackReading } from './read-settings.js';
 export { hashBlob, hashObject, EMPTY_TREE, ZERO_OID, isOid, type ObjectType } from './hash.js';
 export { ObjectBatch } from './object-batch.js';
 export { writeTreeWith, type TreeChange, type DryRunObjects } from './write-tree.js';

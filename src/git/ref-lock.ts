@@ -67,7 +67,8 @@ export async function takeRefLock(repo: Repo, ref: string, lock: string, content
   const own = join(dir, `${lockKey(repo, lock)}~${ownerTag(currentOwner())}~${randomBytes(6).toString('hex')}`);
   onDisk(own, 'write the ref lock', () => writeWhole(own, content));
   let linked = false;
-  const pause = lockPauses(opts.waitMs ?? lockWait(repo, lock));
+  // Made at the first lock found held: a free lock costs no config lookup.
+  let pause: ((signal?: AbortSignal) => Promise<boolean>) | null = null;
   try {
     for (let cleared = 0; !linked;) {
       try {
@@ -79,7 +80,9 @@ export async function takeRefLock(repo: Repo, ref: string, lock: string, content
       }
       const judged = judgeLock(repo, lock);
       if (judged === 'cleared' && cleared++ < 3) continue;
-      if (judged !== 'cleared' && opts.signal?.aborted !== true && (await pause(opts.signal))) continue;
+      // Another process taking and releasing the lock again and again is waited for like one holding it.
+      pause ??= lockPauses(opts.waitMs ?? lockWait(repo, lock));
+      if (opts.signal?.aborted !== true && (await pause(opts.signal))) continue;
       throw lockedError(ref, lock, judged);
     }
   } finally {
