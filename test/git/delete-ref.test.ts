@@ -137,8 +137,14 @@ describe('deleteRef', () => {
       writeFileSync(lock, '');
       // Released by its holder while scion waits (the lock is there when deleteRef first tries it).
       const deleting = deleteRef(await openRepo(r.dir), 'refs/heads/keep', first);
-      setTimeout(() => unlinkSync(lock), 300);
+      let waited = false;
+      setTimeout(() => {
+        // The ref is still there while the lock is held: deleteRef is waiting, not done.
+        waited = refsOf(r).includes('refs/heads/keep');
+        unlinkSync(lock);
+      }, 300);
       await deleting;
+      expect(waited).toBe(true);
       expect(refsOf(r)).not.toContain('refs/heads/keep');
       expect(existsSync(lock)).toBe(false);
       r.git('fsck', '--strict');

@@ -6,6 +6,7 @@ import { GitHubHost, type GitHubOptions } from '../../src/host/github.js';
 import { HostError } from '../../src/host/types.js';
 import { useFakeGitHub } from '../support/servers.js';
 import { WriteBudgets } from '../../src/host/budget.js';
+import { fakeClock } from '../support/cli.js';
 
 const gh = useFakeGitHub('acme', 'app');
 
@@ -118,11 +119,10 @@ describe('GitHubHost', () => {
         : undefined;
     // The host's wait holds the token's write budget too: on a clock that moves on at once.
     const waits: number[] = [];
-    let now = 0;
-    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const clock = fakeClock(0);
     const sleep = async (ms: number) => {
       waits.push(ms);
-      now += ms;
+      clock.at += ms;
     };
     await host({ sleep, maxRetries: 3, writes: new WriteBudgets({ clock }) }).createPull(spec);
     expect(waits).toEqual(Array(6).fill(60_000));

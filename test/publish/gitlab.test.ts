@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/types.js';
 import { GitLabHost } from '../../src/host/gitlab.js';
 import { makeRemote, remotePath } from '../support/git-remote.js';
-import { scion } from '../support/cli.js';
+import { fakeClock, scion } from '../support/cli.js';
 import { cleanupAfterEach } from '../support/cleanups.js';
 import { recipeFile } from '../support/recipe-file.js';
 import { fakeGitLabsAfterEach, useGitServer } from '../support/servers.js';
@@ -96,11 +96,10 @@ describe('GitLab', () => {
       r.method === 'POST' && limited++ < 5 ? { status: 429, headers: { 'retry-after': '30' }, body: { message: 'Retry later' } } : undefined;
     const waits: number[] = [];
     // The host's wait holds the token's write budget too: on a clock that moves on at once.
-    let now = 0;
-    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const clock = fakeClock(0);
     const sleep = async (ms: number) => {
       waits.push(ms);
-      now += ms;
+      clock.at += ms;
     };
     const writes = new WriteBudgets({ clock });
     const host = new GitLabHost({ apiUrl: gitlab.apiUrl, token: 'glpat-test-token', project: 'acme/app', maxRetries: 3, sleep, writes });

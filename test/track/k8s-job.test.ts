@@ -227,6 +227,7 @@ exec ${SCION_COMMAND.map((a) => `'${a}'`).join(' ')} "$@"
     };
 
     const completions = job.spec['completions'] as number;
+    expect(completions).toBe(32);
     const backoffLimitPerIndex = job.spec['backoffLimitPerIndex'] as number;
     const queue = Array.from({ length: completions }, (_, i) => i);
     const worker = async () => {
@@ -253,6 +254,7 @@ exec ${SCION_COMMAND.map((a) => `'${a}'`).join(' ')} "$@"
 
   it('runs every index once: exit 0, but 1 for the index holding the unreachable repository, which is not retried (FailIndex)', () => {
     const completions = job.spec['completions'] as number;
+    expect(completions).toBe(32);
     expect([...attempts.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: completions }, (_, i) => i));
     for (const [i, runs] of attempts) {
       expect(runs.length, `index ${i}: ${log(runs)}`).toBe(1);
@@ -263,6 +265,7 @@ exec ${SCION_COMMAND.map((a) => `'${a}'`).join(' ')} "$@"
 
   it("writes every index's report to the shared volume, each holding the jobs of its shard (line k in index k mod 32)", () => {
     const completions = job.spec['completions'] as number;
+    expect(completions).toBe(32);
     const files = readdirSync(cluster.claims['scion-reports']!).filter((f) => /^report-\d+\.json$/.test(f));
     expect(files.sort()).toEqual(Array.from({ length: completions }, (_, i) => `report-${i}.json`).sort());
     for (let i = 0; i < completions; i++) {
